@@ -1,0 +1,141 @@
+"""Load and validate content YAML files, reporting every problem with its location.
+
+Items are validated one by one so that a single broken item neither hides the others'
+errors nor stops the rest of the bank from loading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import ValidationError
+
+from quizapp.content.models import Item, MCQItem, QAItem
+
+MAX_FILE_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class ContentError:
+    file: str
+    item: str | None
+    field: str | None
+    message: str
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"file": self.file, "item": self.item, "field": self.field, "message": self.message}
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.item:
+            where += f" [{self.item}]"
+        if self.field:
+            where += f" {self.field}"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class ContentSet:
+    qa: list[QAItem] = field(default_factory=list)
+    mcq: list[MCQItem] = field(default_factory=list)
+    errors: list[ContentError] = field(default_factory=list)
+    origin: dict[str, str] = field(default_factory=dict)  # item id -> file
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def items(self) -> list[Item]:
+        return [*self.qa, *self.mcq]
+
+    def by_id(self) -> dict[str, Item]:
+        return {item.id: item for item in self.items}
+
+
+_KINDS: dict[str, type[QAItem] | type[MCQItem]] = {"qa": QAItem, "mcq": MCQItem}
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(part) for part in loc) or None  # type: ignore[return-value]
+
+
+def load_file(path: Path, into: ContentSet | None = None) -> ContentSet:
+    result = into if into is not None else ContentSet()
+    name = str(path)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            result.errors.append(ContentError(name, None, None, f"file is larger than {MAX_FILE_BYTES} bytes"))
+            return result
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except UnicodeDecodeError:
+        result.errors.append(ContentError(name, None, None, "not UTF-8 text"))
+        return result
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        result.errors.append(ContentError(name, None, None, f"YAML syntax error: {where}{problem}"))
+        return result
+    except OSError as exc:
+        result.errors.append(ContentError(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        return result
+
+    if data is None:
+        return result
+    if not isinstance(data, dict):
+        result.errors.append(ContentError(name, None, None, "top level must be a mapping with 'qa:' and/or 'mcq:' lists"))
+        return result
+    unknown = sorted(set(map(str, data)) - set(_KINDS))
+    for key in unknown:
+        result.errors.append(ContentError(name, None, key, "unknown top-level key (expected 'qa' or 'mcq')"))
+
+    for kind, model in _KINDS.items():
+        entries = data.get(kind) or []
+        if not isinstance(entries, list):
+            result.errors.append(ContentError(name, None, kind, "must be a list of items"))
+            continue
+        for index, raw in enumerate(entries):
+            label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"{kind}[{index}]"
+            if not isinstance(raw, dict):
+                result.errors.append(ContentError(name, label, None, "item must be a mapping"))
+                continue
+            try:
+                item = model.model_validate(raw)
+            except ValidationError as exc:
+                for err in exc.errors():
+                    result.errors.append(ContentError(name, label, _field_path(err["loc"]), err["msg"]))
+                continue
+            if item.id in result.origin:
+                result.errors.append(
+                    ContentError(name, item.id, "id", f"duplicate id (also in {result.origin[item.id]})")
+                )
+                continue
+            result.origin[item.id] = name
+            (result.qa if kind == "qa" else result.mcq).append(item)  # type: ignore[arg-type]
+    return result
+
+
+def content_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file())
+
+
+def load_dirs(directories: Iterable[Path]) -> ContentSet:
+    result = ContentSet()
+    for directory in directories:
+        if not directory.is_dir():
+            result.errors.append(ContentError(str(directory), None, None, "content folder does not exist"))
+            continue
+        for path in content_files(directory):
+            load_file(path, into=result)
+    return result
+
+
+def load_builtin() -> ContentSet:
+    from quizapp.resources import content_dir
+
+    return load_dirs([content_dir()])
