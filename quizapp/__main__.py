@@ -1,0 +1,5 @@
+import sys
+
+from quizapp.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Command-line entry: launches the TUI or runs non-interactive commands."""
