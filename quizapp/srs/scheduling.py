@@ -1,0 +1,96 @@
+"""Bridge between stored cards and the `fsrs` package (no scheduling maths here)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from fsrs import Card as FsrsCard
+from fsrs import Rating, Scheduler, State
+
+from quizapp.srs.clock import from_naive_utc, to_naive_utc
+from quizapp.srs.settings import Settings
+from quizapp.store.models import Card
+
+RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
+
+
+def make_scheduler(settings: Settings) -> Scheduler:
+    return Scheduler(
+        desired_retention=settings.desired_retention,
+        learning_steps=tuple(timedelta(minutes=m) for m in settings.learning_steps_min),
+        relearning_steps=tuple(timedelta(minutes=m) for m in settings.relearning_steps_min),
+        enable_fuzzing=settings.fuzz,
+    )
+
+
+def to_fsrs(card: Card) -> FsrsCard:
+    return FsrsCard(
+        card_id=card.id,
+        state=State(card.state),
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=from_naive_utc(card.due),
+        last_review=from_naive_utc(card.last_review) if card.last_review else None,
+    )
+
+
+def apply_fsrs(card: Card, fsrs_card: FsrsCard) -> None:
+    card.state = int(fsrs_card.state)
+    card.step = fsrs_card.step
+    card.stability = fsrs_card.stability
+    card.difficulty = fsrs_card.difficulty
+    card.due = to_naive_utc(fsrs_card.due)
+    card.last_review = to_naive_utc(fsrs_card.last_review) if fsrs_card.last_review else None
+
+
+_SNAPSHOT_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech", "suspended")
+
+
+def snapshot(card: Card) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name in _SNAPSHOT_FIELDS:
+        value = getattr(card, name)
+        data[name] = value.isoformat() if isinstance(value, datetime) else value
+    return data
+
+
+def restore(card: Card, data: dict[str, Any]) -> None:
+    for name in _SNAPSHOT_FIELDS:
+        value = data.get(name)
+        if name in ("due", "last_review") and value is not None:
+            value = datetime.fromisoformat(value)
+        setattr(card, name, value)
+
+
+def preview_intervals(scheduler: Scheduler, card: Card, now: datetime) -> dict[Rating, timedelta]:
+    """What each rating would schedule, as Anki shows on its buttons."""
+    base = to_fsrs(card)
+    result = {}
+    for rating in RATINGS:
+        # A copy per rating: review_card does not mutate, but be explicit about it.
+        reviewed, _ = scheduler.review_card(FsrsCard.from_dict(base.to_dict()), rating, review_datetime=now)
+        result[rating] = reviewed.due - now
+    return result
+
+
+def format_interval(delta: timedelta, lang: str = "zh") -> str:
+    seconds = max(0, int(delta.total_seconds()))
+    minutes = seconds / 60
+    if minutes < 60:
+        n = max(1, round(minutes))
+        return f"{n}分钟" if lang == "zh" else f"{n}m"
+    hours = minutes / 60
+    if hours < 24:
+        n = round(hours)
+        return f"{n}小时" if lang == "zh" else f"{n}h"
+    days = hours / 24
+    if days < 31:
+        n = round(days)
+        return f"{n}天" if lang == "zh" else f"{n}d"
+    if days < 365:
+        n = round(days / 30, 1)
+        return f"{n:g}个月" if lang == "zh" else f"{n:g}mo"
+    n = round(days / 365, 1)
+    return f"{n:g}年" if lang == "zh" else f"{n:g}y"

@@ -1,0 +1,56 @@
+"""User settings, validated by pydantic and stored as rows of the settings table."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from quizapp.store.models import Setting
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(validate_assignment=True)
+
+    desired_retention: float = Field(0.9, ge=0.7, le=0.99)
+    new_per_day: int = Field(20, ge=0, le=9999)
+    reviews_per_day: int = Field(200, ge=0, le=99999)
+    learning_steps_min: list[float] = Field(default_factory=lambda: [1.0, 10.0])
+    relearning_steps_min: list[float] = Field(default_factory=lambda: [10.0])
+    day_rollover_hour: int = Field(4, ge=0, le=23)
+    leech_threshold: int = Field(8, ge=1, le=99)
+    language: Literal["zh", "en"] = "zh"
+    theme: str = "textual-dark"
+    fuzz: bool = True
+
+    @field_validator("learning_steps_min", "relearning_steps_min")
+    @classmethod
+    def _positive_steps(cls, steps: list[float]) -> list[float]:
+        if len(steps) > 10 or any(s <= 0 or s > 60 * 24 * 7 for s in steps):
+            raise ValueError("steps must be 1–10 positive durations in minutes (at most a week)")
+        return steps
+
+
+def load_settings(session: Session) -> Settings:
+    """Read settings; an invalid stored value falls back to its default instead of failing."""
+    stored = {row.key: row.value for row in session.scalars(select(Setting))}
+    settings = Settings()
+    for key, value in stored.items():
+        if key in Settings.model_fields:
+            try:
+                setattr(settings, key, value)
+            except ValidationError:
+                pass
+    return settings
+
+
+def save_settings(session: Session, settings: Settings) -> None:
+    data = settings.model_dump(mode="json")
+    existing = {row.key: row for row in session.scalars(select(Setting))}
+    for key, value in data.items():
+        if key in existing:
+            existing[key].value = value
+        else:
+            session.add(Setting(key=key, value=value))

@@ -1,0 +1,86 @@
+"""Plain objects the services hand to screens: no Session, no ORM rows leak out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CardView:
+    card_id: int
+    item_id: str
+    kind: str
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime  # aware UTC
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    suspended: bool
+    leech: bool
+    version: int
+
+    @property
+    def is_new(self) -> bool:
+        return self.reps == 0
+
+
+@dataclass(frozen=True)
+class StudyCard:
+    card: CardView
+    item: dict[str, Any]  # the validated content item (QAItem/MCQItem as JSON) or skill payload
+
+
+@dataclass(frozen=True)
+class AnswerResult:
+    review_id: int
+    card: CardView
+    rating: int
+    leech_now: bool = False
+
+
+@dataclass(frozen=True)
+class DueCounts:
+    qa: int
+    mcq: int
+    skill: int
+    new_left: int
+    new_done_today: int
+    reviews_done_today: int
+    streak: int
+
+
+@dataclass(frozen=True)
+class ItemSummary:
+    item_id: str
+    kind: str
+    source_no: int | None
+    group: str | None
+    section: str | None
+    question: str
+    tags: list[str]
+    suspended: bool
+    retired: bool
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    review_id: int
+    mode: str
+    rating: int
+    reviewed_at: datetime
+    duration_ms: int | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class ItemDetail:
+    summary: ItemSummary
+    item: dict[str, Any]
+    card: CardView | None
+    retrievability: float | None
+    reviews: list[ReviewView] = field(default_factory=list)

@@ -1,0 +1,201 @@
+"""Opening the SQLite database: refuse what is not ours, back up, upgrade, configure.
+
+The schema is only ever created or changed by Alembic revisions. Opening a database
+whose revision is older than head copies it to a backup beside it first; a database from
+a newer quizapp, or a file that is not a quizapp database, is refused and left untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from quizapp.resources import migrations_dir
+
+log = logging.getLogger(__name__)
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+BUSY_TIMEOUT_MS = 5000
+
+
+class DatabaseError(Exception):
+    """A database that cannot be used; the message is one line for the user."""
+
+
+class NotAQuizappDatabase(DatabaseError):
+    pass
+
+
+class SchemaTooNew(DatabaseError):
+    pass
+
+
+class DatabaseLocked(DatabaseError):
+    pass
+
+
+def default_db_path() -> Path:
+    env = os.environ.get("QUIZAPP_DB")
+    if env:
+        return Path(env).expanduser()
+    from quizapp.paths import user_data_dir
+
+    return user_data_dir() / "quizapp.db"
+
+
+def _alembic_config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    return cfg
+
+
+def head_revision() -> str:
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head() or ""
+
+
+def _known_revisions() -> set[str]:
+    script = ScriptDirectory.from_config(_alembic_config())
+    return {rev.revision for rev in script.walk_revisions()}
+
+
+def _inspect_file(path: Path) -> tuple[str | None, bool]:
+    """Return (alembic revision or None, has_any_tables) without modifying the file."""
+    with path.open("rb") as fh:
+        header = fh.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            check = conn.execute("PRAGMA quick_check").fetchone()
+            if not check or check[0] != "ok":
+                raise NotAQuizappDatabase(f"{path} is damaged (integrity check: {check[0] if check else '?'})")
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            revision = None
+            if "alembic_version" in tables:
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                revision = row[0] if row else None
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc):
+            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+        raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
+    return revision, bool(tables - {"alembic_version"})
+
+
+def backup_file(path: Path, suffix: str = "backup") -> Path:
+    """Copy the database (with SQLite's online backup, so WAL content is included)."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.{suffix}-{stamp}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.name}.{suffix}-{stamp}-{n}")
+        n += 1
+    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    return target
+
+
+@dataclass
+class OpenResult:
+    path: Path
+    upgraded_from: str | None
+    backup: Path | None
+
+
+def _configure_engine(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+
+def make_engine(path: Path) -> Engine:
+    engine = create_engine(f"sqlite:///{path}", future=True)
+    _configure_engine(engine)
+    return engine
+
+
+def check_database(path: Path) -> tuple[str | None, str]:
+    """Return (current revision, head) for an existing file, refusing foreign files."""
+    head = head_revision()
+    if not path.exists() or path.stat().st_size == 0:
+        return None, head
+    revision, has_tables = _inspect_file(path)
+    if revision is None and has_tables:
+        raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database")
+    if revision is not None and revision not in _known_revisions():
+        raise SchemaTooNew(
+            f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it"
+        )
+    return revision, head
+
+
+def upgrade_database(path: Path) -> OpenResult:
+    """Create or upgrade the database at `path` to head; back it up first if it has data."""
+    revision, head = check_database(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    backup = None
+    if revision is not None and revision != head:
+        backup = backup_file(path, "pre-upgrade")
+        log.info("backed up %s to %s before upgrading from %s", path, backup, revision)
+    if revision != head:
+        engine = make_engine(path)
+        try:
+            with engine.begin() as connection:
+                cfg = _alembic_config()
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
+        except Exception as exc:  # sqlite locked etc.
+            if "locked" in str(exc):
+                raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+            raise
+        finally:
+            engine.dispose()
+    return OpenResult(path=path, upgraded_from=revision if revision != head else None, backup=backup)
+
+
+def current_revision(path: Path) -> str | None:
+    return check_database(path)[0]
+
+
+class Database:
+    """An open, upgraded quizapp database: an Engine and a session factory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.open_result = upgrade_database(self.path)
+        self.engine = make_engine(self.path)
+        self.Session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def session(self) -> Session:
+        return self.Session()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(path: Path | str | None = None) -> Database:
+    return Database(Path(path) if path is not None else default_db_path())

@@ -1,0 +1,141 @@
+"""SQLAlchemy 2.0 models of everything quizapp stores.
+
+The schema itself is owned by the Alembic revisions in `migrations/`; these models must
+match head (a test compares them). All datetimes are stored as naive UTC.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Item(Base):
+    """A study item: a Q&A, an MCQ, or a drill skill (`kind`), keyed by its content id."""
+
+    __tablename__ = "items"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), index=True)  # qa | mcq | skill
+    source_no: Mapped[int | None] = mapped_column(Integer, index=True)
+    group: Mapped[str | None] = mapped_column(String(16))
+    section: Mapped[str | None] = mapped_column(String(16))
+    question: Mapped[str] = mapped_column(Text)
+    tags: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)  # the validated content item
+    content_hash: Mapped[str] = mapped_column(String(64))
+    origin: Mapped[str] = mapped_column(String(16), default="builtin")  # builtin | user
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+    updated_at: Mapped[datetime] = mapped_column(DateTime)
+
+    card: Mapped[Card | None] = relationship(back_populates="item", uselist=False)
+
+
+class Card(Base):
+    """FSRS state of one item. `version` rises on every change, so a stale answer is refused."""
+
+    __tablename__ = "cards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[str] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
+    state: Mapped[int] = mapped_column(Integer, default=1)  # fsrs.State: 1 learning, 2 review, 3 relearning
+    step: Mapped[int | None] = mapped_column(Integer)
+    stability: Mapped[float | None] = mapped_column(Float)
+    difficulty: Mapped[float | None] = mapped_column(Float)
+    due: Mapped[datetime] = mapped_column(DateTime, index=True)
+    last_review: Mapped[datetime | None] = mapped_column(DateTime)
+    reps: Mapped[int] = mapped_column(Integer, default=0)
+    lapses: Mapped[int] = mapped_column(Integer, default=0)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False)
+    leech: Mapped[bool] = mapped_column(Boolean, default=False)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+
+    item: Mapped[Item] = relationship(back_populates="card")
+    reviews: Mapped[list[Review]] = relationship(back_populates="card", order_by="Review.id")
+
+
+class Review(Base):
+    """One answer. `prev_card` snapshots the card before it, which is what undo restores."""
+
+    __tablename__ = "reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    mode: Mapped[str] = mapped_column(String(8))  # study | quiz | drill | mock
+    rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
+    reviewed_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    score: Mapped[float | None] = mapped_column(Float)
+    prev_card: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    card: Mapped[Card] = relationship(back_populates="reviews")
+
+
+class DrillAttempt(Base):
+    __tablename__ = "drill_attempts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(32), index=True)
+    seed: Mapped[int | None] = mapped_column(Integer)
+    difficulty: Mapped[int] = mapped_column(Integer)
+    given: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # explicit inputs, when not seeded
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON)  # part -> typed text
+    verdict: Mapped[dict[str, Any]] = mapped_column(JSON)  # per-part score and per-cell marks
+    diagnosis: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    score: Mapped[float] = mapped_column(Float)
+    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    review_id: Mapped[int | None] = mapped_column(ForeignKey("reviews.id", ondelete="SET NULL"))
+    mock_id: Mapped[int | None] = mapped_column(ForeignKey("mock_interviews.id", ondelete="SET NULL"))
+
+
+class MockInterview(Base):
+    __tablename__ = "mock_interviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # in_progress | completed | abandoned
+    started_at: Mapped[datetime] = mapped_column(DateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime)
+    score: Mapped[float | None] = mapped_column(Float)
+    elapsed_s: Mapped[float] = mapped_column(Float, default=0.0)
+
+    answers: Mapped[list[MockAnswer]] = relationship(
+        back_populates="mock", order_by="MockAnswer.position", cascade="all, delete-orphan"
+    )
+
+
+class MockAnswer(Base):
+    __tablename__ = "mock_answers"
+    __table_args__ = (UniqueConstraint("mock_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mock_id: Mapped[int] = mapped_column(ForeignKey("mock_interviews.id", ondelete="CASCADE"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # qa | mcq | drill
+    item_id: Mapped[str | None] = mapped_column(ForeignKey("items.id"))
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON)  # e.g. drill type/seed/difficulty, time limit
+    answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    score: Mapped[float | None] = mapped_column(Float)
+    time_used_s: Mapped[float | None] = mapped_column(Float)
+    over_time: Mapped[bool] = mapped_column(Boolean, default=False)
+    answered_at: Mapped[datetime | None] = mapped_column(DateTime)
+
+    mock: Mapped[MockInterview] = relationship(back_populates="answers")
+
+
+class Setting(Base):
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON)

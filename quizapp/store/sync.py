@@ -1,0 +1,119 @@
+"""Content sync: make the items table mirror the loaded content, keyed by stable ids.
+
+Idempotent: an unchanged item is not written. Editing an item's text updates it in place
+and keeps its card and history; an item missing from content is retired (never deleted)
+and comes back with its progress if it reappears.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterable
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from quizapp.content.models import MCQItem, QAItem
+from quizapp.drill_types import DRILL_TYPES
+from quizapp.store.models import Card, Item
+
+SKILL_PREFIX = "drill:"
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    added: int = 0
+    updated: int = 0
+    retired: int = 0
+    restored: int = 0
+    unchanged: int = 0
+
+
+def _hash(payload: dict) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def _row_fields(item: QAItem | MCQItem) -> dict:
+    payload = item.model_dump(mode="json")
+    return {
+        "kind": item.kind,
+        "source_no": getattr(item, "source_no", None),
+        "group": getattr(item, "group", None),
+        "section": item.section,
+        "question": item.question,
+        "tags": list(item.tags),
+        "payload": payload,
+        "content_hash": _hash(payload),
+    }
+
+
+def _skill_fields(type_id: str) -> dict:
+    payload = {"id": SKILL_PREFIX + type_id, "kind": "skill", "type": type_id}
+    return {
+        "kind": "skill",
+        "source_no": None,
+        "group": None,
+        "section": None,
+        "question": type_id,
+        "tags": ["drill"],
+        "payload": payload,
+        "content_hash": _hash(payload),
+    }
+
+
+def sync_content(
+    session: Session,
+    items: Iterable[QAItem | MCQItem],
+    now: datetime,
+    origins: dict[str, str] | None = None,
+) -> SyncReport:
+    """Upsert `items` plus one skill item per drill type; retire everything else.
+
+    `now` is naive UTC. The caller commits (one transaction for the whole sync).
+    """
+    wanted: dict[str, dict] = {}
+    for item in items:
+        fields = _row_fields(item)
+        fields["origin"] = (origins or {}).get(item.id, "builtin")
+        wanted[item.id] = fields
+    for type_id in DRILL_TYPES:
+        fields = _skill_fields(type_id)
+        fields["origin"] = "builtin"
+        wanted[SKILL_PREFIX + type_id] = fields
+
+    existing = {row.id: row for row in session.scalars(select(Item))}
+    have_card = set(session.scalars(select(Card.item_id)))
+    added = updated = retired = restored = unchanged = 0
+
+    for item_id, fields in wanted.items():
+        row = existing.get(item_id)
+        if row is None:
+            session.add(Item(id=item_id, created_at=now, updated_at=now, retired_at=None, **fields))
+            added += 1
+        else:
+            changed = False
+            if row.retired_at is not None:
+                row.retired_at = None
+                restored += 1
+                changed = True
+            if row.content_hash != fields["content_hash"] or row.origin != fields["origin"]:
+                for key, value in fields.items():
+                    setattr(row, key, value)
+                row.updated_at = now
+                updated += 1
+                changed = True
+            if not changed:
+                unchanged += 1
+        if item_id not in have_card:
+            session.add(Card(item_id=item_id, state=1, step=0, due=now, reps=0, lapses=0,
+                             suspended=False, leech=False, version=0))
+
+    for item_id, row in existing.items():
+        if item_id not in wanted and row.retired_at is None:
+            row.retired_at = now
+            retired += 1
+    session.flush()
+    return SyncReport(added=added, updated=updated, retired=retired, restored=restored, unchanged=unchanged)
