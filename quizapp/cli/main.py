@@ -7,6 +7,8 @@ Every handler returns an exit status: 0 success, 1 a wrong answer or failed chec
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
 from typing import Sequence
 
@@ -20,32 +22,63 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="quizapp", description="Transformer attention interview trainer")
+    parser = _Parser(prog="quizapp", description="Transformer attention interview trainer (run without a command for the TUI)")
     parser.add_argument("--db", help="database file (default: user data folder; env QUIZAPP_DB)")
-    parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language")
-    parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder")
+    parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default zh)")
+    parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    from quizapp.cli import drill as drill_cmds
+    from quizapp.cli import content_cmds, db_cmds
 
-    drill_cmds.register(sub)
+    content_cmds.register(sub)
+    db_cmds.register(sub)
+    # The engine commands and the TUI launcher are registered when present.
+    if importlib.util.find_spec("quizapp.cli.drill") is not None:
+        from quizapp.cli import drill
+
+        drill.register(sub)
+    if importlib.util.find_spec("quizapp.cli.app_cmd") is not None:
+        from quizapp.cli import app_cmd
+
+        app_cmd.add_app_arguments(parser)
     return parser
 
 
+def _merge_global(args: argparse.Namespace) -> None:
+    # Sub-commands may repeat --content; the global ones come first.
+    sub_content = getattr(args, "content", None)
+    if sub_content is None:
+        args.content = []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from quizapp.store.database import DatabaseError
+
     parser = build_parser()
     args = parser.parse_args(argv)
+    _merge_global(args)
     handler = getattr(args, "handler", None)
     try:
         if handler is None:
-            parser.print_help()
-            return 0
+            if importlib.util.find_spec("quizapp.cli.app_cmd") is None:
+                parser.print_help()
+                return 0
+            from quizapp.cli.app_cmd import run_app
+
+            return int(run_app(args) or 0)
         return int(handler(args) or 0)
     except UsageError as exc:
         print(f"quizapp: {exc}", file=sys.stderr)
         return exc.exit_code
+    except DatabaseError as exc:
+        print(f"quizapp: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `quizapp content list | head`: not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -357,6 +357,17 @@ class StudyService:
                 card.suspended = False
             return len(cards)
 
+    def totals(self) -> dict[str, int]:
+        from quizapp.store.models import DrillAttempt, MockInterview
+
+        with self.db.session() as session:
+            return {
+                "reviews_total": session.scalar(select(func.count(Review.id))) or 0,
+                "cards_studied": session.scalar(select(func.count(Card.id)).where(Card.reps > 0)) or 0,
+                "drill_attempts": session.scalar(select(func.count(DrillAttempt.id))) or 0,
+                "mock_interviews": session.scalar(select(func.count(MockInterview.id))) or 0,
+            }
+
     def retrievabilities(self, kind: str | None = None) -> dict[str, float]:
         """Current recall probability per item id (0 for never-reviewed), for weak-item selection."""
         scheduler = make_scheduler(self.settings())
@@ -367,3 +378,4 @@ class StudyService:
                 card.item_id: (float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0)
                 for card, _ in rows
             }
+

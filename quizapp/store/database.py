@@ -20,6 +20,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from quizapp.resources import migrations_dir
@@ -71,7 +72,7 @@ def _known_revisions() -> set[str]:
 
 
 def _inspect_file(path: Path) -> tuple[str | None, bool]:
-    """Return (alembic revision or None, has_any_tables) without modifying the file."""
+    """Return (alembic revision or None, has tables but no alembic_version) read-only."""
     with path.open("rb") as fh:
         header = fh.read(len(SQLITE_HEADER))
     if header != SQLITE_HEADER:
@@ -93,7 +94,8 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
         if "locked" in str(exc):
             raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
         raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
-    return revision, bool(tables - {"alembic_version"})
+    # An alembic_version table marks the file as ours even before its first revision.
+    return revision, bool(tables - {"alembic_version"}) and "alembic_version" not in tables
 
 
 def backup_file(path: Path, suffix: str = "backup") -> Path:
@@ -143,8 +145,8 @@ def check_database(path: Path) -> tuple[str | None, str]:
     head = head_revision()
     if not path.exists() or path.stat().st_size == 0:
         return None, head
-    revision, has_tables = _inspect_file(path)
-    if revision is None and has_tables:
+    revision, foreign_tables = _inspect_file(path)
+    if revision is None and foreign_tables:
         raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database")
     if revision is not None and revision not in _known_revisions():
         raise SchemaTooNew(
@@ -158,23 +160,28 @@ def upgrade_database(path: Path) -> OpenResult:
     revision, head = check_database(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
-    if revision is not None and revision != head:
+    if revision != head and path.exists() and path.stat().st_size > 0:
         backup = backup_file(path, "pre-upgrade")
         log.info("backed up %s to %s before upgrading from %s", path, backup, revision)
     if revision != head:
-        engine = make_engine(path)
-        try:
-            with engine.begin() as connection:
-                cfg = _alembic_config()
-                cfg.attributes["connection"] = connection
-                command.upgrade(cfg, "head")
-        except Exception as exc:  # sqlite locked etc.
-            if "locked" in str(exc):
-                raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
-            raise
-        finally:
-            engine.dispose()
+        migrate(path, "head")
     return OpenResult(path=path, upgraded_from=revision if revision != head else None, backup=backup)
+
+
+def migrate(path: Path, target: str) -> None:
+    """Run Alembic to `target` in one transaction (tests use it to build old databases)."""
+    engine = make_engine(path)
+    try:
+        with engine.begin() as connection:
+            cfg = _alembic_config()
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, target)
+    except OperationalError as exc:
+        if "locked" in str(exc):
+            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+        raise
+    finally:
+        engine.dispose()
 
 
 def current_revision(path: Path) -> str | None:

@@ -69,7 +69,7 @@ class Review(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
-    mode: Mapped[str] = mapped_column(String(8))  # study | quiz | drill | mock
+    mode: Mapped[str] = mapped_column(String(8), index=True)  # study | quiz | drill | mock
     rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
     reviewed_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     duration_ms: Mapped[int | None] = mapped_column(Integer)
@@ -95,7 +95,7 @@ class DrillAttempt(Base):
     duration_ms: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     review_id: Mapped[int | None] = mapped_column(ForeignKey("reviews.id", ondelete="SET NULL"))
-    mock_id: Mapped[int | None] = mapped_column(ForeignKey("mock_interviews.id", ondelete="SET NULL"))
+    mock_id: Mapped[int | None] = mapped_column(ForeignKey("mock_interviews.id", ondelete="SET NULL"), index=True)
 
 
 class MockInterview(Base):

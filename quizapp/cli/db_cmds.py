@@ -1,0 +1,95 @@
+"""`quizapp db upgrade|current|backup` and `quizapp stats`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from quizapp.store.database import (
+    backup_file,
+    check_database,
+    default_db_path,
+    upgrade_database,
+)
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if args.db else default_db_path()
+
+
+def cmd_upgrade(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    before, head = check_database(path)
+    result = upgrade_database(path)
+    if before == head:
+        print(f"{path}: already at head ({head})")
+    elif before is None:
+        print(f"{path}: created at head ({head})")
+    else:
+        print(f"{path}: upgraded from {result.upgraded_from or 'empty'} to head; backup at {result.backup or '-'}")
+    return 0
+
+
+def cmd_current(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    if not path.exists():
+        print(f"{path}: does not exist yet (created on first run)")
+        return 0
+    revision, head = check_database(path)
+    state = "head" if revision == head else f"older than head {head}"
+    print(f"{path}: {revision or 'empty'} ({state})")
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    if not path.exists():
+        from quizapp.cli.errors import UsageError
+
+        raise UsageError(f"{path} does not exist")
+    check_database(path)
+    target = backup_file(path, "backup")
+    print(target)
+    return 0
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from quizapp.srs.bootstrap import prepare
+    from quizapp.srs.service import StudyService
+
+    prepared = prepare(db_path(args), [Path(d) for d in (args.content or [])])
+    try:
+        service = StudyService(prepared.db)
+        counts = service.due_counts()
+        totals = service.totals()
+    finally:
+        prepared.db.close()
+    data = {
+        "due": {"qa": counts.qa, "mcq": counts.mcq, "drill": counts.skill},
+        "new_left_today": counts.new_left,
+        "reviews_today": counts.reviews_done_today,
+        "new_today": counts.new_done_today,
+        "streak_days": counts.streak,
+        **totals,
+    }
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
+    else:
+        print(f"due: Q&A {counts.qa}, MCQ {counts.mcq}, drill {counts.skill}; new left today {counts.new_left}")
+        print(f"today: {counts.reviews_done_today} reviews, {counts.new_done_today} new; streak {counts.streak} day(s)")
+        print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
+              f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    db = sub.add_parser("db", help="database maintenance")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    db_sub.add_parser("upgrade", help="create or upgrade the database to the current schema").set_defaults(handler=cmd_upgrade)
+    db_sub.add_parser("current", help="show the schema revision").set_defaults(handler=cmd_current)
+    db_sub.add_parser("backup", help="write a backup copy beside the database").set_defaults(handler=cmd_backup)
+
+    stats = sub.add_parser("stats", help="due counts and progress")
+    stats.add_argument("--json", action="store_true")
+    stats.set_defaults(handler=cmd_stats)

@@ -1,0 +1,111 @@
+"""Number and matrix formatting for prompts and worked solutions, in Chinese or English.
+
+Numbers are written the way the seeds write them: integers bare ("2"), short exact
+decimals as they are ("0.5", "0.25"), everything else to 3 decimals ("0.707", "0.140"),
+and masked cells as "−∞" (U+2212, which the answer parser also accepts).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+
+MINUS = "\u2212"
+
+
+class Lang:
+    """Picks the Chinese or the English text: `t = Lang(lang); t("中文", "English")`."""
+
+    __slots__ = ("zh",)
+
+    def __init__(self, lang: str) -> None:
+        if lang not in ("zh", "en"):
+            raise ValueError(f"unknown language {lang!r} (expected 'zh' or 'en')")
+        self.zh = lang == "zh"
+
+    def __call__(self, zh: str, en: str) -> str:
+        return zh if self.zh else en
+
+    @property
+    def colon(self) -> str:
+        return "：" if self.zh else ": "
+
+    @property
+    def semi(self) -> str:
+        return "；" if self.zh else "; "
+
+    def row(self, i: int) -> str:
+        """'第 i 行' / 'row i' for a 0-based index i."""
+        return f"第 {i + 1} 行" if self.zh else f"row {i + 1}"
+
+
+def num(x: float) -> str:
+    """One number, seed style."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else MINUS + "∞"
+    if x == round(x) and abs(x) < 1e15:
+        text = str(int(round(x)))
+    elif abs(x * 100 - round(x * 100)) < 1e-9:
+        text = f"{x:.2f}".rstrip("0").rstrip(".")
+    else:
+        text = f"{x:.3f}"
+    if text in ("-0", "-0.000"):
+        text = text[1:]
+    return text.replace("-", MINUS)
+
+
+def vec(values: Iterable[float]) -> str:
+    return "[" + ", ".join(num(v) for v in np.ravel(np.asarray(values, dtype=float))) + "]"
+
+
+def mat(m: np.ndarray) -> str:
+    """Inline form: [[1, 0], [0, 1]] (a vector as [1, 0], a scalar bare)."""
+    m = np.asarray(m, dtype=float)
+    if m.ndim == 0:
+        return num(m)
+    if m.ndim == 1:
+        return vec(m)
+    return "[" + ", ".join(vec(row) for row in m) + "]"
+
+
+def block(name: str, m: np.ndarray, indent: str = "  ") -> list[str]:
+    """Aligned multi-line form for the terminal::
+
+        X =
+          [ 1  0 ]
+          [ 0  1 ]
+    """
+    m = np.asarray(m, dtype=float)
+    if m.ndim == 0:
+        return [f"{name} = {num(m)}"]
+    rows = m.reshape(1, -1) if m.ndim == 1 else m
+    cells = [[num(v) for v in row] for row in rows]
+    width = max((len(c) for row in cells for c in row), default=1)
+    lines = [f"{name} ="]
+    for row in cells:
+        lines.append(indent + "[ " + "  ".join(c.rjust(width) for c in row) + " ]")
+    return lines
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    """(3, 2) -> '3×2', (4,) -> '4', () -> '1'."""
+    return "×".join(str(n) for n in shape) if shape else "1"
+
+
+def dot_terms(a: np.ndarray, b: np.ndarray) -> str:
+    """'1×0 + 0×1' for the dot product of two short vectors."""
+    return " + ".join(f"{num(x)}×{num(y)}" for x, y in zip(a, b))
+
+
+def join_list(items: list[str], t: Lang) -> str:
+    return ("、" if t.zh else ", ").join(items)
+
+
+def subscript(i: int) -> str:
+    """1 -> '₁' (1-based indices in step text)."""
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))

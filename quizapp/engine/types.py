@@ -1,0 +1,192 @@
+"""The plain objects the engine hands to its callers (TUI, CLI, store, tests).
+
+They hold NumPy arrays and strings only, so a caller can display, store or serialise them
+without knowing how a problem family computes anything. A `Problem` keeps a reference to
+its family so that it can still produce its prompt, worked steps and mistake variants on
+demand: those are not needed to grade a correct answer, so they are computed lazily.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from quizapp.engine.family import Family, Stage
+
+Scalar = int | float | str
+
+
+@dataclass(frozen=True)
+class TypeInfo:
+    """One problem type as listed by `list_types()`."""
+
+    id: str
+    title_zh: str
+    title_en: str
+    difficulties: tuple[int, ...] = (1, 2, 3)
+
+    def title(self, lang: str = "zh") -> str:
+        return self.title_zh if lang == "zh" else self.title_en
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """A named answer the user types: a scalar (shape ()), a vector or a matrix."""
+
+    name: str
+    shape: tuple[int, ...]
+    allow_inf: bool = False
+    integer: bool = False
+    label_zh: str = ""
+    label_en: str = ""
+
+    def label(self, lang: str = "zh") -> str:
+        text = self.label_zh if lang == "zh" else self.label_en
+        return text or self.name
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A table offered with the problem, e.g. the eˣ values a softmax needs.
+
+    `rows` are (x, f(x)) pairs rounded to 3 decimals; `kind` says what f is
+    ("exp_table": eˣ, "sqrt_table": √x).
+    """
+
+    kind: str
+    rows: list[tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class FormatError:
+    """Why an answer could not be read; `row`/`col` are 1-based positions in what was typed."""
+
+    part: str | None
+    row: int | None
+    col: int | None
+    message_zh: str
+    message_en: str
+
+    def message(self, lang: str = "zh") -> str:
+        return self.message_zh if lang == "zh" else self.message_en
+
+    def with_part(self, part: str) -> FormatError:
+        return FormatError(part, self.row, self.col, self.message_zh, self.message_en)
+
+
+class AnswerFormatError(ValueError):
+    """Raised by `parse_answer`; carries a located `FormatError` (also via attributes)."""
+
+    def __init__(self, error: FormatError) -> None:
+        super().__init__(error.message_en)
+        self.error = error
+
+    part = property(lambda self: self.error.part)
+    row = property(lambda self: self.error.row)
+    col = property(lambda self: self.error.col)
+    message_zh = property(lambda self: self.error.message_zh)
+    message_en = property(lambda self: self.error.message_en)
+
+    def message(self, lang: str = "zh") -> str:
+        return self.error.message(lang)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A classic mistake the user's answer for `part` matches exactly."""
+
+    part: str
+    mistake: str
+    message_zh: str
+    message_en: str
+
+    def message(self, lang: str = "zh") -> str:
+        return self.message_zh if lang == "zh" else self.message_en
+
+
+@dataclass(frozen=True)
+class PartVerdict:
+    """Grading of one part.
+
+    `cells` mirrors the part's shape (a bare bool for a scalar part) and is None when the
+    part could not be read; `answered` is False for a missing or blank answer.
+    """
+
+    score: float
+    cells: Any
+    error: FormatError | None = None
+    answered: bool = True
+    diagnosis: tuple[Diagnosis, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Grading of a whole answer.
+
+    A format error is not graded: `has_format_error` is True, `score` is 0 and the caller
+    must not count the attempt. `hints` are keys of `mistakes.HINTS` (e.g. "rounded_early").
+    """
+
+    score: float
+    correct: bool
+    parts: dict[str, PartVerdict]
+    diagnosis: list[Diagnosis]
+    hints: list[str] = field(default_factory=list)
+    has_format_error: bool = False
+
+    @property
+    def format_errors(self) -> list[FormatError]:
+        return [pv.error for pv in self.parts.values() if pv.error is not None]
+
+
+@dataclass(eq=False)
+class Problem:
+    """A generated (or teacher-given) problem with its exact solution.
+
+    `given` are the inputs shown to the user, `params` the scalars that define the problem
+    (d_k, h, dtype, ...), `solution` the exact value of every answer part. `mistakes` maps
+    each applicable mistake id to the parts (and their values) that mistake gets wrong.
+    """
+
+    type: str
+    seed: int | None
+    difficulty: int
+    given: dict[str, np.ndarray]
+    params: dict[str, Scalar]
+    parts: list[PartSpec]
+    solution: dict[str, np.ndarray]
+    hints: list[Hint]
+    _family: Family = field(repr=False)
+    _env: dict[str, Any] = field(repr=False)
+    _stages: list[Stage] = field(repr=False)
+
+    @cached_property
+    def mistakes(self) -> dict[str, dict[str, np.ndarray]]:
+        from quizapp.engine.variants import mistake_variants
+
+        return mistake_variants(self)
+
+    def prompt(self, lang: str = "zh") -> str:
+        return self._family.prompt(self, lang)
+
+    def steps(self, lang: str = "zh") -> list[str]:
+        return self._family.steps(self, lang)
+
+    def part(self, name: str) -> PartSpec:
+        for spec in self.parts:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    @property
+    def value(self) -> dict[str, Any]:
+        """Every value the solver computed, inputs and intermediates included (read-only use)."""
+        return self._env

@@ -1,0 +1,88 @@
+"""Which key points of a Q&A item a typed (spoken-style) answer already covers.
+
+A mock interview ticks the key points automatically before the user confirms or corrects
+the ticks, so the matching is deliberately forgiving about how something was typed:
+Chinese input methods produce full-width letters, digits and punctuation, people write
+`W_Q`, `WQ` or `w q` for the same thing, and Chinese has no spaces at all. Both the answer
+and every keyword go through the same `normalise`, and a key point counts as covered when
+any one of its keywords occurs in the answer.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+# Minus-like characters that NFKC leaves alone; they all mean "minus" in an answer.
+_MINUS_SIGNS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
+
+
+def normalise(text: str) -> str:
+    """Fold `text` to the form keywords are matched in.
+
+    NFKC (full-width `ＱＫ，０．５` → `QK,0.5`, `²` → `2`), case-folded, whitespace and
+    punctuation removed. A hyphen directly before a digit is kept as a minus sign, so
+    `dim = −1` and `dim=-1` match each other but `-1` does not match every `1`.
+    Symbols (`√`, `=`, `^`, `∞`) are kept: they carry meaning in formulas.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = "".join(_MINUS_SIGNS.get(ch, ch) for ch in folded)
+    out: list[str] = []
+    pending_minus = False
+    for ch in folded:
+        if ch == "-":
+            pending_minus = True
+            continue
+        if unicodedata.category(ch)[0] in ("P", "Z", "C"):  # punctuation, spaces, controls
+            continue
+        if pending_minus and ch.isdigit():
+            out.append("-")
+        pending_minus = False
+        out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Per key point: covered or not, and the keyword that revealed it (None if uncovered)."""
+
+    points: list[bool]
+    matched: list[str | None]
+
+    @property
+    def covered(self) -> int:
+        return sum(self.points)
+
+    @property
+    def share(self) -> float:
+        """Share of key points covered, 0..1 (0 for an item without key points)."""
+        return self.covered / len(self.points) if self.points else 0.0
+
+
+def _keywords_of(point: Any) -> Sequence[str]:
+    if isinstance(point, Mapping):
+        return point.get("keywords") or ()
+    return getattr(point, "keywords", ()) or ()
+
+
+def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
+    """Match `text` against key points given as `KeyPoint` models or `{text, keywords}` dicts."""
+    answer = normalise(text or "")
+    points: list[bool] = []
+    matched: list[str | None] = []
+    for point in key_points:
+        hit = None
+        if answer:
+            for keyword in _keywords_of(point):
+                needle = normalise(str(keyword))
+                if needle and needle in answer:
+                    hit = str(keyword)
+                    break
+        points.append(hit is not None)
+        matched.append(hit)
+    return Coverage(points=points, matched=matched)
+
+
+def share_of(points: Sequence[bool]) -> float:
+    return sum(1 for p in points if p) / len(points) if points else 0.0

@@ -1,0 +1,98 @@
+"""Content sync: idempotent, keyed by id, edits keep progress, removals retire."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from quizapp.content.models import MCQItem, QAItem
+from quizapp.store.database import open_database
+from quizapp.store.models import Card, Item, Review
+from quizapp.store.sync import sync_content
+
+NOW = datetime(2026, 1, 5, 9, 0)
+
+
+def qa(item_id: str, question: str = "为什么除 √d_k？") -> QAItem:
+    return QAItem(
+        id=item_id, source_no=7, group="A", section="7.9", question=question, answer="方差归一",
+        key_points=[{"text": t, "keywords": [t]} for t in ("方差", "饱和", "梯度")], tags=["scaling"],
+    )
+
+
+def mcq(item_id: str) -> MCQItem:
+    return MCQItem(id=item_id, question="softmax 对哪一维？", options=["0", "-1", "-2", "全部"], answer="B",
+                   explanation="每行", tags=["softmax"], source="test")
+
+
+def _state(session):
+    return sorted(
+        (i.id, i.question, i.retired_at is not None, i.content_hash)
+        for i in session.scalars(select(Item))
+    )
+
+
+def test_sync_is_idempotent(tmp_path):
+    db = open_database(tmp_path / "q.db")
+    items = [qa("q07"), mcq("m1")]
+    with db.session() as s, s.begin():
+        first = sync_content(s, items, NOW)
+    with db.session() as s:
+        snapshot = _state(s)
+        cards = s.scalar(select(func.count(Card.id)))
+    with db.session() as s, s.begin():
+        second = sync_content(s, items, NOW)
+    with db.session() as s:
+        assert _state(s) == snapshot
+        assert s.scalar(select(func.count(Card.id))) == cards
+    assert first.added == 2 + 16  # two items and one skill card per drill type
+    assert second.added == second.updated == second.retired == 0
+    assert second.unchanged == first.added
+
+
+def test_edit_keeps_progress_and_removal_retires(tmp_path):
+    db = open_database(tmp_path / "q.db")
+    with db.session() as s, s.begin():
+        sync_content(s, [qa("q07"), mcq("m1")], NOW)
+    with db.session() as s, s.begin():
+        card = s.scalar(select(Card).where(Card.item_id == "q07"))
+        card.reps, card.state = 3, 2
+        s.add(Review(card_id=card.id, mode="study", rating=3, reviewed_at=NOW, prev_card={}))
+        card_id = card.id
+
+    with db.session() as s, s.begin():
+        report = sync_content(s, [qa("q07", question="为什么要除以 √d_k？"), mcq("m1")], NOW)
+    assert report.updated == 1
+    with db.session() as s:
+        item = s.get(Item, "q07")
+        assert item.question == "为什么要除以 √d_k？"
+        card = s.scalar(select(Card).where(Card.item_id == "q07"))
+        assert card.id == card_id and card.reps == 3
+        assert s.scalar(select(func.count(Review.id)).where(Review.card_id == card_id)) == 1
+
+    with db.session() as s, s.begin():
+        report = sync_content(s, [mcq("m1")], NOW)
+    assert report.retired == 1
+    with db.session() as s:
+        item = s.get(Item, "q07")
+        assert item.retired_at is not None
+        assert s.scalar(select(func.count(Review.id)).where(Review.card_id == card_id)) == 1
+
+    with db.session() as s, s.begin():
+        report = sync_content(s, [qa("q07"), mcq("m1")], NOW)
+    assert report.restored == 1
+    with db.session() as s:
+        assert s.get(Item, "q07").retired_at is None
+        assert s.scalar(select(Card).where(Card.item_id == "q07")).reps == 3
+
+
+def test_builtin_content_syncs_into_fresh_database(tmp_path):
+    from quizapp.srs.bootstrap import prepare
+
+    prepared = prepare(tmp_path / "q.db")
+    with prepared.db.session() as s:
+        assert s.scalar(select(func.count(Item.id)).where(Item.kind == "qa")) == len(prepared.content.qa)
+        assert s.scalar(select(func.count(Item.id)).where(Item.kind == "mcq")) == len(prepared.content.mcq)
+    again = prepare(tmp_path / "q.db")
+    assert again.sync.added == again.sync.updated == again.sync.retired == 0
