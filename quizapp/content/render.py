@@ -10,6 +10,7 @@ fractions, roots and matrices are ours, because its plain-text output drops brac
 from __future__ import annotations
 
 import re
+import textwrap
 from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
@@ -95,6 +96,8 @@ class _Renderer:
             out.append(self.chars(node_text) if isinstance(node, LatexCharsNode) else node_text)
         if pending is not None:
             out.append(pending)
+        if any(isinstance(piece, _Block) for piece in out):
+            return _side_by_side(out)
         return "".join(out)
 
     def chars(self, text: str) -> str:
@@ -183,7 +186,8 @@ class _Renderer:
             rows = self._matrix_rows(node.nodelist)
             if name in ("aligned", "align", "cases"):
                 return "\n".join(" ".join(r) for r in rows) if self.display else "; ".join(" ".join(r) for r in rows)
-            return render_matrix(rows, multiline=self.display)
+            rendered = render_matrix(rows, multiline=self.display)
+            return _Block(rendered) if "\n" in rendered else rendered
         return self.nodes(node.nodelist)
 
     def _matrix_rows(self, nodelist) -> list[list[str]]:
@@ -205,6 +209,25 @@ class _Renderer:
         if cell or rows[-1]:
             flush_cell()
         return [r for r in rows if any(c for c in r)]
+
+
+class _Block(str):
+    """A multi-line piece (a matrix) that must be laid out beside its neighbours."""
+
+
+def _side_by_side(pieces: list[str]) -> str:
+    """Lay pieces out horizontally, centring one-line pieces on the matrices' middle row."""
+    blocks = [piece.split("\n") if isinstance(piece, _Block) else [piece.replace("\n", " ")] for piece in pieces]
+    height = max(len(b) for b in blocks)
+    lines = [""] * height
+    for block in blocks:
+        width = max(len(line) for line in block)
+        top = (height - len(block)) // 2
+        for row in range(height):
+            index = row - top
+            cell = block[index] if 0 <= index < len(block) else ""
+            lines[row] += cell.ljust(width)
+    return _Block("\n".join(line.rstrip() for line in lines))
 
 
 def render_matrix(rows: list[list[str]], multiline: bool = True) -> str:
@@ -233,8 +256,11 @@ def latex_to_unicode(latex: str, display: bool = False) -> str:
     except (LatexWalkerError, IndexError, AttributeError, TypeError):
         # Malformed math from a user deck: show it without the backslashes rather than fail.
         text = re.sub(r"\\([A-Za-z]+)", r"\1", latex)
-    text = re.sub(r"[ \t]{2,}", " ", text) if not display else text
-    return text.strip()
+    if not display:
+        return re.sub(r"[ \t]{2,}", " ", text).strip()
+    # Keep the leading spaces that align a matrix's rows; drop only the common indent.
+    lines = [line.rstrip() for line in text.split("\n")]
+    return textwrap.dedent("\n".join(lines)).strip("\n")
 
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)

@@ -1,0 +1,145 @@
+"""The classic mistakes the grader can recognise, and the hints it can give, in zh and en.
+
+Each problem family lists which of these ids apply to it and computes, for its numbers,
+the answer each mistake would produce (see `variants.py`); when a user's part matches one
+exactly, the verdict names the mistake with the explanation below. The ids are stable:
+the store records them with every drill attempt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    zh: str
+    en: str
+
+    def message(self, lang: str = "zh") -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+_ALL = [
+    # Scaling
+    Mistake("no_scaling",
+            "忘了除以 √d_k：直接对 QKᵀ 做 softmax，d_k 大时分数过大，softmax 会饱和（接近 one-hot）。",
+            "Forgot to divide by √d_k: softmax of the raw QKᵀ saturates (near one-hot) when d_k is large."),
+    Mistake("divided_by_dk",
+            "除以了 d_k 而不是 √d_k：点积的方差是 d_k，要除的是标准差 √d_k；除以 d_k 会把分布压得过平。",
+            "Divided by d_k instead of √d_k: the dot product's variance is d_k, so divide by its "
+            "standard deviation √d_k; dividing by d_k flattens the distribution too much."),
+    # Scores and softmax
+    Mistake("transposed_scores",
+            "算成了 KQᵀ（= Sᵀ）：S_ij 应是第 i 个 query 与第 j 个 key 的点积 q_i·k_j，行对应 query。",
+            "Computed KQᵀ (= Sᵀ): S_ij is query i dotted with key j, q_i·k_j; rows belong to queries."),
+    Mistake("softmax_wrong_axis",
+            "softmax 做在了列上：应对每一行（dim=−1，同一个 query 对所有 key）归一化，每行和为 1。",
+            "Softmax over columns: normalise each row (dim=−1, one query over all keys) so every row sums to 1."),
+    Mistake("used_k_not_v",
+            "用 A·K 代替了 A·V：K 只用于匹配打分，真正被加权取走的内容是 V。",
+            "Used A·K instead of A·V: K only serves matching; the content that is mixed is V."),
+    Mistake("transposed_attention",
+            "算成了 AᵀV：输出第 i 行是第 i 行权重对 V 各行的加权和，o_i = Σ_j A_ij v_j。",
+            "Computed AᵀV: output row i mixes the rows of V with row i of A, o_i = Σ_j A_ij v_j."),
+    Mistake("transposed_projection",
+            "投影时用了 W 的转置（按行而不是按列相乘）：行向量约定下 Q = XW_Q，第 j 列 = x·(W 的第 j 列)。",
+            "Multiplied by the transpose of W (rows instead of columns): with row vectors Q = XW_Q, "
+            "column j is x·(column j of W)."),
+    # Masks
+    Mistake("forgot_mask",
+            "忘了加 mask：被遮住的位置（未来 token / PAD）仍然分到了注意力权重。",
+            "Forgot the mask: masked positions (future tokens / PAD) still receive attention weight."),
+    Mistake("mask_with_zero",
+            "用 0 而不是 −∞ 填被遮位置：e⁰ = 1，这些位置仍分到权重；只有 e^−∞ = 0。",
+            "Filled masked cells with 0 instead of −∞: e⁰ = 1 still gives them weight; only e^−∞ = 0."),
+    Mistake("mask_after_softmax",
+            "在 softmax 之后才加 mask：把权重置 0 后每行和不再为 1；mask 必须加在 softmax 之前。",
+            "Masked after the softmax: zeroing weights leaves rows that no longer sum to 1; "
+            "the mask goes before the softmax."),
+    Mistake("inverted_mask",
+            "把 mask 的约定弄反了：这里 1 = 保留、0 = PAD（HuggingFace 约定），你遮掉了真实 token。",
+            "Inverted the mask convention: here 1 = keep, 0 = PAD (the HuggingFace convention); "
+            "you masked the real tokens."),
+    # LayerNorm
+    Mistake("unbiased_variance",
+            "方差除以了 n−1：LayerNorm 用总体（有偏）方差，除以 n。",
+            "Divided the variance by n−1: LayerNorm uses the biased (population) variance, divided by n."),
+    Mistake("divided_by_variance",
+            "标准化时除以了方差 σ² 而不是标准差 σ = √σ²。",
+            "Normalised by the variance σ² instead of the standard deviation σ = √σ²."),
+    # FFN
+    Mistake("forgot_relu",
+            "忘了 ReLU：负的隐藏单元要先置 0 再乘 W₂。",
+            "Forgot the ReLU: negative hidden units become 0 before multiplying by W₂."),
+    Mistake("forgot_bias",
+            "漏加了偏置 b。",
+            "Left out the bias b."),
+    Mistake("relu_on_output",
+            "在输出层也做了 ReLU：FFN 只在两层之间有激活，第二层输出直接加 b₂。",
+            "Applied ReLU to the output too: the FFN's activation sits only between the two layers."),
+    # Multi-head and shapes
+    Mistake("no_head_split",
+            "没有按头数降维：每个头的维度是 d_model / h，不是 d_model。",
+            "Did not split the model dimension: each head has d_model / h dimensions, not d_model."),
+    Mistake("skipped_wo",
+            "拼接后忘了乘 W_O：输出投影负责融合各头的信息，不能省。",
+            "Forgot W_O after the concat: the output projection mixes the heads and cannot be skipped."),
+    Mistake("transposed_wo",
+            "乘了 W_O 的转置：行向量约定下 y = concat · W_O，第 j 个分量 = concat·(W_O 的第 j 列)。",
+            "Multiplied by W_Oᵀ: with row vectors y = concat · W_O, component j is concat·(column j of W_O)."),
+    Mistake("scores_with_dk",
+            "分数矩阵的形状写成了 [.., S, d_k]：(S×d_k)(d_k×S) = S×S，d_k 在点积中被求和消去。",
+            "Wrote the score shape as [.., S, d_k]: (S×d_k)(d_k×S) = S×S; d_k is summed away."),
+    Mistake("cross_scores_transposed",
+            "交叉注意力分数写成了 S_enc×S_dec：行是 Decoder 的 query，列是 Encoder 的 key。",
+            "Wrote cross-attention scores as S_enc×S_dec: rows are decoder queries, columns encoder keys."),
+    Mistake("cross_out_enc_len",
+            "交叉注意力输出长度写成了 S_enc：输出跟随 query，长度是 Decoder 的 S_dec。",
+            "Gave the cross-attention output the encoder length: the output follows the queries (S_dec)."),
+    # Parameter counts
+    Mistake("forgot_wo",
+            "MHA 参数漏了 W_O：Q、K、V、O 四个 d_model×d_model 投影，共 4·d_model²。",
+            "Left W_O out of the MHA count: four d_model×d_model projections Q, K, V, O make 4·d_model²."),
+    Mistake("ffn_one_matrix",
+            "FFN 只算了一个矩阵：W₁ (d_model×d_ff) 和 W₂ (d_ff×d_model) 共 2·d_model·d_ff。",
+            "Counted one FFN matrix: W₁ (d_model×d_ff) and W₂ (d_ff×d_model) make 2·d_model·d_ff."),
+    Mistake("heads_multiply_params",
+            "以为 h 个头的参数是单头的 h 倍：每个头降到 d_model/h 维，总量仍是 3·d_model²。",
+            "Multiplied by h: each head works in d_model/h dimensions, so the total stays 3·d_model²."),
+    # Memory
+    Mistake("kv_forgot_two",
+            "KV cache 只算了 K 或 V 一份：要同时缓存 K 和 V，系数 2。",
+            "Counted only K or only V: the cache stores both, hence the factor 2."),
+    Mistake("kv_used_query_heads",
+            "KV cache 用了 query 头数：GQA/MQA 下只缓存 kv_heads 组 K/V。",
+            "Used the number of query heads: with GQA/MQA only kv_heads K/V heads are cached."),
+    Mistake("scores_linear_growth",
+            "以为分数矩阵随 S 线性增长：它是 S×S，S 翻倍时变为 4 倍。",
+            "Assumed the score matrix grows linearly: it is S×S, so doubling S quadruples it."),
+    Mistake("kv_quadratic_growth",
+            "以为 KV cache 随 S 平方增长：每个位置存一份 K/V，S 翻倍时只翻倍。",
+            "Assumed the KV cache grows quadratically: one K/V per position, so it only doubles."),
+]
+
+MISTAKES: dict[str, Mistake] = {m.id: m for m in _ALL}
+
+REQUIRED_MISTAKES = (
+    "no_scaling", "divided_by_dk", "softmax_wrong_axis", "mask_after_softmax", "mask_with_zero",
+    "used_k_not_v", "transposed_scores", "unbiased_variance", "forgot_relu", "forgot_mask",
+)
+
+HINTS: dict[str, tuple[str, str]] = {
+    "rounded_early": (
+        "中间结果四舍五入过早：计算过程中至少保留 3–4 位小数（如 √2 ≈ 1.4142、e^0.707 ≈ 2.028），"
+        "只在最后一步四舍五入到 3 位。",
+        "You rounded an intermediate result too early: keep 3–4 decimals while computing "
+        "(√2 ≈ 1.4142, e^0.707 ≈ 2.028) and round to 3 decimals only at the end.",
+    ),
+}
+
+
+def hint_message(key: str, lang: str = "zh") -> str:
+    zh, en = HINTS[key]
+    return zh if lang == "zh" else en

@@ -1,0 +1,129 @@
+"""Numeric building blocks shared by the problem families, and the grading tolerance.
+
+Every operation takes a `Calc`, which says how the computation is being run:
+
+* exactly (the solution),
+* as a named mistake would run it (`calc.mistake == "no_scaling"`, ...), or
+* with intermediates rounded early (`calc.decimals == 2`), to recognise a user who
+  rounded √2 to 1.41 or e^0.707 to 2.03 halfway through.
+
+Keeping the three in one code path means a mistake variant or an early-rounding variant
+can never drift from the real solution.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# A value correctly rounded to 3 decimals is off by at most 0.0005; 1e-9 absorbs float noise.
+TOL = 0.0005 + 1e-9
+
+
+class Calc:
+    """How to run a family's stages: exactly, as a mistake, or rounding intermediates."""
+
+    __slots__ = ("mistake", "decimals")
+
+    def __init__(self, mistake: str | None = None, decimals: int | None = None) -> None:
+        self.mistake = mistake
+        self.decimals = decimals
+
+    def r(self, x):
+        """Round an intermediate the way a hurried hand calculation would (or not at all)."""
+        if self.decimals is None:
+            return x
+        return np.round(x, self.decimals)
+
+    def sqrt(self, x: float) -> float:
+        return float(self.r(math.sqrt(x)))
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Calc(mistake={self.mistake!r}, decimals={self.decimals!r})"
+
+
+EXACT = Calc()
+
+
+def close(user: np.ndarray, truth: np.ndarray, integer: bool = False) -> np.ndarray:
+    """Cell-wise acceptance: within TOL (exact for integer parts and for ±∞)."""
+    with np.errstate(invalid="ignore"):
+        if integer:
+            return user == truth
+        return (np.abs(user - truth) <= TOL) | (user == truth)
+
+
+def softmax(x: np.ndarray, calc: Calc = EXACT, axis: int = -1) -> np.ndarray:
+    """Softmax along `axis` (rows by default); −∞ cells get weight 0.
+
+    The exact path subtracts the maximum for stability; the early-rounding path computes
+    e^x, the sum and the quotient the way a hand calculation does, rounding each.
+    """
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if calc.decimals is None:
+            e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+            return e / np.sum(e, axis=axis, keepdims=True)
+        e = calc.r(np.exp(x))
+        return calc.r(e / calc.r(np.sum(e, axis=axis, keepdims=True)))
+
+
+def attention_softmax(x: np.ndarray, calc: Calc) -> np.ndarray:
+    """Row softmax, or column softmax when the mistake being modelled is the wrong axis."""
+    axis = 0 if calc.mistake == "softmax_wrong_axis" and x.ndim == 2 else -1
+    return softmax(x, calc, axis)
+
+
+def scale_scores(s: np.ndarray, d_k: int, calc: Calc) -> np.ndarray:
+    """S/√d_k, or the scaling mistakes (none at all, or ÷d_k)."""
+    if calc.mistake == "no_scaling":
+        return s.astype(float)
+    if calc.mistake == "divided_by_dk":
+        return s / float(d_k)
+    return calc.r(s / calc.sqrt(d_k))
+
+
+def scores(q: np.ndarray, k: np.ndarray, calc: Calc) -> np.ndarray:
+    """QKᵀ, or KQᵀ for the transposed-scores mistake (only meaningful when square)."""
+    if calc.mistake == "transposed_scores" and q.shape[0] == k.shape[0]:
+        return k @ q.T
+    return q @ k.T
+
+
+def apply_mask(s: np.ndarray, masked: np.ndarray, calc: Calc) -> np.ndarray:
+    """Fill masked cells with −∞ (or with 0 / not at all, for the mask mistakes)."""
+    if calc.mistake == "forgot_mask":
+        return s.astype(float)
+    if calc.mistake == "inverted_mask":
+        masked = ~masked
+    fill = 0.0 if calc.mistake == "mask_with_zero" else -np.inf
+    return np.where(masked, fill, s)
+
+
+def masked_softmax(s_masked: np.ndarray, s_raw: np.ndarray, masked: np.ndarray,
+                   calc: Calc) -> np.ndarray:
+    """Softmax of the masked scores; the mask-after-softmax mistake zeroes weights instead."""
+    if calc.mistake == "mask_after_softmax":
+        return np.where(masked, 0.0, softmax(s_raw, calc))
+    return attention_softmax(s_masked, calc)
+
+
+def mixed_values(a: np.ndarray, v: np.ndarray, k: np.ndarray | None, calc: Calc) -> np.ndarray:
+    """A·V, or A·K when the mistake is using the keys as content."""
+    if calc.mistake == "used_k_not_v" and k is not None and k.shape == v.shape:
+        return a @ k
+    if calc.mistake == "transposed_attention" and a.shape[0] == a.shape[1]:
+        return a.T @ v
+    return a @ v
+
+
+def exp_table(values: np.ndarray) -> list[tuple[float, float]]:
+    """(x, eˣ) rows, 3 decimals, for every distinct finite x a softmax in the problem needs."""
+    flat = np.ravel(values)
+    flat = flat[np.isfinite(flat)]
+    xs = np.unique(np.round(flat, 3))
+    # eˣ of the exact value (not of the rounded x) is what the exact answer needs.
+    exact = {}
+    for x in flat:
+        exact.setdefault(round(float(x), 3), float(x))
+    return [(float(x), round(math.exp(exact[float(x)]), 3)) for x in xs]

@@ -1,0 +1,321 @@
+"""Drill attempts: store every graded hand-calculation, rate the drill skill cards, read stats.
+
+The Drill screen generates and grades problems with `quizapp.engine` itself (it needs the
+Problem to draw the matrices); it hands the graded result here to be stored. A verdict with
+a format error is *not* an attempt: `record_attempt` stores nothing and returns None.
+
+Stored per attempt: type, seed, difficulty, the explicit inputs (`given`, only for problems
+built from given matrices rather than a seed), the typed text of every part, the per-part
+and per-cell verdict, the diagnosed mistakes (both languages), score and duration.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from dataclasses import dataclass, fields, is_dataclass
+from datetime import datetime
+from typing import Any, Mapping
+
+from fsrs import Rating
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from quizapp.drill_types import DRILL_TYPES
+from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.service import StudyService
+from quizapp.store.database import Database
+from quizapp.store.models import Card, DrillAttempt, Review
+from quizapp.store.sync import SKILL_PREFIX
+
+# A fully correct drill solved faster than this (by difficulty) is rated Easy, else Good.
+FAST_MS_BY_DIFFICULTY: dict[int, int] = {1: 60_000, 2: 120_000, 3: 240_000}
+HARD_THRESHOLD = 0.75
+
+
+def load_engine() -> Any:
+    """The NumPy engine, imported on first use so the store-side code starts fast."""
+    return importlib.import_module("quizapp.engine")
+
+
+def skill_item_id(type_id: str) -> str:
+    return SKILL_PREFIX + type_id
+
+
+def rating_for_score(score: float, duration_ms: int | None, difficulty: int, fast_ms: int | None = None) -> int:
+    """Map a drill score to an FSRS rating: 1.0 → Good (Easy if fast), ≥0.75 → Hard, else Again."""
+    if score >= 1.0 - 1e-9:
+        limit = fast_ms if fast_ms is not None else FAST_MS_BY_DIFFICULTY.get(difficulty, 120_000)
+        if duration_ms is not None and duration_ms <= limit:
+            return int(Rating.Easy)
+        return int(Rating.Good)
+    if score >= HARD_THRESHOLD:
+        return int(Rating.Hard)
+    return int(Rating.Again)
+
+
+def json_safe(value: Any) -> Any:
+    """Convert engine values (NumPy arrays and scalars, tuples, dataclasses) to plain JSON.
+
+    ±∞ become the strings "inf" / "-inf" (the engine's JSON convention), NaN becomes None,
+    so that what is stored reads back exactly.
+    """
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # ndarray / numpy scalar
+        return json_safe(value.tolist())
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: json_safe(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        if math.isnan(value):
+            return None
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return value
+    return str(value)
+
+
+def _roundtrip(value: Any) -> Any:
+    """Exactly what the JSON column will give back."""
+    return json.loads(json.dumps(json_safe(value), ensure_ascii=False))
+
+
+def diagnosis_json(verdict: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "part": getattr(d, "part", None),
+            "mistake": getattr(d, "mistake", None),
+            "message_zh": getattr(d, "message_zh", None),
+            "message_en": getattr(d, "message_en", None),
+        }
+        for d in (getattr(verdict, "diagnosis", None) or [])
+    ]
+
+
+def verdict_json(verdict: Any, engine: Any) -> dict[str, Any]:
+    """Score, correctness, and per part the score, per-cell marks and error (no diagnosis)."""
+    data = dict(engine.verdict_to_json(verdict, "zh"))
+    data.pop("diagnosis", None)  # kept in its own column, in both languages
+    return data
+
+
+@dataclass(frozen=True)
+class AttemptView:
+    attempt_id: int
+    type: str
+    seed: int | None
+    difficulty: int
+    given: dict[str, Any] | None  # explicit inputs; None for a seeded problem
+    answers: dict[str, str]  # part -> typed text
+    verdict: dict[str, Any]  # {"score", "correct", "parts": {name: {"score", "cells", "error"}}, ...}
+    diagnosis: list[dict[str, Any]]  # [{"part", "mistake", "message_zh", "message_en"}]
+    score: float
+    duration_ms: int | None
+    created_at: datetime  # aware UTC
+    review_id: int | None
+    rating: int | None  # the skill card's rating, when the attempt was reviewed
+    mock_id: int | None
+
+    @property
+    def correct(self) -> bool:
+        return bool(self.verdict.get("correct", self.score >= 1.0))
+
+
+@dataclass(frozen=True)
+class SkillStat:
+    type: str
+    attempts: int
+    mean_score: float | None
+    best_score: float | None
+    last_score: float | None
+    last_at: datetime | None  # aware UTC
+
+
+def _attempt_view(row: DrillAttempt, rating: int | None) -> AttemptView:
+    return AttemptView(
+        attempt_id=row.id,
+        type=row.type,
+        seed=row.seed,
+        difficulty=row.difficulty,
+        given=row.given,
+        answers=dict(row.answers),
+        verdict=dict(row.verdict),
+        diagnosis=list(row.diagnosis or []),
+        score=row.score,
+        duration_ms=row.duration_ms,
+        created_at=from_naive_utc(row.created_at),
+        review_id=row.review_id,
+        rating=rating,
+        mock_id=row.mock_id,
+    )
+
+
+class DrillService:
+    """Stores drill attempts and keeps the per-type skill cards scheduled."""
+
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
+        self.db = db
+        self.clock = clock or Clock()
+        self.study = StudyService(db, self.clock)
+        self._engine = engine
+
+    @property
+    def engine(self) -> Any:
+        if self._engine is None:
+            self._engine = load_engine()
+        return self._engine
+
+    # -- recording ------------------------------------------------------------
+    def build_attempt(
+        self,
+        problem: Any,
+        answers: Mapping[str, str],
+        verdict: Any,
+        duration_ms: int | None,
+        mock_id: int | None = None,
+        review_id: int | None = None,
+    ) -> DrillAttempt:
+        """The row for one graded attempt (not added to any session)."""
+        seed = getattr(problem, "seed", None)
+        given = getattr(problem, "given", None)
+        return DrillAttempt(
+            type=str(problem.type),
+            seed=int(seed) if seed is not None else None,
+            difficulty=int(problem.difficulty),
+            given=_roundtrip(given) if seed is None and given is not None else None,
+            answers=_roundtrip({str(k): str(v) for k, v in answers.items()}),
+            verdict=_roundtrip(verdict_json(verdict, self.engine)),
+            diagnosis=_roundtrip(diagnosis_json(verdict)),
+            score=float(verdict.score),
+            duration_ms=int(duration_ms) if duration_ms is not None else None,
+            created_at=to_naive_utc(self.clock.now()),
+            review_id=review_id,
+            mock_id=mock_id,
+        )
+
+    def add_attempt(self, session: Session, row: DrillAttempt) -> DrillAttempt:
+        """Add a built attempt inside the caller's transaction (the mock interview uses this)."""
+        session.add(row)
+        session.flush()
+        return row
+
+    def skill_card_id(self, type_id: str) -> int | None:
+        with self.db.session() as session:
+            return session.scalar(select(Card.id).where(Card.item_id == skill_item_id(type_id)))
+
+    def record_attempt(
+        self,
+        problem: Any,
+        answers: Mapping[str, str],
+        verdict: Any,
+        duration_ms: int | None = None,
+        *,
+        review_card: bool = True,
+        mock_id: int | None = None,
+        fast_ms: int | None = None,
+    ) -> AttemptView | None:
+        """Store one graded attempt; with `review_card`, also rate the skill card `drill:<type>`.
+
+        Returns None — and stores nothing, rates nothing — when the verdict has a format
+        error: a format error does not count as an attempt.
+
+        The skill card is rated first through `StudyService.answer` (mode "drill", its own
+        transaction); the attempt, linked to that review, is then written in one
+        transaction. Should that write fail, the review is undone, so either both are
+        stored or neither.
+        """
+        if getattr(verdict, "has_format_error", False):
+            return None
+        row = self.build_attempt(problem, answers, verdict, duration_ms, mock_id=mock_id)
+        rating = None
+        if review_card:
+            card_id = self.skill_card_id(row.type)
+            if card_id is not None:
+                rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms)
+                result = self.study.answer(
+                    card_id,
+                    rating,
+                    mode="drill",
+                    duration_ms=row.duration_ms,
+                    answer={"type": row.type, "seed": row.seed, "difficulty": row.difficulty},
+                    score=row.score,
+                )
+                row.review_id = result.review_id
+        try:
+            with self.db.session() as session, session.begin():
+                self.add_attempt(session, row)
+                return _attempt_view(row, rating)
+        except Exception:
+            if row.review_id is not None:
+                self.study.undo(row.review_id)
+            raise
+
+    # -- reading --------------------------------------------------------------
+    def attempts(
+        self, type: str | None = None, limit: int = 50, mock_id: int | None = None
+    ) -> list[AttemptView]:
+        """Stored attempts, newest first, optionally of one type or one mock interview."""
+        with self.db.session() as session:
+            query = select(DrillAttempt, Review.rating).outerjoin(Review, Review.id == DrillAttempt.review_id)
+            if type is not None:
+                query = query.where(DrillAttempt.type == type)
+            if mock_id is not None:
+                query = query.where(DrillAttempt.mock_id == mock_id)
+            query = query.order_by(DrillAttempt.created_at.desc(), DrillAttempt.id.desc()).limit(limit)
+            return [_attempt_view(row, rating) for row, rating in session.execute(query)]
+
+    def attempt(self, attempt_id: int) -> AttemptView | None:
+        with self.db.session() as session:
+            found = session.execute(
+                select(DrillAttempt, Review.rating)
+                .outerjoin(Review, Review.id == DrillAttempt.review_id)
+                .where(DrillAttempt.id == attempt_id)
+            ).first()
+            return _attempt_view(*found) if found else None
+
+    def skill_stats(self) -> list[SkillStat]:
+        """One row per drill type (every known type, attempted or not), in the catalogue's order."""
+        with self.db.session() as session:
+            grouped = session.execute(
+                select(
+                    DrillAttempt.type,
+                    func.count(DrillAttempt.id),
+                    func.avg(DrillAttempt.score),
+                    func.max(DrillAttempt.score),
+                    func.max(DrillAttempt.id),
+                ).group_by(DrillAttempt.type)
+            ).all()
+            last_ids = [row[4] for row in grouped]
+            last = {
+                row_id: (score, created)
+                for row_id, score, created in session.execute(
+                    select(DrillAttempt.id, DrillAttempt.score, DrillAttempt.created_at).where(
+                        DrillAttempt.id.in_(last_ids)
+                    )
+                )
+            }
+        by_type = {row[0]: row for row in grouped}
+        order = list(DRILL_TYPES) + sorted(set(by_type) - set(DRILL_TYPES))
+        stats = []
+        for type_id in order:
+            row = by_type.get(type_id)
+            if row is None:
+                stats.append(SkillStat(type_id, 0, None, None, None, None))
+                continue
+            last_score, last_at = last[row[4]]
+            stats.append(
+                SkillStat(
+                    type=type_id,
+                    attempts=int(row[1]),
+                    mean_score=float(row[2]),
+                    best_score=float(row[3]),
+                    last_score=float(last_score),
+                    last_at=from_naive_utc(last_at),
+                )
+            )
+        return stats

@@ -1,0 +1,1 @@
+"""UI string catalogs, one module per language, each a flat `MESSAGES` dict."""

@@ -1,0 +1,1 @@
+"""One module per screen; each is imported when the screen is first opened."""

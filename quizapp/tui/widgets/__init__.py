@@ -1,0 +1,1 @@
+"""Small self-contained widgets shared by the screens."""

@@ -1,0 +1,74 @@
+"""Math in content reaches the screen as Unicode, never as raw LaTeX."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from quizapp.content.loader import load_builtin
+from quizapp.content.render import latex_to_unicode, render_matrix, to_unicode
+
+
+@pytest.mark.parametrize(
+    "latex, expected",
+    [
+        (r"\sqrt{d_k}", "√dₖ"),
+        (r"QK^\top", "QKᵀ"),
+        (r"QK^T", "QKᵀ"),
+        (r"\frac{QK^\top}{\sqrt{d_k}}", "QKᵀ/√dₖ"),
+        (r"-\infty", "-∞"),
+        (r"\sigma^2", "σ²"),
+        (r"O(S^2 d)", "O(S² d)"),
+        (r"\sum_{j=1}^{n}", "Σⱼ₌₁ⁿ"),
+        (r"\mathrm{softmax}(x)", "softmax(x)"),
+        (r"\hat x", "x̂"),
+        (r"\sqrt{d_{model}}", "√d_model"),
+        (r"\mu = 2.5, \quad \sigma^2 = 1.25", "μ = 2.5, σ² = 1.25"),
+        (r"W_Q \in \mathbb{R}^{d \times d_k}", "W_Q ∈ ℝ^(d × dₖ)"),
+    ],
+)
+def test_formulas(latex, expected):
+    assert latex_to_unicode(latex) == expected
+
+
+def test_matrix_rows_are_aligned():
+    text = to_unicode(r"$$A = \begin{pmatrix}1&0.5\\0.25&1\end{pmatrix}$$")
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 2
+    assert lines[0].index("⎡") == lines[1].index("⎣")
+    assert render_matrix([["1", "0"]], multiline=False) == "[1 0]"
+
+
+def test_inline_matrix_stays_on_one_line():
+    assert to_unicode(r"所以 $A = \begin{pmatrix}1&0\\0&1\end{pmatrix}$。") == "所以 A = [1 0; 0 1]。"
+
+
+def test_malformed_math_does_not_raise():
+    for text in ["$\\frac{a}{$", "$$\\begin{pmatrix}1&$$", "$x^$", "$\\unknownmacro{x}$", "$$", "$ $"]:
+        assert isinstance(to_unicode(text), str)
+
+
+def _texts(item):
+    data = item.model_dump()
+    for key in ("question", "answer", "long_answer", "explanation"):
+        if data.get(key):
+            yield key, data[key]
+    for option in data.get("options") or []:
+        yield "option", option
+    for point in data.get("key_points") or []:
+        yield "key_point", point["text"]
+
+
+RAW_LATEX = re.compile(r"\\(frac|sqrt|top|infty|sum|mathrm|begin|end|cdot|text|times|hat)\b|\^\\top|\^\{|_\{|\$")
+
+
+def test_no_raw_latex_reaches_the_screen():
+    content = load_builtin()
+    leaks = []
+    for item in content.items:
+        for field, text in _texts(item):
+            rendered = to_unicode(text)
+            if RAW_LATEX.search(rendered):
+                leaks.append((item.id, field, RAW_LATEX.search(rendered).group(0)))
+    assert leaks == []
