@@ -28,10 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    from quizapp.cli import content_cmds, db_cmds
+    from quizapp.cli import content_cmds, db_cmds, transfer_cmds
 
     content_cmds.register(sub)
     db_cmds.register(sub)
+    transfer_cmds.register(sub)
     # The engine commands and the TUI launcher are registered when present.
     if importlib.util.find_spec("quizapp.cli.drill") is not None:
         from quizapp.cli import drill

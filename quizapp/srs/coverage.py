@@ -5,7 +5,7 @@ the ticks, so the matching is deliberately forgiving about how something was typ
 Chinese input methods produce full-width letters, digits and punctuation, people write
 `W_Q`, `WQ` or `w q` for the same thing, and Chinese has no spaces at all. Both the answer
 and every keyword go through the same `normalise`, and a key point counts as covered when
-any one of its keywords occurs in the answer.
+any one of its keywords occurs in the answer (a Latin keyword only at the start of a word).
 """
 
 from __future__ import annotations
@@ -18,6 +18,35 @@ from typing import Any, Mapping, Sequence
 _MINUS_SIGNS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
 
 
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+def _fold(text: str) -> tuple[str, list[bool]]:
+    """`normalise(text)` plus, per kept character, whether it starts a Latin word there."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = "".join(_MINUS_SIGNS.get(ch, ch) for ch in folded)
+    out: list[str] = []
+    starts: list[bool] = []
+    previous = ""  # the previous character of the folded text, kept or not
+    pending_minus = False
+    for ch in folded:
+        before, previous = previous, ch
+        if ch == "-":
+            pending_minus = True
+            continue
+        if unicodedata.category(ch)[0] in ("P", "Z", "C"):  # punctuation, spaces, controls
+            continue
+        if pending_minus and ch.isdigit():
+            out.append("-")
+            starts.append(True)
+            before = "-"
+        pending_minus = False
+        out.append(ch)
+        starts.append(not _is_word_char(before))
+    return "".join(out), starts
+
+
 def normalise(text: str) -> str:
     """Fold `text` to the form keywords are matched in.
 
@@ -26,21 +55,21 @@ def normalise(text: str) -> str:
     `dim = −1` and `dim=-1` match each other but `-1` does not match every `1`.
     Symbols (`√`, `=`, `^`, `∞`) are kept: they carry meaning in formulas.
     """
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    folded = "".join(_MINUS_SIGNS.get(ch, ch) for ch in folded)
-    out: list[str] = []
-    pending_minus = False
-    for ch in folded:
-        if ch == "-":
-            pending_minus = True
-            continue
-        if unicodedata.category(ch)[0] in ("P", "Z", "C"):  # punctuation, spaces, controls
-            continue
-        if pending_minus and ch.isdigit():
-            out.append("-")
-        pending_minus = False
-        out.append(ch)
-    return "".join(out)
+    return _fold(text)[0]
+
+
+def _occurs(needle: str, haystack: str, starts: list[bool]) -> bool:
+    """A keyword that begins with a Latin letter or digit must begin a word of the answer
+    (so `max` is not found in `softmax`, `row` not in `arrow`); it may end mid-word, so
+    prefixes such as `saturat` still match `saturation`. Chinese keywords match anywhere."""
+    if not _is_word_char(needle[0]):
+        return needle in haystack
+    index = haystack.find(needle)
+    while index != -1:
+        if starts[index]:
+            return True
+        index = haystack.find(needle, index + 1)
+    return False
 
 
 @dataclass(frozen=True)
@@ -68,7 +97,7 @@ def _keywords_of(point: Any) -> Sequence[str]:
 
 def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
     """Match `text` against key points given as `KeyPoint` models or `{text, keywords}` dicts."""
-    answer = normalise(text or "")
+    answer, starts = _fold(text or "")
     points: list[bool] = []
     matched: list[str | None] = []
     for point in key_points:
@@ -76,7 +105,7 @@ def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
         if answer:
             for keyword in _keywords_of(point):
                 needle = normalise(str(keyword))
-                if needle and needle in answer:
+                if needle and _occurs(needle, answer, starts):
                     hit = str(keyword)
                     break
         points.append(hit is not None)

@@ -98,10 +98,22 @@ def diagnosis_json(verdict: Any) -> list[dict[str, Any]]:
 
 
 def verdict_json(verdict: Any, engine: Any) -> dict[str, Any]:
-    """Score, correctness, and per part the score, per-cell marks and error (no diagnosis)."""
+    """The engine's verdict JSON without the diagnosis (kept in its own column, in both
+    languages): score, correct, per part {score, cells, error}, hint messages (Chinese),
+    plus `hint_keys` so a screen can show the hints in either language."""
     data = dict(engine.verdict_to_json(verdict, "zh"))
-    data.pop("diagnosis", None)  # kept in its own column, in both languages
+    data.pop("diagnosis", None)
+    data["hint_keys"] = list(getattr(verdict, "hints", None) or [])
     return data
+
+
+def explicit_inputs(problem: Any, engine: Any) -> dict[str, Any] | None:
+    """For a problem built from given inputs (no seed): {"given": name → nested lists,
+    "params": name → scalar}, as the engine's JSON shows them; None for a seeded problem."""
+    if getattr(problem, "seed", None) is not None:
+        return None
+    data = engine.problem_to_json(problem)
+    return {"given": data.get("given", {}), "params": data.get("params", {})}
 
 
 @dataclass(frozen=True)
@@ -110,7 +122,7 @@ class AttemptView:
     type: str
     seed: int | None
     difficulty: int
-    given: dict[str, Any] | None  # explicit inputs; None for a seeded problem
+    given: dict[str, Any] | None  # {"given": {...}, "params": {...}} for explicit inputs; None if seeded
     answers: dict[str, str]  # part -> typed text
     verdict: dict[str, Any]  # {"score", "correct", "parts": {name: {"score", "cells", "error"}}, ...}
     diagnosis: list[dict[str, Any]]  # [{"part", "mistake", "message_zh", "message_en"}]
@@ -182,12 +194,12 @@ class DrillService:
     ) -> DrillAttempt:
         """The row for one graded attempt (not added to any session)."""
         seed = getattr(problem, "seed", None)
-        given = getattr(problem, "given", None)
+        given = explicit_inputs(problem, self.engine)
         return DrillAttempt(
             type=str(problem.type),
             seed=int(seed) if seed is not None else None,
             difficulty=int(problem.difficulty),
-            given=_roundtrip(given) if seed is None and given is not None else None,
+            given=_roundtrip(given) if given is not None else None,
             answers=_roundtrip({str(k): str(v) for k, v in answers.items()}),
             verdict=_roundtrip(verdict_json(verdict, self.engine)),
             diagnosis=_roundtrip(diagnosis_json(verdict)),
@@ -254,6 +266,23 @@ class DrillService:
             if row.review_id is not None:
                 self.study.undo(row.review_id)
             raise
+
+    def rebuild(self, attempt: AttemptView) -> Any:
+        """The engine Problem of a stored attempt (the screen's "retry the same one").
+
+        Seeded problems are regenerated. Explicit inputs are handed back to
+        `engine.from_given` with their parameters; should the engine refuse a parameter it
+        derives itself (it lists derived scalars such as d_k among `params`), the inputs
+        alone are tried.
+        """
+        if attempt.seed is not None:
+            return self.engine.generate(attempt.type, attempt.seed, attempt.difficulty)
+        stored = attempt.given or {}
+        given, params = stored.get("given", {}), stored.get("params", {})
+        try:
+            return self.engine.from_given(attempt.type, {**given, **params}, attempt.difficulty)
+        except ValueError:
+            return self.engine.from_given(attempt.type, given, attempt.difficulty)
 
     # -- reading --------------------------------------------------------------
     def attempts(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Mapping, Sequence
 
@@ -37,7 +37,6 @@ from quizapp.store.sync import SKILL_PREFIX
 
 MISS_THRESHOLD = 0.6  # a question scored below this is "missed": rated Again when finished
 RECENT_LAPSE_WINDOW = timedelta(days=30)
-KINDS = ("qa", "mcq", "drill")
 
 IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
 
@@ -332,9 +331,11 @@ class MockService:
         return items
 
     def _drill_types(
-        self, session: Session, chosen_qa: Sequence[Item], topics: Sequence[str]
+        self, session: Session, chosen_qa: Sequence[Item], topics: Sequence[str], matched_any: bool
     ) -> list[str]:
-        """Drill types practised by the chosen items, else by the topics' items, else all."""
+        """Drill types practised by the chosen Q&A items, else by the topics' Q&A items, else
+        topics that are themselves drill type ids, else every type — unless topics were
+        given and match nothing at all (then no drill: the interview would be off-topic)."""
         known = set(DRILL_TYPES)
         types = sorted({d for item in chosen_qa for d in (item.payload or {}).get("drills", []) if d in known})
         if not types and topics:
@@ -342,13 +343,17 @@ class MockService:
             types = sorted({d for item in topic_items for d in (item.payload or {}).get("drills", []) if d in known})
             if not types:
                 types = sorted(known & set(topics))
+            if not types and not matched_any:
+                return []
         return types or list(DRILL_TYPES)
 
     def _select(self, session: Session, config: MockConfig, seed: int) -> list[dict[str, Any]]:
         retrievability = self.study.retrievabilities() if config.favour_weak else {}
         chosen: dict[str, list[Item]] = {}
+        matched_any = False
         for kind, n in (("qa", config.n_qa), ("mcq", config.n_mcq)):
             candidates = self._candidates(session, kind, config.topics)
+            matched_any = matched_any or bool(candidates)
             by_id = {item.id: item for item in candidates}
             weights = self._weights(session, list(by_id), retrievability) if config.favour_weak else {}
             picked = weighted_sample(list(by_id), weights, n, _rng(seed, kind))
@@ -361,9 +366,15 @@ class MockService:
                     {"kind": kind, "item_id": item.id, "spec": {"time_limit_s": config.time_limit(kind)}}
                 )
 
-        if config.n_drill:
-            types = self._drill_types(session, chosen["qa"], config.topics)
-            skill_ids = [skill_item_id(t) for t in types]
+        if config.n_drill and (types := self._drill_types(session, chosen["qa"], config.topics, matched_any)):
+            suspended = set(
+                session.scalars(
+                    select(Card.item_id).where(Card.item_id.like(f"{SKILL_PREFIX}%"), Card.suspended.is_(True))
+                )
+            )
+            skill_ids = [skill_item_id(t) for t in types if skill_item_id(t) not in suspended] or [
+                skill_item_id(t) for t in types
+            ]
             weights = self._weights(session, skill_ids, retrievability) if config.favour_weak else {}
             rng = _rng(seed, "drill")
             picked = weighted_sample(skill_ids, weights, config.n_drill, rng)
@@ -441,11 +452,15 @@ class MockService:
         return mock
 
     def _drill_payload(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        """The problem JSON (prompt in Chinese; the screen takes `problem()` for other languages).
+
+        Empty when the engine cannot build it (not installed, or a type it no longer knows),
+        so that an old interview always opens."""
         try:
             engine = self.engine
-        except ImportError:
+            problem = engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
+        except (ImportError, ValueError, KeyError):
             return {}
-        problem = engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
         return json_safe(engine.problem_to_json(problem))
 
     def _question(self, answer: MockAnswer, item: Item | None, with_payload: bool = True) -> MockQuestion:
@@ -513,7 +528,9 @@ class MockService:
                 return answer
         raise MockError(f"interview {mock.id} has no question {position}")
 
-    def _open_question(self, session: Session, mock_id: int, position: int, kind: str | None) -> tuple[MockInterview, MockAnswer]:
+    def _open_question(
+        self, session: Session, mock_id: int, position: int, kind: str | None
+    ) -> tuple[MockInterview, MockAnswer]:
         mock = self._mock(session, mock_id)
         if mock.status != IN_PROGRESS:
             raise MockError(f"interview {mock_id} is {mock.status}; resume it before answering")
@@ -622,7 +639,9 @@ class MockService:
             self.drills.add_attempt(session, row)
             data = {"answers": dict(row.answers), "attempt_id": row.id, "format_error": False}
             self._save(mock, answer, data, row.score, time_used_s, self._late(answer, time_used_s))
-            return DrillOutcome(verdict=verdict, format_error=False, question=self._question(answer, None), attempt_id=row.id)
+            return DrillOutcome(
+                verdict=verdict, format_error=False, question=self._question(answer, None), attempt_id=row.id
+            )
 
     def timeout(
         self,
@@ -635,17 +654,22 @@ class MockService:
 
         `partial` is the typed text (Q&A), the selected option (MCQ, or None) or the typed
         parts (drill). The score comes from what was typed — automatic key-point ticks,
-        the selected option, or the engine's grade (format errors and blank parts count 0,
-        and then no DrillAttempt is stored) — and is 0 when nothing was typed.
+        the selected option, or the engine's grade — and is 0 when nothing was typed. A
+        drill part that cannot be read counts as blank; the typed text is kept, but such a
+        verdict is not stored as a DrillAttempt (a format error is never an attempt).
         """
         with self.db.session() as session:
             _, answer = self._open_question(session, mock_id, position, None)
             kind, spec = answer.kind, dict(answer.spec)
-        graded = None
+        graded = readable = None
         if kind == "drill":
             typed = {str(k): str(v) for k, v in dict(partial or {}).items()}
             if any(v.strip() for v in typed.values()):
                 graded = self._grade_drill(spec, typed)
+                if getattr(graded[1], "has_format_error", False):
+                    # Score the parts that can be read; an unreadable part counts as blank.
+                    bad = {name for name, part in graded[1].parts.items() if getattr(part, "error", None) is not None}
+                    readable = self.engine.grade(graded[0], {k: v for k, v in typed.items() if k not in bad})
         with self.db.session() as session, session.begin():
             mock, answer = self._open_question(session, mock_id, position, None)
             item = session.get(Item, answer.item_id) if answer.item_id and kind != "drill" else None
@@ -664,7 +688,7 @@ class MockService:
                     problem, verdict = graded
                     if getattr(verdict, "has_format_error", False):
                         data["format_error"] = True
-                        score = _score_without_format_errors(verdict)
+                        score = float(readable.score) if readable is not None else 0.0
                     else:
                         row = self.drills.build_attempt(
                             problem, typed, verdict, int(round(time_used_s * 1000)), mock_id=mock.id
@@ -686,7 +710,7 @@ class MockService:
             mock.status = ABANDONED
             if elapsed_s is not None:
                 mock.elapsed_s = max(float(mock.elapsed_s or 0.0), float(elapsed_s))
-            return self._view(session, mock, with_payload=False)
+            return self._view(session, mock)
 
     def resume(self, mock_id: int) -> int | None:
         """Continue an abandoned (or interrupted) interview; the next unanswered position,
@@ -858,18 +882,11 @@ class MockService:
 
     def score_trend(self, limit: int = 30) -> list[tuple[datetime, float]]:
         """(date, score) of the last `limit` completed interviews, oldest first (for a chart)."""
-        done = [(s.started_at, s.score) for s in self.history(limit=10_000) if s.status == COMPLETED and s.score is not None]
-        return list(reversed(done[:limit]))
-
-
-def _score_without_format_errors(verdict: Any) -> float:
-    """Partial credit of a verdict some of whose parts could not be read: unreadable parts
-    count 0, the rest keep their score (parts weigh equally)."""
-    parts = getattr(verdict, "parts", None) or {}
-    if not parts:
-        return 0.0
-    total = 0.0
-    for part in parts.values():
-        if getattr(part, "error", None) is None:
-            total += float(getattr(part, "score", 0.0) or 0.0)
-    return total / len(parts)
+        with self.db.session() as session:
+            rows = session.execute(
+                select(MockInterview.started_at, MockInterview.score)
+                .where(MockInterview.status == COMPLETED, MockInterview.score.is_not(None))
+                .order_by(MockInterview.started_at.desc(), MockInterview.id.desc())
+                .limit(limit)
+            ).all()
+        return [(from_naive_utc(started), float(score)) for started, score in reversed(rows)]

@@ -93,7 +93,11 @@ def _duration(seconds: float | None) -> str:
 
 def _question_text(row: ReportQuestion, t: dict) -> str:
     if row.kind == "drill" and row.drill:
-        return f"{t['drill']} `{row.drill.get('type')}` · seed {row.drill.get('seed')} · {t['difficulty']} {row.drill.get('difficulty')}"
+        drill = row.drill
+        return (
+            f"{t['drill']} `{drill.get('type')}` · seed {drill.get('seed')} "
+            f"· {t['difficulty']} {drill.get('difficulty')}"
+        )
     return row.question
 
 
@@ -117,7 +121,8 @@ def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = No
         "",
         f"## {t['questions']}",
         "",
-        f"| {t['col_no']} | {t['col_kind']} | {t['col_question']} | {t['col_score']} | {t['col_time']} | {t['col_over']} |",
+        f"| {t['col_no']} | {t['col_kind']} | {t['col_question']} "
+        f"| {t['col_score']} | {t['col_time']} | {t['col_over']} |",
         "| ---: | --- | --- | ---: | ---: | :---: |",
     ]
     for row in report.questions:

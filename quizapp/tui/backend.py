@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
+    from quizapp.srs.drills import DrillService
+    from quizapp.srs.mock import MockService
     from quizapp.srs.service import StudyService
 
 
@@ -22,6 +24,27 @@ class Backend:
     service: StudyService
     db_path: Path
     content_errors: list[str] = field(default_factory=list)
+
+    _drills: DrillService | None = None
+    _mocks: MockService | None = None
+
+    @property
+    def drills(self) -> DrillService:
+        """Drill attempts and skill cards (NumPy engine imported on first use)."""
+        if self._drills is None:
+            from quizapp.srs.drills import DrillService
+
+            self._drills = DrillService(self.service.db, self.service.clock)
+        return self._drills
+
+    @property
+    def mocks(self) -> MockService:
+        """Mock interviews: assembly, timed answers, reports, history."""
+        if self._mocks is None:
+            from quizapp.srs.mock import MockService
+
+            self._mocks = MockService(self.service.db, self.service.clock)
+        return self._mocks
 
     def close(self) -> None:
         self.service.db.close()

@@ -1,0 +1,88 @@
+"""`quizapp export` and `quizapp import`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+from quizapp.cli.errors import UsageError
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from quizapp.cli.db_cmds import db_path
+    from quizapp.srs.bootstrap import prepare
+    from quizapp.store import transfer
+
+    out = Path(args.output)
+    if out.parent and not out.parent.exists():
+        raise UsageError(f"folder does not exist: {out.parent}")
+    prepared = prepare(db_path(args))
+    writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
+    try:
+        with prepared.db.session() as session:
+            count = writer(session, out)
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    finally:
+        prepared.db.close()
+    print(f"{out}: {count} items ({args.format})")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    source = Path(args.file)
+    if not source.is_file():
+        raise UsageError(f"file not found: {source}")
+    if source.suffix in (".yaml", ".yml"):
+        return _import_deck(source)
+    from quizapp.cli.db_cmds import db_path
+    from quizapp.srs.bootstrap import prepare
+    from quizapp.store.transfer import ImportFormatError, import_json
+
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UsageError(f"{source} is not a JSON export or a YAML deck ({exc})") from exc
+    prepared = prepare(db_path(args))
+    try:
+        with prepared.db.session() as session, session.begin():
+            result = import_json(session, data)
+    except ImportFormatError as exc:
+        raise UsageError(f"{source}: {exc}") from exc
+    finally:
+        prepared.db.close()
+    print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
+          f"{result['items_unknown']} unknown items skipped")
+    return 0
+
+
+def _import_deck(source: Path) -> int:
+    """Validate a YAML deck and copy it into the user decks folder (loaded on every start)."""
+    from quizapp.content.loader import load_file
+    from quizapp.paths import user_decks_dir
+
+    result = load_file(source)
+    if result.errors:
+        for error in result.errors:
+            print(f"error: {error}")
+        print(f"{source}: not imported ({len(result.errors)} error(s))")
+        return 1
+    decks = user_decks_dir()
+    decks.mkdir(parents=True, exist_ok=True)
+    target = decks / source.name
+    shutil.copyfile(source, target)
+    print(f"{target}: {len(result.qa)} Q&A, {len(result.mcq)} MCQ added as a user deck")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    export = sub.add_parser("export", help="export progress (json, csv) or an Anki deck (apkg)")
+    export.add_argument("--format", choices=["json", "csv", "apkg"], required=True)
+    export.add_argument("-o", "--output", required=True, metavar="FILE")
+    export.set_defaults(handler=cmd_export)
+
+    imp = sub.add_parser("import", help="import a JSON export, or a YAML deck into your decks folder")
+    imp.add_argument("file", metavar="FILE")
+    imp.set_defaults(handler=cmd_import)

@@ -1,0 +1,70 @@
+"""Fixtures for the service tests: a small fixed deck, a fixed clock, a fresh database."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+import srs_fake_engine
+from quizapp.srs import bootstrap
+from quizapp.srs.clock import FixedClock
+from quizapp.srs.drills import DrillService
+from quizapp.srs.mock import MockService
+from quizapp.srs.service import StudyService
+
+TEST_CONTENT = Path(__file__).parent / "content"
+
+
+@pytest.fixture
+def test_deck(monkeypatch):
+    """Use only the test deck, so the tests do not move when the shipped content grows."""
+    monkeypatch.setattr(bootstrap, "content_dir", lambda: TEST_CONTENT)
+    return TEST_CONTENT
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return tmp_path / "quizapp.db"
+
+
+@pytest.fixture
+def prepared(test_deck, db_path, clock):
+    result = bootstrap.prepare(db_path, clock=clock)
+    assert result.content.ok, result.content.errors
+    yield result
+    result.db.close()
+
+
+@pytest.fixture
+def engine():
+    return srs_fake_engine
+
+
+@pytest.fixture
+def study(prepared, clock) -> StudyService:
+    service = StudyService(prepared.db, clock)
+    settings = service.settings()
+    service.save_settings(settings.model_copy(update={"fuzz": False}))
+    return service
+
+
+@pytest.fixture
+def drills(prepared, clock, engine, study) -> DrillService:
+    return DrillService(prepared.db, clock, engine=engine)
+
+
+@pytest.fixture
+def mocks(prepared, clock, engine, study) -> MockService:
+    return MockService(prepared.db, clock, engine=engine)
+
+
+def reopen(db_path: Path, clock: FixedClock) -> bootstrap.Prepared:
+    """Open the same file again, as a restarted app would."""
+    return bootstrap.prepare(db_path, clock=clock)

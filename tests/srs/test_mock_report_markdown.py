@@ -1,0 +1,75 @@
+"""The Markdown export of a mock interview report."""
+
+from __future__ import annotations
+
+from datetime import timedelta, timezone
+
+import srs_fake_engine as fake
+from quizapp.srs.mock import MockConfig
+from quizapp.srs.report import export_markdown, report_markdown
+
+
+def _finished(mocks, clock):
+    view = mocks.create(MockConfig(seed=13, n_qa=2, n_mcq=2, n_drill=1))
+    qs = view.questions
+    mocks.answer_qa(view.mock_id, 0, qs[0].item["key_points"][0]["keywords"][0], 95)
+    mocks.timeout(view.mock_id, 1, "", 240)
+    mocks.answer_mcq(view.mock_id, 2, qs[2].item["answer"], 20)
+    wrong = next(x for x in "ABCD" if x != qs[3].item["answer"])
+    mocks.answer_mcq(view.mock_id, 3, wrong, 75)
+    problem = mocks.problem(view.mock_id, 4)
+    mocks.answer_drill(view.mock_id, 4, fake.solution_text(problem), 301)
+    clock.advance(minutes=15)
+    return view, mocks.finish(view.mock_id)
+
+
+def test_markdown_has_questions_scores_topics_and_weakest(mocks, clock):
+    view, report = _finished(mocks, clock)
+    text = report_markdown(report)
+    assert text.startswith(f"# 模拟面试报告 #{view.mock_id}\n")
+    assert "2026-03-02 08:00 UTC" in text
+    assert f"总分: **{round(report.score * 100)}%**" in text
+    for q in view.questions[:4]:
+        assert q.question in text
+    drill = view.questions[4].spec
+    assert f"`{drill['type']}` · seed {drill['seed']} · 难度 2" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(rows) == 5
+    assert rows[1].endswith("| 0% | 4:00 / 4:00 | 是 |")  # the timeout: over time
+    assert rows[2].endswith("| 100% | 0:20 / 1:00 |  |")
+    assert rows[3].endswith("| 0% | 1:15 / 1:00 | 是 |")  # a late answer
+    assert rows[4].endswith("| 100% | 5:01 / 6:00 |  |")
+    assert "## 各主题得分" in text and "## 最薄弱的主题" in text
+    for topic in report.topics:
+        assert f"| {topic.topic} | {round(topic.score * 100)}% | {topic.questions} |" in text
+    for weak in report.weakest:
+        assert f"**{weak.topic}**" in text
+        assert all(f"`{i}`" in text for i in weak.item_ids)
+
+
+def test_english_and_local_time(mocks, clock):
+    _, report = _finished(mocks, clock)
+    text = report_markdown(report, lang="en", tz=timezone(timedelta(hours=8)))
+    assert text.startswith("# Mock interview report #")
+    assert "Date: 2026-03-02 16:00\n" in text
+    assert "| # | Kind | Question | Score | Time | Over time |" in text
+    assert "## Scores by topic" in text and "## Weakest topics" in text
+
+
+def test_pipes_and_line_breaks_in_questions_do_not_break_the_table(mocks, clock):
+    from dataclasses import replace
+
+    _, report = _finished(mocks, clock)
+    odd = replace(report, questions=[replace(report.questions[0], question="a | b\nc")] + report.questions[1:])
+    line = next(line for line in report_markdown(odd).splitlines() if line.startswith("| 1 |"))
+    assert "a \\| b c" in line and line.count(" | ") == 5
+
+
+def test_perfect_interview_has_no_weak_topics(mocks, clock, tmp_path):
+    view = mocks.create(MockConfig(seed=2, n_qa=0, n_mcq=2, n_drill=0))
+    for q in view.questions:
+        mocks.answer_mcq(view.mock_id, q.position, q.item["answer"], 10)
+    report = mocks.finish(view.mock_id)
+    assert report.weakest == []
+    path = export_markdown(report, tmp_path / "out" / "report.md")
+    assert "没有薄弱主题" in path.read_text(encoding="utf-8")

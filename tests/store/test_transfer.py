@@ -1,0 +1,91 @@
+"""Export and import: JSON round-trips progress, CSV and Anki packages are written."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import zipfile
+
+from sqlalchemy import func, select
+
+from quizapp.srs.bootstrap import prepare
+from quizapp.srs.clock import FixedClock
+from quizapp.srs.service import StudyService
+from quizapp.store.models import Card, Review
+from quizapp.store.transfer import ImportFormatError, export_data, import_json
+
+
+def _answered(tmp_path, name):
+    prepared = prepare(tmp_path / name)
+    service = StudyService(prepared.db, FixedClock())
+    card = service.next_card("qa")
+    service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+    return prepared.db, card.card.item_id
+
+
+def test_json_round_trip_merges_without_duplicates(tmp_path):
+    source, item_id = _answered(tmp_path, "a.db")
+    with source.session() as s:
+        data = json.loads(json.dumps(export_data(s)))
+    target = prepare(tmp_path / "b.db").db
+    for _ in range(2):  # importing twice adds nothing the second time
+        with target.session() as s, s.begin():
+            import_json(s, data)
+    with target.session() as s:
+        card = s.scalar(select(Card).where(Card.item_id == item_id))
+        assert card.reps == 1
+        assert s.scalar(select(func.count(Review.id))) == 1
+
+
+def test_import_rejects_foreign_json(tmp_path):
+    db = prepare(tmp_path / "a.db").db
+    with db.session() as s:
+        for bad in ({"hello": 1}, [], {"format": "quizapp-export", "version": 99, "items": []}):
+            try:
+                import_json(s, bad)
+            except ImportFormatError:
+                continue
+            raise AssertionError(f"accepted {bad!r}")
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_exports_csv_and_apkg(tmp_path):
+    db = tmp_path / "q.db"
+    csv_path, apkg = tmp_path / "out.csv", tmp_path / "out.apkg"
+    assert _cli("--db", str(db), "export", "--format", "csv", "-o", str(csv_path)).returncode == 0
+    header = csv_path.read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("id,kind,source_no,question,state")
+    result = _cli("--db", str(db), "export", "--format", "apkg", "-o", str(apkg))
+    assert result.returncode == 0, result.stderr
+    with zipfile.ZipFile(apkg) as package:
+        names = package.namelist()
+        assert "collection.anki2" in names
+        package.extract("collection.anki2", tmp_path)
+    anki = sqlite3.connect(tmp_path / "collection.anki2")
+    notes = anki.execute("SELECT flds FROM notes").fetchall()
+    anki.close()
+    assert len(notes) >= 81
+    assert not any("\\sqrt" in flds or "\\frac" in flds for (flds,) in notes)
+
+
+def test_cli_import_bad_file_is_usage_error(tmp_path):
+    bad = tmp_path / "x.json"
+    bad.write_text("{not json", encoding="utf-8")
+    result = _cli("--db", str(tmp_path / "q.db"), "import", str(bad))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_cli_import_yaml_deck_validates(tmp_path, isolated_user_dirs):
+    deck = tmp_path / "mine.yaml"
+    deck.write_text("mcq:\n  - {id: my-1, question: q, options: [a, b, c, d], answer: A, explanation: e,"
+                    " tags: [t], source: me}\n", encoding="utf-8")
+    result = _cli("import", str(deck))
+    assert result.returncode == 0, result.stderr
+    assert (isolated_user_dirs / "decks" / "mine.yaml").exists()
+    listed = json.loads(_cli("content", "list", "--kind", "mcq", "--json").stdout)
+    assert any(row["id"] == "my-1" for row in listed)
