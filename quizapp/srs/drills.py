@@ -236,36 +236,30 @@ class DrillService:
         Returns None — and stores nothing, rates nothing — when the verdict has a format
         error: a format error does not count as an attempt.
 
-        The skill card is rated first through `StudyService.answer` (mode "drill", its own
-        transaction); the attempt, linked to that review, is then written in one
-        transaction. Should that write fail, the review is undone, so either both are
-        stored or neither.
+        The skill card's review and the attempt, linked to it, commit in one transaction:
+        either both are stored or neither.
         """
         if getattr(verdict, "has_format_error", False):
             return None
         row = self.build_attempt(problem, answers, verdict, duration_ms, mock_id=mock_id)
         rating = None
-        if review_card:
-            card_id = self.skill_card_id(row.type)
-            if card_id is not None:
-                rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms)
-                result = self.study.answer(
-                    card_id,
-                    rating,
-                    mode="drill",
-                    duration_ms=row.duration_ms,
-                    answer={"type": row.type, "seed": row.seed, "difficulty": row.difficulty},
-                    score=row.score,
-                )
-                row.review_id = result.review_id
-        try:
-            with self.db.session() as session, session.begin():
-                self.add_attempt(session, row)
-                return _attempt_view(row, rating)
-        except Exception:
-            if row.review_id is not None:
-                self.study.undo(row.review_id)
-            raise
+        with self.db.session() as session, session.begin():
+            if review_card:
+                card_id = session.scalar(select(Card.id).where(Card.item_id == skill_item_id(row.type)))
+                if card_id is not None:
+                    rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms)
+                    result = self.study.answer_in(
+                        session,
+                        card_id,
+                        rating,
+                        mode="drill",
+                        duration_ms=row.duration_ms,
+                        answer={"type": row.type, "seed": row.seed, "difficulty": row.difficulty},
+                        score=row.score,
+                    )
+                    row.review_id = result.review_id
+            self.add_attempt(session, row)
+            return _attempt_view(row, rating)
 
     def rebuild(self, attempt: AttemptView) -> Any:
         """The engine Problem of a stored attempt (the screen's "retry the same one").

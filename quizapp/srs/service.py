@@ -232,41 +232,60 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record one answer in its own transaction; refuse it if the card changed meanwhile."""
-        settings = self.settings()
+        with self.db.session() as session, session.begin():
+            return self.answer_in(
+                session, card_id, rating, mode=mode, expected_version=expected_version,
+                duration_ms=duration_ms, answer=answer, score=score,
+            )
+
+    def answer_in(
+        self,
+        session: Session,
+        card_id: int,
+        rating: int,
+        *,
+        mode: str,
+        expected_version: int | None = None,
+        duration_ms: int | None = None,
+        answer: dict[str, Any] | None = None,
+        score: float | None = None,
+    ) -> AnswerResult:
+        """Record an answer inside the caller's transaction (a drill attempt and its review
+        commit together). The caller commits."""
+        settings = load_settings(session)
         scheduler = make_scheduler(settings)
         now = self.now()
-        with self.db.session() as session, session.begin():
-            card = session.get(Card, card_id)
-            if card is None:
-                raise KeyError(card_id)
-            if expected_version is not None and card.version != expected_version:
-                raise StaleCard(f"card {card.item_id} changed since it was shown")
-            before = snapshot(card)
-            was_review = card.state == int(State.Review)
-            reviewed, _log = scheduler.review_card(to_fsrs(card), Rating(rating), review_datetime=now)
-            apply_fsrs(card, reviewed)
-            card.reps += 1
-            leech_now = False
-            if was_review and rating == int(Rating.Again):
-                card.lapses += 1
-                if card.lapses >= settings.leech_threshold and not card.leech:
-                    card.leech = True
-                    leech_now = True
-            card.version += 1
-            review = Review(
-                card_id=card.id,
-                mode=mode,
-                rating=int(rating),
-                reviewed_at=to_naive_utc(now),
-                duration_ms=duration_ms,
-                answer=answer,
-                score=score,
-                prev_card=before,
-            )
-            session.add(review)
-            session.flush()
-            kind = session.get(Item, card.item_id).kind
-            return AnswerResult(review_id=review.id, card=card_view(card, kind), rating=int(rating), leech_now=leech_now)
+        card = session.get(Card, card_id)
+        if card is None:
+            raise KeyError(card_id)
+        if expected_version is not None and card.version != expected_version:
+            raise StaleCard(f"card {card.item_id} changed since it was shown")
+        before = snapshot(card)
+        was_review = card.state == int(State.Review)
+        reviewed, _log = scheduler.review_card(to_fsrs(card), Rating(rating), review_datetime=now)
+        apply_fsrs(card, reviewed)
+        card.reps += 1
+        leech_now = False
+        if was_review and rating == int(Rating.Again):
+            card.lapses += 1
+            if card.lapses >= settings.leech_threshold and not card.leech:
+                card.leech = True
+                leech_now = True
+        card.version += 1
+        review = Review(
+            card_id=card.id,
+            mode=mode,
+            rating=int(rating),
+            reviewed_at=to_naive_utc(now),
+            duration_ms=duration_ms,
+            answer=answer,
+            score=score,
+            prev_card=before,
+        )
+        session.add(review)
+        session.flush()
+        kind = session.get(Item, card.item_id).kind
+        return AnswerResult(review_id=review.id, card=card_view(card, kind), rating=int(rating), leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
