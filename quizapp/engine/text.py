@@ -97,9 +97,15 @@ def shape_text(shape: tuple[int, ...]) -> str:
     return "×".join(str(n) for n in shape) if shape else "1"
 
 
+def signed(x: float) -> str:
+    """A number as an operand: negatives in parentheses, '(−1)'."""
+    text = num(x)
+    return f"({text})" if text.startswith(MINUS) else text
+
+
 def dot_terms(a: np.ndarray, b: np.ndarray) -> str:
-    """'1×0 + 0×1' for the dot product of two short vectors."""
-    return " + ".join(f"{num(x)}×{num(y)}" for x, y in zip(a, b))
+    """'1×0 + 0×(−1)' for the dot product of two short vectors."""
+    return " + ".join(f"{signed(x)}×{signed(y)}" for x, y in zip(a, b))
 
 
 def join_list(items: list[str], t: Lang) -> str:

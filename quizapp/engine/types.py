@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -57,8 +57,8 @@ class PartSpec:
 class Hint:
     """A table offered with the problem, e.g. the eˣ values a softmax needs.
 
-    `rows` are (x, f(x)) pairs rounded to 3 decimals; `kind` says what f is
-    ("exp_table": eˣ, "sqrt_table": √x).
+    `rows` are (x, f(x)) pairs rounded to 3 decimals; `kind` says what f is (today only
+    "exp_table": eˣ; the field leaves room for other tables).
     """
 
     kind: str
@@ -166,7 +166,7 @@ class Problem:
     hints: list[Hint]
     _family: Family = field(repr=False)
     _env: dict[str, Any] = field(repr=False)
-    _stages: list[Stage] = field(repr=False)
+    _stages: Sequence[Stage] = field(repr=False)
 
     @cached_property
     def mistakes(self) -> dict[str, dict[str, np.ndarray]]:

@@ -1,0 +1,221 @@
+"""`quizapp drill` and `quizapp grade`: hand-calculation problems from the command line.
+
+    quizapp drill --list [--json]
+    quizapp drill --type T [--seed N] [--difficulty D] [--given NAME=MATRIX ...] [--param NAME=VALUE ...]
+                  [--solution] [--json]
+    quizapp grade --type T (--seed N | --given ...) [--difficulty D] --answer TEXT | --answer PART=TEXT ... [--json]
+
+`grade` exits 0 when every cell is right, 1 otherwise, 2 on a format error or bad usage
+(one line on stderr). A matrix on the command line is answer-parser text
+("1 0; 0 1", "[[1,0],[0,1]]") or a JSON nested list with "-inf" as a string.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from quizapp.cli.errors import UsageError
+from quizapp.engine import (Problem, Verdict, from_given, generate, grade, hint_message, list_types,
+                            problem_to_json, verdict_to_json)
+from quizapp.engine.text import Lang, block, num, shape_text
+
+MAX_SEED = 2 ** 63 - 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    drill = subparsers.add_parser(
+        "drill", help="a fresh hand-calculation problem",
+        description="Print a hand-calculation problem (seeded, or on inputs you give) and optionally its solution.")
+    drill.add_argument("--list", action="store_true", help="list the problem types")
+    _problem_arguments(drill, type_required=False)
+    drill.add_argument("--solution", action="store_true", help="also print the solution and the worked steps")
+    drill.add_argument("--json", action="store_true", help="machine-readable output")
+    drill.set_defaults(handler=run_drill)
+
+    grade_cmd = subparsers.add_parser(
+        "grade", help="grade an answer to a drill problem",
+        description="Grade an answer cell by cell; exit 0 if fully correct, 1 if not, 2 on a format error.")
+    _problem_arguments(grade_cmd, type_required=True)
+    grade_cmd.add_argument("--answer", action="append", default=[], metavar="TEXT | PART=TEXT",
+                           help="the answer (single-part problems) or one part's answer; repeatable")
+    grade_cmd.add_argument("--json", action="store_true", help="machine-readable output")
+    grade_cmd.set_defaults(handler=run_grade)
+
+
+def _problem_arguments(parser: argparse.ArgumentParser, type_required: bool) -> None:
+    # Also accepted after the subcommand; SUPPRESS keeps the global --lang when absent here.
+    parser.add_argument("--lang", choices=["zh", "en"], default=argparse.SUPPRESS, help="UI language")
+    parser.add_argument("--type", dest="type_id", required=type_required, metavar="TYPE",
+                        help="problem type (see `quizapp drill --list`)")
+    parser.add_argument("--seed", type=int, help="seed of the problem (default: a random one, shown)")
+    parser.add_argument("--difficulty", type=int, choices=(1, 2, 3), default=1, help="1 (default), 2 or 3")
+    parser.add_argument("--given", action="append", default=[], metavar="NAME=MATRIX",
+                        help="explicit input instead of a seed, e.g. X='[[1,0],[0,1],[1,1]]'; repeatable")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="explicit scalar parameter (with --given), e.g. B=2; repeatable")
+
+
+# --- handlers -----------------------------------------------------------------------
+
+def run_drill(args: argparse.Namespace) -> int:
+    lang = args.lang or "zh"
+    if args.list:
+        return _list_types(args.json, lang)
+    if not args.type_id:
+        raise UsageError("drill needs --type TYPE (or --list)")
+    problem = _problem(args, allow_random_seed=True)
+    if args.json:
+        _print_json(problem_to_json(problem, solution=args.solution, lang=lang))
+    else:
+        print("\n".join(render_problem(problem, lang, solution=args.solution)))
+    return 0
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    lang = args.lang or "zh"
+    problem = _problem(args, allow_random_seed=False)
+    answers = _answers(problem, args.answer)
+    verdict = grade(problem, answers)
+    if args.json:
+        _print_json(verdict_to_json(verdict, lang))
+    if verdict.has_format_error:  # not graded, not an attempt: say where, and stop
+        error = verdict.format_errors[0]
+        print(f"quizapp: {error.part}: {error.message(lang)}", file=sys.stderr)
+        return 2
+    if not args.json:
+        print("\n".join(render_verdict(problem, verdict, lang)))
+    return 0 if verdict.correct else 1
+
+
+def _list_types(as_json: bool, lang: str) -> int:
+    types = list_types()
+    if as_json:
+        _print_json([{"id": t.id, "title_zh": t.title_zh, "title_en": t.title_en,
+                      "difficulties": list(t.difficulties)} for t in types])
+        return 0
+    width = max(len(t.id) for t in types)
+    for t in types:
+        print(f"{t.id.ljust(width)}  {t.title(lang)}")
+    return 0
+
+
+# --- argument handling ----------------------------------------------------------------
+
+def _pairs(items: list[str], option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise UsageError(f"{option} expects NAME=VALUE, got {item!r}")
+        if name in out:
+            raise UsageError(f"{option} {name} given twice")
+        out[name] = value
+    return out
+
+
+def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
+    given = _pairs(args.given, "--given")
+    params = _pairs(args.param, "--param")
+    try:
+        if given or params:
+            if args.seed is not None:
+                raise UsageError("use either --seed or --given/--param, not both")
+            return from_given(args.type_id, given, args.difficulty, params)
+        if args.seed is None:
+            if not allow_random_seed:
+                raise UsageError("grade needs the problem: --seed N (as printed by `quizapp drill`) or --given")
+            args.seed = random.SystemRandom().randrange(1_000_000)
+        if not 0 <= args.seed <= MAX_SEED:
+            raise UsageError(f"--seed must be between 0 and {MAX_SEED}")
+        return generate(args.type_id, args.seed, args.difficulty)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
+    if not items:
+        raise UsageError("grade needs --answer TEXT (or --answer PART=TEXT per part)")
+    names = [spec.name for spec in problem.parts]
+    answers: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if sep and name.strip() in names:
+            name = name.strip()
+        elif len(names) == 1:
+            name, value = names[0], item
+        else:
+            raise UsageError(f"{problem.type} has parts {', '.join(names)}: use --answer PART=TEXT")
+        if name in answers:
+            raise UsageError(f"--answer {name} given twice")
+        answers[name] = value
+    return answers
+
+
+def _print_json(data: Any) -> None:
+    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
+    print(json.dumps(data, ensure_ascii=ascii_only))
+
+
+# --- human-readable output ------------------------------------------------------------
+
+def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[str]:
+    t = Lang(lang)
+    title = next(info.title(lang) for info in list_types() if info.id == problem.type)
+    origin = f"seed {problem.seed}" if problem.seed is not None else t("自定输入", "given inputs")
+    lines = [f"{problem.type} · {title} · {t('难度', 'difficulty')} {problem.difficulty} · {origin}", "",
+             problem.prompt(lang), ""]
+    if problem.given:
+        lines.append(t("已知：", "Given:"))
+        for name, value in problem.given.items():
+            lines += ["  " + line for line in block(name, value)]
+    shown = {k: v for k, v in problem.params.items() if v is not None}
+    if shown:
+        lines.append(t("参数：", "Parameters: ") + ", ".join(f"{k} = {_param_text(v)}" for k, v in shown.items()))
+    lines += ["", t("要填的部分：", "Parts to answer:")]
+    width = max(len(spec.name) for spec in problem.parts)
+    for spec in problem.parts:
+        shape = shape_text(spec.shape) if spec.shape else t("标量", "scalar")
+        lines.append(f"  {spec.name.ljust(width)}  {shape:>6}  {spec.label(lang)}")
+    for hint in problem.hints:
+        if hint.kind == "exp_table":
+            lines += ["", t("eˣ 表：", "eˣ table:")] + [f"  e^{num(x)} = {y:.3f}" for x, y in hint.rows]
+    if solution:
+        lines += ["", t("答案：", "Solution:")]
+        for name, value in problem.solution.items():
+            lines += ["  " + line for line in block(name, value)]
+        lines += ["", t("解题步骤：", "Worked solution:")] + ["  " + step for step in problem.steps(lang)]
+    if problem.seed is not None:
+        lines += ["", t("重做这道题：", "Redo this problem: ")
+                  + f"quizapp drill --type {problem.type} --seed {problem.seed} --difficulty {problem.difficulty}"]
+    return lines
+
+
+def _param_text(value: Any) -> str:
+    return value if isinstance(value, str) else num(value)
+
+
+def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
+    """Per-part ✓/✗ grids, part scores, diagnosis and hints (for a graded verdict)."""
+    t = Lang(lang)
+    lines = []
+    for spec in problem.parts:
+        pv = verdict.parts[spec.name]
+        if not pv.answered:
+            lines.append(f"{spec.name} ({shape_text(spec.shape)}): " + t("未作答", "not answered"))
+            continue
+        lines.append(f"{spec.name} ({shape_text(spec.shape)}): {pv.score:.0%}")
+        cells = pv.cells if isinstance(pv.cells, list) else [pv.cells]
+        rows = cells if cells and isinstance(cells[0], list) else [cells]
+        lines += ["  " + " ".join("✓" if ok else "✗" for ok in row) for row in rows]
+    for d in verdict.diagnosis:
+        lines.append(t(f"诊断 [{d.part}] {d.mistake}：", f"Diagnosis [{d.part}] {d.mistake}: ") + d.message(lang))
+    for key in verdict.hints:
+        lines.append(t("提示：", "Hint: ") + hint_message(key, lang))
+    verdict_word = t("全对", "all correct") if verdict.correct else t("未全对", "not fully correct")
+    lines.append(t(f"得分 {verdict.score:.0%}（{verdict_word}）", f"Score {verdict.score:.0%} ({verdict_word})"))
+    return lines

@@ -1,0 +1,125 @@
+"""What a problem family is: how it samples inputs, validates given ones, and solves them.
+
+A family's solution is a list of `Stage`s, each computing one named value from givens,
+params and earlier stages. Parts the user answers are stages too, which is what makes
+follow-through marking generic: to grade part P "against the user's own earlier parts",
+the grader reruns P's stage with the user's values for its inputs. The same stages run
+under a mistake (`Calc(mistake=...)`) give that mistake's wrong answers, and with rounded
+intermediates (`Calc(decimals=2)`) the answer of a user who rounded too early.
+
+Rule for authors: a stage that is not an answer part may depend on givens and params
+only, so that substituting a user's part never has to flow through hidden intermediates.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, NamedTuple, Sequence
+
+import numpy as np
+
+from quizapp.engine.ops import EXACT, Calc
+from quizapp.engine.types import Hint, PartSpec, Problem, Scalar
+
+
+class Stage(NamedTuple):
+    name: str
+    inputs: tuple[str, ...]
+    fn: Callable[..., Any]  # fn(calc, *input_values)
+
+
+def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT) -> dict[str, Any]:
+    """Compute every stage into `env` (in place) and return it."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        for stage in stages:
+            value = stage.fn(calc, *[env[name] for name in stage.inputs])
+            if calc.round_outputs:
+                value = calc.r(value)
+            env[stage.name] = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=float)
+    return env
+
+
+class Family:
+    """Base class of the sixteen problem families (one module each under `generators/`)."""
+
+    id: ClassVar[str]
+    title_zh: ClassVar[str]
+    title_en: ClassVar[str]
+    required: ClassVar[tuple[str, ...]] = ()  # given names that must be present
+    optional: ClassVar[tuple[str, ...]] = ()  # given names that may be present
+    required_params: ClassVar[tuple[str, ...]] = ()  # scalar params that must be given
+    param_defaults: ClassVar[dict[str, Scalar | None]] = {}  # optional params (None: derived)
+    mistake_ids: ClassVar[tuple[str, ...]] = ()  # mistakes worth computing for this family
+
+    # --- to implement -------------------------------------------------------------
+    def sample(self, rng: np.random.Generator, difficulty: int) -> tuple[dict[str, np.ndarray], dict[str, Scalar]]:
+        raise NotImplementedError
+
+    def check(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> None:
+        """Raise ValueError with a clear message when given inputs do not fit together."""
+
+    def derive(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> dict[str, Any]:
+        """Extra stage inputs: defaults of optional givens, masks, derived scalars such as d_k.
+
+        Scalars returned here are also shown with the problem's params.
+        """
+        return {}
+
+    def stages(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> Sequence[Stage]:
+        raise NotImplementedError
+
+    def part_specs(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> list[PartSpec]:
+        raise NotImplementedError
+
+    def hints(self, env: dict[str, Any]) -> list[Hint]:
+        return []
+
+    def prompt(self, problem: Problem, lang: str) -> str:
+        raise NotImplementedError
+
+    def steps(self, problem: Problem, lang: str) -> list[str]:
+        raise NotImplementedError
+
+
+# --- validation helpers used by the families' `check` ------------------------------
+
+def need_ndim(given: dict[str, np.ndarray], name: str, ndim: int | tuple[int, ...]) -> np.ndarray:
+    arr = given[name]
+    allowed = (ndim,) if isinstance(ndim, int) else ndim
+    if arr.ndim not in allowed:
+        kinds = {0: "a number", 1: "a vector (1-D list)", 2: "a matrix (list of rows)"}
+        want = " or ".join(kinds[n] for n in allowed)
+        raise ValueError(f"{name} must be {want}, got {arr.ndim}-D with shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    return arr
+
+
+def need_finite(given: dict[str, np.ndarray], *names: str) -> None:
+    for name in names:
+        if name in given and not np.all(np.isfinite(given[name])):
+            raise ValueError(f"{name} must contain finite numbers only")
+
+
+def need_equal(what: str, a: int, b: int, a_desc: str, b_desc: str) -> None:
+    if a != b:
+        raise ValueError(f"{what}: {a_desc} is {a} but {b_desc} is {b}")
+
+
+def need_positive_int(params: dict[str, Scalar], *names: str) -> None:
+    for name in names:
+        value = params[name]
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+            raise ValueError(f"parameter {name} must be a positive integer, got {value!r}")
+
+
+def need_scores(given: dict[str, np.ndarray], name: str, masked: np.ndarray | None = None) -> None:
+    """Scores may already hold −∞ (masked cells), but every row needs a finite score to
+    softmax — also after the cells in `masked` are hidden."""
+    scores = given[name]
+    if np.isnan(scores).any() or (scores == np.inf).any():
+        raise ValueError(f"{name} may contain numbers and -inf only")
+    visible = scores if masked is None else np.where(masked, -np.inf, scores)
+    rows = visible.reshape(-1, visible.shape[-1]) if visible.ndim else visible.reshape(1, 1)
+    if not np.isfinite(rows).any(axis=1).all():
+        where = "" if masked is None else " once masked"
+        raise ValueError(f"every row of {name} needs at least one finite score{where} (a row of -inf has no softmax)")

@@ -1,0 +1,59 @@
+"""Small helpers the family modules share: integrality, part labels, eˣ hints, prompt tails."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from quizapp.engine.ops import exp_table
+from quizapp.engine.text import Lang
+from quizapp.engine.types import Hint, PartSpec
+
+
+def all_int(*arrays: np.ndarray) -> bool:
+    """True when every value is an integer, so that products of them must be typed exactly."""
+    for a in arrays:
+        if a is not None and not (a == a.round()).all():
+            return False
+    return True
+
+
+LABELS = {
+    "Q": ("查询矩阵 Q", "queries Q"),
+    "K": ("键矩阵 K", "keys K"),
+    "V": ("值矩阵 V", "values V"),
+    "S": ("打分矩阵 S = QKᵀ", "scores S = QKᵀ"),
+    "S_scaled": ("缩放后的分数 S/√d_k", "scaled scores S/√d_k"),
+    "S_masked": ("加 mask 后的分数", "masked scores"),
+    "A": ("注意力权重 A（逐行 softmax）", "attention weights A (row-wise softmax)"),
+    "O": ("输出 O = AV", "output O = AV"),
+}
+
+
+def part(name: str, shape: tuple[int, ...], *, integer: bool = False, allow_inf: bool = False,
+         zh: str | None = None, en: str | None = None) -> PartSpec:
+    return _part(name, tuple(int(n) for n in shape), bool(integer), allow_inf, zh, en)
+
+
+@functools.lru_cache(maxsize=4096)
+def _part(name: str, shape: tuple[int, ...], integer: bool, allow_inf: bool, zh: str | None,
+          en: str | None) -> PartSpec:
+    # PartSpecs are immutable and few distinct ones exist: share them instead of rebuilding.
+    label_zh, label_en = LABELS.get(name, (name, name))
+    return PartSpec(name, shape, allow_inf, integer, zh or label_zh, en or label_en)
+
+
+def exp_hint(values: np.ndarray) -> list[Hint]:
+    return [Hint("exp_table", exp_table(values))]
+
+
+def answer_rule(t: Lang, integer_only: bool = False) -> str:
+    if integer_only:
+        return t("答案均为整数。", "All answers are integers.")
+    return t("小数保留 3 位（或更精确）；整数须完全正确。",
+             "Give decimals to 3 places (or more); integers must be exact.")
+
+
+def parts_list(t: Lang, specs: list[PartSpec]) -> str:
+    return ("、" if t.zh else ", ").join(spec.name for spec in specs)

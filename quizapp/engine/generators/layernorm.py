@@ -1,0 +1,135 @@
+"""`layernorm`: μ, σ², x̂ and γ⊙x̂ + β for one token's vector (seed 002 §7.20).
+
+Given x (1-D) and optionally gamma, beta (same length; default 1 and 0); parts mu and var
+(scalars, biased variance ÷n), x_hat = (x − μ)/σ and y = γ⊙x̂ + β. No epsilon, as in the
+hand calculations of the seeds. Mistakes: `unbiased_variance` (÷(n−1)),
+`divided_by_variance` (÷σ² instead of ÷σ).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from quizapp.engine.family import Family, Stage, need_finite, need_ndim
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
+from quizapp.engine.text import Lang, MINUS, num, signed, vec
+
+GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
+BETAS = np.array([-1.0, -0.5, 0, 0, 0.5, 1])
+# difficulty -> (n, x range, with gamma/beta)
+SETUPS = {1: (4, (0, 6), False), 2: (4, (-3, 5), True), 3: (5, (-4, 6), True)}
+
+
+def mean_stage(calc, x):
+    return np.mean(x)
+
+
+def variance_stage(calc, x, mu):
+    n = x.shape[0]
+    squares = calc.r((x - mu) ** 2)
+    return np.sum(squares) / (n - 1 if calc.mistake == "unbiased_variance" else n)
+
+
+def normalise_stage(calc, x, mu, var):
+    if calc.mistake == "divided_by_variance":
+        return (x - mu) / var
+    return (x - mu) / calc.sqrt(float(var)) if var > 0 else np.full(x.shape, np.nan)
+
+
+def affine_stage(calc, x_hat, gamma, beta):
+    return gamma * x_hat + beta
+
+
+class LayerNormFamily(Family):
+    id = "layernorm"
+    title_zh = "LayerNorm"
+    title_en = "LayerNorm"
+    required = ("x",)
+    optional = ("gamma", "beta")
+    mistake_ids = ("unbiased_variance", "divided_by_variance")
+
+    def sample(self, rng, difficulty):
+        n, (lo, hi), affine = SETUPS[difficulty]
+        for _ in range(MAX_TRIES):
+            (x,) = int_blocks(rng, lo, hi, (n,))
+            var = x.var()
+            if var > 0 and not math.isclose(var, 1.0):
+                break
+        given = {"x": x}
+        if affine:
+            (gamma,) = pick_blocks(rng, GAMMAS, (n,))
+            (beta,) = pick_blocks(rng, BETAS, (n,))
+            given.update(gamma=gamma, beta=beta)
+        return given, {}
+
+    def check(self, given, params):
+        x = need_ndim(given, "x", 1)
+        if x.shape[0] < 2:
+            raise ValueError("x needs at least 2 components")
+        for name in ("gamma", "beta"):
+            if name in given:
+                v = given[name]
+                if v.ndim == 0:
+                    given[name] = np.full(x.shape, float(v))
+                elif v.shape != x.shape:
+                    raise ValueError(f"{name} must have the length of x ({x.shape[0]}), got shape {v.shape}")
+        need_finite(given, "x", "gamma", "beta")
+        if np.all(x == x[0]):
+            raise ValueError("x must not be constant: its variance is 0 and there is no epsilon")
+
+    def derive(self, given, params):
+        n = given["x"].shape[0]
+        extras = {}
+        if "gamma" not in given:
+            extras["gamma"] = np.ones(n)
+        if "beta" not in given:
+            extras["beta"] = np.zeros(n)
+        return extras
+
+    def stages(self, given, params):
+        return [Stage("mu", ("x",), mean_stage), Stage("var", ("x", "mu"), variance_stage),
+                Stage("x_hat", ("x", "mu", "var"), normalise_stage),
+                Stage("y", ("x_hat", "gamma", "beta"), affine_stage)]
+
+    def part_specs(self, given, params):
+        n = given["x"].shape[0]
+        return [part("mu", (), zh="均值 μ", en="mean μ"),
+                part("var", (), zh="方差 σ²（除以 n）", en="variance σ² (divide by n)"),
+                part("x_hat", (n,), zh="标准化后的 x̂", en="normalised x̂"),
+                part("y", (n,), zh="输出 y = γ⊙x̂ + β", en="output y = γ⊙x̂ + β")]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        affine = "gamma" in problem.given
+        tail = t("γ、β 已给出。", "γ and β are given.") if affine else t("γ = 1，β = 0。", "γ = 1, β = 0.")
+        return t(
+            "对一个 token 的向量 x 做 LayerNorm（不加 ε）：求均值 μ、方差 σ²（除以 n）、x̂ = (x − μ)/σ 和 "
+            f"y = γ⊙x̂ + β。{tail}",
+            "Apply LayerNorm (no ε) to one token's vector x: give the mean μ, the variance σ² (divide by n), "
+            f"x̂ = (x − μ)/σ and y = γ⊙x̂ + β. {tail}",
+        ) + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        env, x = problem.value, problem.given["x"]
+        n = x.shape[0]
+        mu, var = float(env["mu"]), float(env["var"])
+        deviations = " + ".join(f"({num(v)} {MINUS} {signed(mu)})²" for v in x)
+        lines = [
+            f"μ = ({' + '.join(num(v) for v in x)})/{n} = {num(mu)}",
+            t(f"σ² = [{deviations}]/{n} = {num(np.sum((x - mu) ** 2))}/{n} = {num(var)}（除以 n，有偏方差）",
+              f"σ² = [{deviations}]/{n} = {num(np.sum((x - mu) ** 2))}/{n} = {num(var)} (divide by n: biased)"),
+            f"σ = √{num(var)} ≈ {math.sqrt(var):.4f}",
+            f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{math.sqrt(var):.4f} = {vec(env['x_hat'])}",
+        ]
+        if "gamma" in problem.given:
+            lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = {vec(env['y'])}")
+        else:
+            lines.append(t(f"γ = 1、β = 0，所以 y = x̂ = {vec(env['y'])}", f"γ = 1 and β = 0, so y = x̂ = {vec(env['y'])}"))
+        lines.append(t("LayerNorm 在每个 token 自己的向量内统计，不跨 token、不跨 batch；x̂ 的均值 0、方差 1。",
+                       "LayerNorm takes statistics within each token's own vector, not across tokens or the "
+                       "batch; x̂ has mean 0 and variance 1."))
+        return lines

@@ -1,0 +1,125 @@
+"""`memory`: attention-score memory and KV-cache size, and how both grow with S
+(seed 002 §7.4 "翻倍变 4 倍", §7.15).
+
+No matrices: params B (batch), S (sequence length), L (layers), h (query heads), kv_heads
+(K/V heads, default h; fewer means GQA/MQA), d_head, dtype (fp32 | fp16 | bf16 | fp8 |
+int8; its byte size is shown as `bytes`). Parts, in MiB (2²⁰ bytes):
+
+* `scores_mib` = L·B·h·S²·bytes — every layer's score matrices, as kept for the backward pass
+* `kv_mib` = 2·L·B·S·kv_heads·d_head·bytes — the K and V cache
+* `scores_mib_2S`, `kv_mib_2S` — both again for a sequence twice as long (4× and 2×)
+
+Mistakes: `kv_forgot_two`, `kv_used_query_heads`, `scores_linear_growth`, `kv_quadratic_growth`.
+"""
+
+from __future__ import annotations
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.sampling import pick
+from quizapp.engine.text import Lang, num
+
+MIB = 2 ** 20
+DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
+
+# difficulty -> choices for (B, S, L, h, kv_heads divisor, d_head, dtype)
+CHOICES = {
+    1: ((1,), (512, 1024, 2048), (1, 2), (4, 8), (1,), (64,), ("fp16",)),
+    2: ((1, 2, 4), (1024, 2048, 4096), (12, 24), (12, 16), (1,), (64,), ("fp16", "fp32")),
+    3: ((1, 2, 4, 8), (4096, 8192), (32, 40), (32,), (4, 8), (128,), ("bf16", "fp8")),
+}
+
+
+def scores_stage(calc, layers, b, h, s, nbytes):
+    return layers * b * h * s * s * nbytes / MIB
+
+
+def kv_stage(calc, layers, b, s, kv_heads, h, d_head, nbytes):
+    heads = h if calc.mistake == "kv_used_query_heads" else kv_heads
+    tensors = 1 if calc.mistake == "kv_forgot_two" else 2
+    return tensors * layers * b * s * heads * d_head * nbytes / MIB
+
+
+def scores_doubled_stage(calc, scores_mib):
+    return scores_mib * (2 if calc.mistake == "scores_linear_growth" else 4)
+
+
+def kv_doubled_stage(calc, kv_mib):
+    return kv_mib * (4 if calc.mistake == "kv_quadratic_growth" else 2)
+
+
+class MemoryFamily(Family):
+    id = "memory"
+    title_zh = "显存：分数矩阵与 KV Cache"
+    title_en = "Memory: score matrices and KV cache"
+    required_params = ("B", "S", "L", "h", "d_head")
+    param_defaults = {"kv_heads": None, "dtype": "fp16"}
+    mistake_ids = ("kv_forgot_two", "kv_used_query_heads", "scores_linear_growth", "kv_quadratic_growth")
+
+    def sample(self, rng, difficulty):
+        b, s, layers, h, group, d_head, dtype = (pick(rng, options) for options in CHOICES[difficulty])
+        return {}, {"B": b, "S": s, "L": layers, "h": h, "kv_heads": h // group, "d_head": d_head, "dtype": dtype}
+
+    def check(self, given, params):
+        need_positive_int(params, *self.required_params)
+        if params["dtype"] not in DTYPE_BYTES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}, got {params['dtype']!r}")
+        if params.get("kv_heads") is not None:
+            need_positive_int(params, "kv_heads")
+            if params["h"] % params["kv_heads"]:
+                raise ValueError(f"kv_heads = {params['kv_heads']} must divide h = {params['h']}")
+
+    def derive(self, given, params):
+        kv_heads = params.get("kv_heads")
+        return {"kv_heads": params["h"] if kv_heads is None else kv_heads, "bytes": DTYPE_BYTES[params["dtype"]]}
+
+    def stages(self, given, params):
+        return [Stage("scores_mib", ("L", "B", "h", "S", "bytes"), scores_stage),
+                Stage("kv_mib", ("L", "B", "S", "kv_heads", "h", "d_head", "bytes"), kv_stage),
+                Stage("scores_mib_2S", ("scores_mib",), scores_doubled_stage),
+                Stage("kv_mib_2S", ("kv_mib",), kv_doubled_stage)]
+
+    def part_specs(self, given, params):
+        return [part("scores_mib", (), zh="所有层的注意力分数矩阵（MiB）", en="score matrices of all layers (MiB)"),
+                part("kv_mib", (), zh="KV cache（MiB）", en="KV cache (MiB)"),
+                part("scores_mib_2S", (), zh="S 翻倍后的分数矩阵（MiB）", en="score matrices when S doubles (MiB)"),
+                part("kv_mib_2S", (), zh="S 翻倍后的 KV cache（MiB）", en="KV cache when S doubles (MiB)")]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        gqa = (t(f"，K/V 只有 kv_heads = {p['kv_heads']} 组（GQA）", f", only kv_heads = {p['kv_heads']} K/V heads (GQA)")
+               if p["kv_heads"] != p["h"] else "")
+        return t(
+            f"L = {p['L']} 层，batch B = {p['B']}，序列长度 S = {p['S']}，h = {p['h']} 个头{gqa}，d_head = {p['d_head']}，"
+            f"{p['dtype']}（{p['bytes']} 字节）。求：所有层的注意力分数矩阵占多少 MiB（训练时为反向传播保留）；"
+            f"KV cache 占多少 MiB；S 翻倍后这两个数各是多少。1 MiB = 2²⁰ 字节。",
+            f"L = {p['L']} layers, batch B = {p['B']}, sequence length S = {p['S']}, h = {p['h']} heads{gqa}, "
+            f"d_head = {p['d_head']}, {p['dtype']} ({p['bytes']} bytes). How many MiB do the score matrices of all "
+            f"layers take (kept for the backward pass)? How many MiB does the KV cache take? And both when S "
+            f"doubles? 1 MiB = 2²⁰ bytes.",
+        ) + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p, env = problem.params, problem.value
+        b, s, layers, h, kv, d_head, nbytes = (p[n] for n in ("B", "S", "L", "h", "kv_heads", "d_head", "bytes"))
+        scores_bytes = layers * b * h * s * s * nbytes
+        kv_bytes = 2 * layers * b * s * kv * d_head * nbytes
+        return [
+            t(f"分数矩阵：L·B·h·S²·bytes = {layers}·{b}·{h}·{s}²·{nbytes} = {scores_bytes:,} 字节 = "
+              f"{num(env['scores_mib'])} MiB",
+              f"Scores: L·B·h·S²·bytes = {layers}·{b}·{h}·{s}²·{nbytes} = {scores_bytes:,} bytes = "
+              f"{num(env['scores_mib'])} MiB"),
+            t(f"KV cache：2（K 和 V）·L·B·S·kv_heads·d_head·bytes = 2·{layers}·{b}·{s}·{kv}·{d_head}·{nbytes} = "
+              f"{kv_bytes:,} 字节 = {num(env['kv_mib'])} MiB",
+              f"KV cache: 2 (K and V)·L·B·S·kv_heads·d_head·bytes = 2·{layers}·{b}·{s}·{kv}·{d_head}·{nbytes} = "
+              f"{kv_bytes:,} bytes = {num(env['kv_mib'])} MiB"),
+            t(f"S 翻倍：分数矩阵是 S×S，变 4 倍 → {num(env['scores_mib_2S'])} MiB；KV cache 随 S 线性，变 2 倍 → "
+              f"{num(env['kv_mib_2S'])} MiB",
+              f"Doubling S: the scores are S×S, so 4× → {num(env['scores_mib_2S'])} MiB; the KV cache is linear "
+              f"in S, so 2× → {num(env['kv_mib_2S'])} MiB"),
+            t("FlashAttention 不物化 S×S 矩阵（显存 O(S)），但计算量仍是 O(S²)；GQA 按 h/kv_heads 倍缩小 KV cache。",
+              "FlashAttention never materialises the S×S matrix (O(S) memory) but still does O(S²) work; GQA "
+              "shrinks the KV cache by h/kv_heads."),
+        ]

@@ -1,0 +1,106 @@
+"""`padding_mask`: keep PAD keys out of the softmax (seed 002 §7.16).
+
+Given S (one row of scores, 1-D, or a matrix with one query row per line) and mask (1 =
+real token / keep, 0 = PAD, per key position — 1-D for every row, or 2-D with one mask
+row per batch row, HuggingFace's `attention_mask` convention); parts S_masked (PAD columns
+−∞) and A. Mistakes: `forgot_mask`, `mask_with_zero`, `mask_after_softmax`,
+`softmax_wrong_axis`, `inverted_mask`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.explain import softmax_lines
+from quizapp.engine.family import Family, Stage, need_ndim, need_scores
+from quizapp.engine.generators.causal_mask import mask_stage, weights_stage
+from quizapp.engine.generators.common import answer_rule, exp_hint, part
+from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
+from quizapp.engine.text import Lang, join_list, mat, vec
+
+HALVES = np.array([-1.0, -0.5, 0, 0.5, 1, 1.5, 2, 2.5])
+
+
+class PaddingMaskFamily(Family):
+    id = "padding_mask"
+    title_zh = "Padding Mask"
+    title_en = "Padding mask"
+    required = ("S", "mask")
+    mistake_ids = ("forgot_mask", "mask_with_zero", "mask_after_softmax", "softmax_wrong_axis", "inverted_mask")
+
+    def sample(self, rng, difficulty):
+        if difficulty == 1:  # one row of scores, 1-2 trailing PADs
+            (s,) = int_blocks(rng, 0, 3, (4,))
+            pads = 1 + int(rng.integers(2))
+            mask = np.array([1.0] * (4 - pads) + [0.0] * pads)
+            return {"S": s, "mask": mask}, {}
+        if difficulty == 2:  # several queries, one padded sequence
+            for _ in range(MAX_TRIES):
+                (s,) = int_blocks(rng, 0, 3, (3, 4))
+                if (s[:, :3].max(axis=1) > s[:, :3].min(axis=1)).sum() >= 2:
+                    break
+            return {"S": s, "mask": np.array([1.0, 1, 1, 0])}, {}
+        # a batch of three rows of different lengths, one mask row each
+        for _ in range(MAX_TRIES):
+            (s,) = pick_blocks(rng, HALVES, (3, 5))
+            lengths = rng.integers(2, 6, size=3)
+            if lengths.min() < 5:
+                break
+        mask = (np.arange(5)[None, :] < lengths[:, None]).astype(float)
+        return {"S": s, "mask": mask}, {}
+
+    def check(self, given, params):
+        s = need_ndim(given, "S", (1, 2))
+        mask = need_ndim(given, "mask", (1, 2))
+        if not np.isin(mask, (0.0, 1.0)).all():
+            raise ValueError("mask must contain only 1 (keep) and 0 (PAD)")
+        if mask.ndim == 1 and mask.shape[0] != s.shape[-1]:
+            raise ValueError(f"mask has {mask.shape[0]} positions but S has {s.shape[-1]} keys")
+        if mask.ndim == 2 and mask.shape != s.shape:
+            raise ValueError(f"a 2-D mask needs the shape of S {s.shape}, got {mask.shape}")
+        if not np.broadcast_to(mask, s.shape).reshape(-1, s.shape[-1]).any(axis=1).all():
+            raise ValueError("every row must keep at least one position (mask 1)")
+        need_scores(given, "S", self.derive(given, params)["pad"])
+
+    def derive(self, given, params):
+        return {"pad": np.broadcast_to(given["mask"] == 0, given["S"].shape)}
+
+    def stages(self, given, params):
+        return [Stage("S_masked", ("S", "pad"), mask_stage),
+                Stage("A", ("S_masked", "S", "pad"), weights_stage)]
+
+    def part_specs(self, given, params):
+        shape = given["S"].shape
+        return [part("S_masked", shape, allow_inf=True), part("A", shape)]
+
+    def hints(self, env):
+        return exp_hint(env["S_masked"])
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        return t(
+            "已知分数 S 和 padding mask（1 = 真实 token 保留，0 = PAD，按 key 位置）。把 PAD 位置的分数填 −∞ 得到 "
+            "S_masked，再逐行 softmax 得到 A（PAD 的权重为 0，每行和仍为 1）。−∞ 可写作 -inf。",
+            "Given the scores S and the padding mask (1 = real token, keep; 0 = PAD; per key position), set the "
+            "PAD positions to −∞ to get S_masked, then softmax each row to get A (PAD gets weight 0, rows still "
+            "sum to 1). Type −∞ as -inf.",
+        ) + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        g, env = problem.given, problem.value
+        mask = g["mask"]
+        if mask.ndim == 1:
+            pads = [str(j + 1) for j in np.flatnonzero(mask == 0)]
+            lines = [t(f"mask = {vec(mask)}：第 {join_list(pads, t)} 个位置是 PAD，这些列填 −∞（每一行都一样）。",
+                       f"mask = {vec(mask)}: position(s) {join_list(pads, t)} are PAD; those columns become −∞ "
+                       f"(in every row).")]
+        else:
+            lines = [t("mask 每行对应一个样本：0 的位置（PAD）填 −∞。", "One mask row per batch row: 0 (PAD) cells become −∞.")]
+        lines.append(f"S_masked = {mat(env['S_masked'])}")
+        lines += softmax_lines(t, env["S_masked"], env["A"])
+        lines.append(t("mask 必须在 softmax 之前加；HuggingFace 的 attention_mask 是 1 = 保留，PyTorch 的 attn_mask "
+                       "是 True = 遮住，约定相反。",
+                       "The mask goes before the softmax; HuggingFace's attention_mask uses 1 = keep while "
+                       "PyTorch's attn_mask uses True = masked, the opposite convention."))
+        return lines

@@ -1,0 +1,131 @@
+"""`params`: parameter counts of multi-head attention and the FFN, one head against h heads
+(seed 002 §7.14 "为什么每个 head 要降维", §7.21).
+
+No matrices: params d_model, h (dividing d_model), d_ff and bias (1 = the linear layers
+have biases, 0 = none, as in most LLMs). Integer parts:
+
+* `mha` = 4·d_model² (+ 4·d_model): W_Q, W_K, W_V, W_O
+* `ffn` = 2·d_model·d_ff (+ d_ff + d_model): W₁, W₂
+* `qkv_one_head` = 3·d_model² (+ 3·d_model): Q/K/V of a single head with d_k = d_model
+* `qkv_h_heads` = the same total: h heads of d_model/h each
+* `qkv_no_split` = h·(3·d_model² + …): h heads that kept d_k = d_model
+
+Mistakes: `forgot_wo`, `forgot_bias`, `ffn_one_matrix`, `heads_multiply_params`.
+"""
+
+from __future__ import annotations
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.sampling import pick
+from quizapp.engine.text import Lang
+
+# difficulty -> choices for (d_model, h, d_ff multiplier, bias)
+CHOICES = {1: ((4, 8, 16), (2, 4), (4,), (0,)), 2: ((64, 128, 256, 512), (4, 8), (4,), (1,)),
+           3: ((512, 768, 1024, 2048), (8, 16), (4, 2), (0, 1))}
+
+
+def _bias(calc, bias) -> int:
+    return 0 if calc.mistake == "forgot_bias" else int(bias)
+
+
+def mha_stage(calc, d, bias):
+    matrices = 3 if calc.mistake == "forgot_wo" else 4
+    return matrices * (d * d + _bias(calc, bias) * d)
+
+
+def ffn_stage(calc, d, d_ff, bias):
+    b = _bias(calc, bias)
+    if calc.mistake == "ffn_one_matrix":
+        return d * d_ff + b * d_ff
+    return 2 * d * d_ff + b * (d_ff + d)
+
+
+def qkv_one_head_stage(calc, d, bias):
+    return 3 * (d * d + _bias(calc, bias) * d)
+
+
+def qkv_h_heads_stage(calc, d, h, bias):
+    per_head = 3 * (d * (d // h) + _bias(calc, bias) * (d // h))
+    return h * (3 * (d * d + _bias(calc, bias) * d)) if calc.mistake == "heads_multiply_params" else h * per_head
+
+
+def qkv_no_split_stage(calc, d, h, bias):
+    return h * 3 * (d * d + _bias(calc, bias) * d)
+
+
+class ParamsFamily(Family):
+    id = "params"
+    title_zh = "参数量：MHA 与 FFN"
+    title_en = "Parameter counts: MHA and FFN"
+    required_params = ("d_model", "h", "d_ff")
+    param_defaults = {"bias": 0}
+    mistake_ids = ("forgot_wo", "forgot_bias", "ffn_one_matrix", "heads_multiply_params")
+
+    def sample(self, rng, difficulty):
+        d_choices, h_choices, mult_choices, bias_choices = CHOICES[difficulty]
+        d = pick(rng, d_choices)
+        mult = pick(rng, mult_choices)
+        return {}, {"d_model": d, "h": pick(rng, h_choices), "d_ff": d * mult, "bias": pick(rng, bias_choices)}
+
+    def check(self, given, params):
+        need_positive_int(params, "d_model", "h", "d_ff")
+        if params["bias"] not in (0, 1):
+            raise ValueError("bias must be 1 (linear layers have biases) or 0 (no biases)")
+        if params["d_model"] % params["h"]:
+            raise ValueError(f"h = {params['h']} must divide d_model = {params['d_model']}")
+
+    def stages(self, given, params):
+        return [Stage("mha", ("d_model", "bias"), mha_stage),
+                Stage("ffn", ("d_model", "d_ff", "bias"), ffn_stage),
+                Stage("qkv_one_head", ("d_model", "bias"), qkv_one_head_stage),
+                Stage("qkv_h_heads", ("d_model", "h", "bias"), qkv_h_heads_stage),
+                Stage("qkv_no_split", ("d_model", "h", "bias"), qkv_no_split_stage)]
+
+    def part_specs(self, given, params):
+        return [
+            part("mha", (), integer=True, zh="MHA 参数（W_Q、W_K、W_V、W_O）", en="MHA parameters (W_Q, W_K, W_V, W_O)"),
+            part("ffn", (), integer=True, zh="FFN 参数（W₁、W₂）", en="FFN parameters (W₁, W₂)"),
+            part("qkv_one_head", (), integer=True, zh="单头（d_k = d_model）的 Q/K/V 参数",
+                 en="Q/K/V parameters of one head with d_k = d_model"),
+            part("qkv_h_heads", (), integer=True, zh="h 个头（每头 d_model/h）的 Q/K/V 参数",
+                 en="Q/K/V parameters of h heads of d_model/h each"),
+            part("qkv_no_split", (), integer=True, zh="h 个头都不降维（d_k = d_model）时的 Q/K/V 参数",
+                 en="Q/K/V parameters of h heads that keep d_k = d_model"),
+        ]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        bias = t("线性层带偏置", "linear layers have biases") if p["bias"] else t("线性层不带偏置", "no biases")
+        return t(f"d_model = {p['d_model']}，h = {p['h']}，d_ff = {p['d_ff']}，{bias}。求 MHA、FFN 的参数量，"
+                 f"以及单头（d_k = d_model）、h 个头（每头 d_model/h）、h 个头都不降维时 Q/K/V 的参数量。",
+                 f"d_model = {p['d_model']}, h = {p['h']}, d_ff = {p['d_ff']}, {bias}. Count the parameters of "
+                 f"MHA and of the FFN, and the Q/K/V parameters of one head (d_k = d_model), of h heads "
+                 f"(d_model/h each), and of h heads that do not reduce d_k.") + t("", " ") + answer_rule(t, True)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p, env = problem.params, problem.value
+        d, h, d_ff, bias = p["d_model"], p["h"], p["d_ff"], p["bias"]
+        dh = d // h
+
+        def n(name: str) -> str:
+            return f"{int(env[name]):,}"
+
+        with_b = bias == 1
+        return [
+            (f"MHA = 4·(d² + d) = 4·({d}² + {d}) = {n('mha')}" if with_b else f"MHA = 4·d² = 4·{d}² = {n('mha')}")
+            + t("（W_Q、W_K、W_V、W_O 各 d×d）", " (W_Q, W_K, W_V, W_O are d×d each)"),
+            (f"FFN = 2·d·d_ff + d_ff + d = 2·{d}·{d_ff} + {d_ff} + {d} = {n('ffn')}" if with_b
+             else f"FFN = 2·d·d_ff = 2·{d}·{d_ff} = {n('ffn')}"),
+            t(f"单头 Q/K/V：3·d·d{' + 3·d' if with_b else ''} = {n('qkv_one_head')}",
+              f"One head Q/K/V: 3·d·d{' + 3·d' if with_b else ''} = {n('qkv_one_head')}"),
+            t(f"h 个头各 d/h = {dh} 维：h·3·d·(d/h){' + 3·d' if with_b else ''} = {n('qkv_h_heads')}，与单头相同",
+              f"h heads of d/h = {dh}: h·3·d·(d/h){' + 3·d' if with_b else ''} = {n('qkv_h_heads')}, the same as "
+              f"one head"),
+            t(f"不降维：h 倍 = {h}·{n('qkv_one_head')} = {n('qkv_no_split')}",
+              f"Without the split: h times as many = {h}·{n('qkv_one_head')} = {n('qkv_no_split')}"),
+            t("降维让 h 个子空间几乎「免费」：总参数量和计算量与单头相同。",
+              "The split makes h subspaces nearly free: the same parameters and compute as one head."),
+        ]

@@ -1,0 +1,128 @@
+"""`shapes`: tensor shapes through multi-head self- and cross-attention (seed 002 §7.4, 7.14, 7.18).
+
+No matrices: params B, S, d_model, h (dividing d_model), S_dec, S_enc. Parts, typed as
+integer vectors like "2 8 5 64":
+
+* `d_head` (scalar) = d_model / h
+* `Q_heads` = [B, h, S, d_head] (Q after splitting into heads)
+* `scores` = [B, h, S, S]
+* `concat` = [B, S, d_model]
+* `cross_scores` = [B, h, S_dec, S_enc]
+* `cross_out` = [B, S_dec, d_model]
+
+Mistakes: `no_head_split`, `scores_with_dk`, `cross_scores_transposed`, `cross_out_enc_len`.
+"""
+
+from __future__ import annotations
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.sampling import MAX_TRIES, pick
+from quizapp.engine.text import Lang
+
+# difficulty -> choices for (B, S, d_model, h, S_dec, S_enc)
+CHOICES = {
+    1: ((1, 2), (3, 4, 5, 6), (4, 6, 8), (2,), (2, 3, 4), (5, 6, 7)),
+    2: ((2, 4, 8), (10, 16, 20, 32), (64, 128, 256), (4, 8), (7, 9, 12), (10, 15, 20)),
+    3: ((8, 16, 32), (128, 512, 1024, 2048), (512, 768, 1024), (8, 12, 16), (20, 30, 50), (64, 100, 128)),
+}
+
+
+def d_head_stage(calc, d_model, h):
+    return d_model if calc.mistake == "no_head_split" else d_model / h
+
+
+def q_heads_stage(calc, b, h, s, d_head):
+    return [b, h, s, d_head]
+
+
+def scores_stage(calc, b, h, s, d_head):
+    return [b, h, s, d_head if calc.mistake == "scores_with_dk" else s]
+
+
+def concat_stage(calc, b, s, d_model):
+    return [b, s, d_model]
+
+
+def cross_scores_stage(calc, b, h, s_dec, s_enc):
+    if calc.mistake == "cross_scores_transposed":
+        return [b, h, s_enc, s_dec]
+    return [b, h, s_dec, s_enc]
+
+
+def cross_out_stage(calc, b, s_dec, s_enc, d_model):
+    return [b, s_enc if calc.mistake == "cross_out_enc_len" else s_dec, d_model]
+
+
+class ShapesFamily(Family):
+    id = "shapes"
+    title_zh = "张量形状"
+    title_en = "Tensor shapes"
+    required_params = ("B", "S", "d_model", "h", "S_dec", "S_enc")
+    mistake_ids = ("no_head_split", "scores_with_dk", "cross_scores_transposed", "cross_out_enc_len")
+
+    def sample(self, rng, difficulty):
+        names = self.required_params
+        for _ in range(MAX_TRIES):
+            values = {name: pick(rng, options) for name, options in zip(names, CHOICES[difficulty])}
+            # h divides d_model, and d_head differs from S so that S×d_head cannot pass for S×S
+            if values["d_model"] % values["h"] == 0 and values["d_model"] // values["h"] != values["S"]:
+                break
+        return {}, values
+
+    def check(self, given, params):
+        need_positive_int(params, *self.required_params)
+        if params["d_model"] % params["h"]:
+            raise ValueError(f"h = {params['h']} must divide d_model = {params['d_model']}")
+
+    def stages(self, given, params):
+        return [Stage("d_head", ("d_model", "h"), d_head_stage),
+                Stage("Q_heads", ("B", "h", "S", "d_head"), q_heads_stage),
+                Stage("scores", ("B", "h", "S", "d_head"), scores_stage),
+                Stage("concat", ("B", "S", "d_model"), concat_stage),
+                Stage("cross_scores", ("B", "h", "S_dec", "S_enc"), cross_scores_stage),
+                Stage("cross_out", ("B", "S_dec", "S_enc", "d_model"), cross_out_stage)]
+
+    def part_specs(self, given, params):
+        return [
+            part("d_head", (), integer=True, zh="每个头的维度 d_head", en="per-head size d_head"),
+            part("Q_heads", (4,), integer=True, zh="拆成多头后的 Q", en="Q split into heads"),
+            part("scores", (4,), integer=True, zh="自注意力分数 QKᵀ", en="self-attention scores QKᵀ"),
+            part("concat", (3,), integer=True, zh="各头拼接后", en="heads concatenated"),
+            part("cross_scores", (4,), integer=True, zh="cross-attention 分数", en="cross-attention scores"),
+            part("cross_out", (3,), integer=True, zh="cross-attention 输出（乘 W_O 后）",
+                 en="cross-attention output (after W_O)"),
+        ]
+
+    def prompt(self, problem, lang):
+        p = problem.params
+        t = Lang(lang)
+        return t(
+            f"B = {p['B']}，S = {p['S']}，d_model = {p['d_model']}，h = {p['h']}；cross-attention 中 decoder 长度 "
+            f"S_dec = {p['S_dec']}，encoder 长度 S_enc = {p['S_enc']}。写出 d_head 和各张量的形状"
+            f"（按 [B, h, 行, 列] 的顺序，用空格分隔，如 \"2 8 5 64\"）。",
+            f"B = {p['B']}, S = {p['S']}, d_model = {p['d_model']}, h = {p['h']}; in cross-attention the decoder "
+            f"length is S_dec = {p['S_dec']} and the encoder length S_enc = {p['S_enc']}. Give d_head and the shape "
+            f"of each tensor (in [B, h, rows, columns] order, space-separated, like \"2 8 5 64\").",
+        ) + t("", " ") + answer_rule(t, True)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        b, s, d, h, s_dec, s_enc = (p[n] for n in self.required_params)
+        dh = d // h
+        return [
+            f"d_head = d_model / h = {d} / {h} = {dh}",
+            t(f"Q [B, S, d_model] = [{b}, {s}, {d}] 拆成 h 个头并把 h 提前：[B, h, S, d_head] = [{b}, {h}, {s}, {dh}]",
+              f"Q [B, S, d_model] = [{b}, {s}, {d}] split into h heads, h moved forward: "
+              f"[B, h, S, d_head] = [{b}, {h}, {s}, {dh}]"),
+            t(f"QKᵀ：(S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}]（d_head 被求和消去）",
+              f"QKᵀ: (S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}] (d_head is summed away)"),
+            t(f"A·V 后每个头 [B, h, S, d_head]，拼接回 [B, S, h·d_head] = [{b}, {s}, {d}]",
+              f"After A·V each head is [B, h, S, d_head]; concatenated back: [B, S, h·d_head] = [{b}, {s}, {d}]"),
+            t(f"Cross-attention 分数：Q 来自 decoder、K 来自 encoder → [B, h, S_dec, S_enc] = [{b}, {h}, {s_dec}, {s_enc}]",
+              f"Cross-attention scores: Q from the decoder, K from the encoder → [B, h, S_dec, S_enc] = "
+              f"[{b}, {h}, {s_dec}, {s_enc}]"),
+            t(f"输出跟随 query：[B, S_dec, d_model] = [{b}, {s_dec}, {d}]",
+              f"The output follows the queries: [B, S_dec, d_model] = [{b}, {s_dec}, {d}]"),
+        ]

@@ -1,0 +1,148 @@
+"""Grading a typed answer: per-cell ✓/✗, follow-through marking, mistake diagnosis, hints.
+
+A cell is right when it is within `TOL` of the exact value (exact for integer parts and
+for ±∞) — or within `TOL` of the value recomputed from the user's *own* earlier parts
+(follow-through marking, as STACK does): whoever slips in S still earns the softmax of
+their S. A part that matches, cell for cell, what a classic mistake produces is named in
+the diagnosis. A wrong cell near the truth that matches a computation with intermediates
+rounded to 1–2 decimals earns the "rounded too early" hint.
+
+If any part cannot be read, nothing is graded: the verdict only carries the located
+format errors, and callers must not count the attempt.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from quizapp.engine.family import Stage
+from quizapp.engine.mistakes import MISTAKES
+from quizapp.engine.ops import EXACT, close
+from quizapp.engine.parse import parse_answer, to_array
+from quizapp.engine.text import shape_text
+from quizapp.engine.types import (AnswerFormatError, Diagnosis, FormatError, PartSpec, PartVerdict,
+                                  Problem, Verdict)
+from quizapp.engine.variants import rounded_solutions
+
+EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
+
+
+def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
+    """Grade `answers` (part name -> typed text, or an array) against `problem`.
+
+    A missing or blank part is unanswered: score 0, no format error. Unknown part names
+    raise ValueError (a caller bug, not a user typo).
+    """
+    specs = problem.parts
+    names = {spec.name for spec in specs}
+    unknown = [name for name in answers if name not in names]
+    if unknown:
+        raise ValueError(f"unknown answer part(s) {', '.join(map(repr, unknown))} for {problem.type}; "
+                         f"parts are {', '.join(spec.name for spec in specs)}")
+
+    parsed: dict[str, np.ndarray] = {}
+    errors: dict[str, FormatError] = {}
+    for spec in specs:
+        raw = answers.get(spec.name)
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            continue
+        try:
+            parsed[spec.name] = _read(raw, spec)
+        except AnswerFormatError as exc:
+            errors[spec.name] = exc.error.with_part(spec.name)
+    if errors:
+        return Verdict(
+            score=0.0, correct=False, diagnosis=[], has_format_error=True,
+            parts={spec.name: PartVerdict(0.0, None, errors.get(spec.name), spec.name in parsed or spec.name in errors)
+                   for spec in specs},
+        )
+
+    part_verdicts: dict[str, PartVerdict] = {}
+    diagnosis: list[Diagnosis] = []
+    hints: list[str] = []
+    for spec in specs:
+        truth = problem.solution[spec.name]
+        user = parsed.get(spec.name)
+        if user is None:
+            ok = np.zeros(truth.shape, dtype=bool)
+            part_verdicts[spec.name] = PartVerdict(0.0, ok.tolist(), None, answered=False)
+            continue
+        finite = not spec.allow_inf
+        ok = close(user, truth, spec.integer, finite)
+        right = np.count_nonzero(ok)
+        found: tuple[Diagnosis, ...] = ()
+        if right < ok.size:
+            # Only now is follow-through worth computing: a cell already right needs no second chance.
+            follow = _follow_through(problem, _stage(problem, spec.name), parsed)
+            if follow is not None:
+                ok |= close(user, follow, spec.integer, finite)
+                right = np.count_nonzero(ok)
+        if right < ok.size:
+            found = tuple(_diagnose(problem, spec, user))
+            diagnosis.extend(found)
+            if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, ok):
+                hints.append("rounded_early")
+        part_verdicts[spec.name] = PartVerdict(right / ok.size, ok.tolist(), None, True, found)
+
+    score = sum(pv.score for pv in part_verdicts.values()) / len(part_verdicts)
+    correct = all(pv.score == 1.0 for pv in part_verdicts.values())
+    return Verdict(score=score, correct=correct, parts=part_verdicts, diagnosis=diagnosis, hints=hints)
+
+
+def _read(raw: Any, spec: PartSpec) -> np.ndarray:
+    if isinstance(raw, str):
+        return parse_answer(raw, spec.shape, spec.allow_inf)
+    try:
+        value = to_array(raw, spec.name)
+    except ValueError as exc:
+        raise AnswerFormatError(FormatError(spec.name, None, None, str(exc), str(exc))) from None
+    if not spec.allow_inf and np.isinf(value).any():
+        raise AnswerFormatError(FormatError(spec.name, None, None, "这里不能填 ∞", "∞ is not allowed here"))
+    if np.isnan(value).any():
+        raise AnswerFormatError(FormatError(spec.name, None, None, "不能填 NaN", "NaN is not a valid answer"))
+    if value.shape != spec.shape:
+        got, want = shape_text(value.shape), shape_text(spec.shape)
+        raise AnswerFormatError(FormatError(spec.name, None, None, f"应为 {want}，实际 {got}",
+                                            f"expected {want}, got {got}"))
+    return value
+
+
+def _stage(problem: Problem, name: str) -> Stage:
+    return next(stage for stage in problem._stages if stage.name == name)
+
+
+def _follow_through(problem: Problem, stage: Stage, parsed: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The part recomputed from the user's own answers to the parts it is computed from
+    (None when the user answered none of them, or answered them exactly)."""
+    env = problem._env
+    own = [name for name in stage.inputs if name in parsed]
+    if not own or all(np.array_equal(parsed[name], env[name]) for name in own):
+        return None
+    args = [parsed[name] if name in parsed else env[name] for name in stage.inputs]
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        return np.asarray(stage.fn(EXACT, *args), dtype=float)
+
+
+def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:
+    found = []
+    for mistake, changed in problem.mistakes.items():
+        wrong = changed.get(spec.name)
+        if wrong is not None and close(user, wrong, spec.integer).all():
+            info = MISTAKES[mistake]
+            found.append(Diagnosis(spec.name, mistake, info.zh, info.en))
+    return found
+
+
+def _rounded_early(problem: Problem, spec: PartSpec, user: np.ndarray, truth: np.ndarray,
+                   ok: np.ndarray) -> bool:
+    """True when every wrong cell of the part is near the truth and is exactly what rounding
+    the intermediates early produces (one consistent way of rounding explains them all)."""
+    if spec.integer:
+        return False
+    wrong = ~ok
+    with np.errstate(invalid="ignore"):
+        if not (np.abs(user - truth)[wrong] <= EARLY_ROUNDING_REACH).all():
+            return False
+    return any(close(user, rounded[spec.name])[wrong].all() for rounded in rounded_solutions(problem))

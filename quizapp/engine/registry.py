@@ -1,0 +1,147 @@
+"""The problem types, and the two ways to get a problem: from a seed or from given inputs.
+
+The order of the types is `quizapp.drill_types.DRILL_TYPES` (content validation uses that
+dependency-free list; a test checks the two agree).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from quizapp.drill_types import DRILL_TYPES
+from quizapp.engine.family import Family, run_stages
+from quizapp.engine.generators import ALL_FAMILIES
+from quizapp.engine.parse import to_array
+from quizapp.engine.types import Problem, Scalar, TypeInfo
+
+DIFFICULTIES = (1, 2, 3)
+
+FAMILIES: dict[str, Family] = {family.id: family for family in ALL_FAMILIES}
+if tuple(FAMILIES) != DRILL_TYPES:  # pragma: no cover - caught by the registry test too
+    raise RuntimeError("engine families are out of step with quizapp.drill_types.DRILL_TYPES")
+
+_TYPE_INFOS = [TypeInfo(f.id, f.title_zh, f.title_en, DIFFICULTIES) for f in ALL_FAMILIES]
+
+
+def list_types() -> list[TypeInfo]:
+    return list(_TYPE_INFOS)
+
+
+def family(type_id: str) -> Family:
+    try:
+        return FAMILIES[type_id]
+    except KeyError:
+        raise ValueError(f"unknown problem type {type_id!r}; known types: {', '.join(FAMILIES)}") from None
+
+
+def _check_difficulty(difficulty: int) -> int:
+    if isinstance(difficulty, bool) or not isinstance(difficulty, (int, np.integer)) or difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be 1, 2 or 3, got {difficulty!r}")
+    return int(difficulty)
+
+
+def generate(type_id: str, seed: int, difficulty: int = 1) -> Problem:
+    """A fresh problem; the same (type, seed, difficulty) gives the same problem everywhere."""
+    fam = family(type_id)
+    difficulty = _check_difficulty(difficulty)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    given, params = fam.sample(np.random.default_rng(int(seed)), difficulty)
+    return _build(fam, given, params, int(seed), difficulty)
+
+
+def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
+               params: Mapping[str, Any] | None = None) -> Problem:
+    """A problem on inputs chosen by a user or teacher (e.g. a textbook's X and W_Q).
+
+    Values may be nested lists (as in YAML/JSON, with "-inf" as a string), numbers, matrix
+    text or arrays. For types defined by scalars only (shapes, params, memory) the scalars
+    may come in `given` or in `params`. Scalars the problem derives itself (d_k, h, bytes)
+    may be restated if they agree, so `{**json["given"], **json["params"]}` of
+    `problem_to_json` rebuilds the same problem. Raises ValueError naming the offending input.
+    """
+    fam = family(type_id)
+    difficulty = _check_difficulty(difficulty)
+    accepted = set(fam.required) | set(fam.optional)
+    accepted_params = set(fam.required_params) | set(fam.param_defaults)
+    arrays: dict[str, np.ndarray] = {}
+    scalars: dict[str, Scalar | None] = dict(fam.param_defaults)
+    restated: dict[str, tuple[str, Any]] = {}  # perhaps derived scalars: checked once derived
+    for kind, values in (("parameter", dict(params or {})), ("input", given)):
+        for name, value in values.items():
+            if kind == "input" and name in accepted:
+                arrays[name] = to_array(value, name)
+            elif name in accepted_params:
+                scalars[name] = _param_value(fam, name, value)
+            else:
+                restated[name] = (kind, value)
+    missing = [name for name in (*fam.required, *fam.required_params) if name not in arrays and name not in scalars]
+    if missing:
+        for name, (kind, _) in restated.items():
+            raise ValueError(_unknown(fam, kind, name))
+        raise ValueError(f"{fam.id} needs {', '.join(missing)}")
+    fam.check(arrays, scalars)
+    if restated:
+        derived = fam.derive(arrays, scalars)
+        for name, (kind, value) in restated.items():
+            if name not in derived or not isinstance(derived[name], (int, float, str)):
+                raise ValueError(_unknown(fam, kind, name))
+            if _same_scalar(value, derived[name]) is False:
+                raise ValueError(f"{name} is derived from the inputs ({derived[name]!r}), not {value!r}")
+    ordered = {name: arrays[name] for name in (*fam.required, *fam.optional) if name in arrays}
+    return _build(fam, ordered, scalars, None, difficulty)
+
+
+def _unknown(fam: Family, kind: str, name: str) -> str:
+    inputs = [*fam.required, *(f"{n} (optional)" for n in fam.optional)]
+    params = [*fam.required_params, *(f"{p} (optional)" for p in fam.param_defaults)]
+    names = ", ".join(inputs + [f"{p} (parameter)" for p in params]) or "none"
+    return f"unknown {kind} {name!r} for {fam.id}; it takes {names}"
+
+
+def _same_scalar(value: Any, derived: Scalar) -> bool:
+    if isinstance(derived, str):
+        return value == derived
+    try:
+        return float(value) == float(derived)
+    except (TypeError, ValueError):
+        return False
+
+
+def _param_value(fam: Family, name: str, value: Any) -> Scalar:
+    default = fam.param_defaults.get(name)
+    if isinstance(default, str):
+        if not isinstance(value, str):
+            raise ValueError(f"parameter {name} must be text, got {value!r}")
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = float(value)
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ValueError(f"parameter {name} must be a number, got {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"parameter {name} must be a number, got {value!r}")
+    if float(value) == int(value):
+        return int(value)
+    return float(value)
+
+
+def _build(fam: Family, given: dict[str, np.ndarray], params: dict[str, Scalar],
+           seed: int | None, difficulty: int) -> Problem:
+    extras = fam.derive(given, params)
+    stages = fam.stages(given, params)
+    env = run_stages(stages, {**given, **params, **extras})
+    specs = fam.part_specs(given, params)
+    shown = {**params, **{k: v for k, v in extras.items() if isinstance(v, (int, float, str))}}
+    solution = {spec.name: env[spec.name] for spec in specs}
+    for value in (*given.values(), *solution.values()):
+        value.flags.writeable = False  # grading relies on them: callers get views they cannot corrupt
+    return Problem(
+        type=fam.id, seed=seed, difficulty=difficulty, given=given, params=shown, parts=specs,
+        solution=solution,
+        hints=fam.hints(env), _family=fam, _env=env, _stages=stages,
+    )

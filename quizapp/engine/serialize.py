@@ -1,0 +1,80 @@
+"""The JSON shapes of problems and verdicts (the `--json` contract of `quizapp drill/grade`).
+
+Output is deterministic: keys in a fixed order, floats rounded to 6 decimals (integral
+values written as integers), ±∞ as the strings "inf"/"-inf". Two processes given the same
+arguments print byte-identical JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from quizapp.engine.mistakes import hint_message
+from quizapp.engine.types import FormatError, Problem, Verdict
+
+DECIMALS = 6
+
+
+def json_number(x: float) -> int | float | str | None:
+    x = float(x)
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    if x == int(x) and abs(x) < 2 ** 53:
+        return int(x)
+    return round(x, DECIMALS)
+
+
+def json_array(value: Any) -> Any:
+    """Nested lists of JSON numbers, the shape of `value` (a bare number for a scalar)."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return json_number(arr)
+    return [json_array(v) for v in arr]
+
+
+def _scalar(value: Any) -> Any:
+    if isinstance(value, str) or value is None:
+        return value
+    return json_number(value)
+
+
+def problem_to_json(problem: Problem, solution: bool = False, lang: str = "zh") -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "type": problem.type,
+        "seed": problem.seed,
+        "difficulty": problem.difficulty,
+        "prompt": problem.prompt(lang),
+        "given": {name: json_array(value) for name, value in problem.given.items()},
+        "params": {name: _scalar(value) for name, value in problem.params.items()},
+        "parts": [{"name": spec.name, "shape": list(spec.shape)} for spec in problem.parts],
+        "hints": [{"kind": hint.kind, "rows": [[json_number(x), json_number(y)] for x, y in hint.rows]}
+                  for hint in problem.hints],
+    }
+    if solution:
+        out["solution"] = {name: json_array(value) for name, value in problem.solution.items()}
+        out["steps"] = problem.steps(lang)
+    return out
+
+
+def _error_json(error: FormatError | None, lang: str) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    return {"row": error.row, "col": error.col, "message": error.message(lang)}
+
+
+def verdict_to_json(verdict: Verdict, lang: str = "zh") -> dict[str, Any]:
+    return {
+        "score": round(verdict.score, DECIMALS),
+        "correct": verdict.correct,
+        "parts": {
+            name: {"score": round(pv.score, DECIMALS), "cells": pv.cells, "error": _error_json(pv.error, lang)}
+            for name, pv in verdict.parts.items()
+        },
+        "diagnosis": [{"part": d.part, "mistake": d.mistake, "message": d.message(lang)} for d in verdict.diagnosis],
+        "hints": [hint_message(key, lang) for key in verdict.hints],
+    }

@@ -1,0 +1,58 @@
+"""Alternative answers of a problem: what each classic mistake, or early rounding, produces.
+
+Both are computed by rerunning the family's stages under a different `Calc`, only when
+the grader needs them (a correct answer never does), and cached on the problem.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from quizapp.engine.family import run_stages
+from quizapp.engine.ops import Calc, close
+from quizapp.engine.types import Problem
+
+ROUNDING_DECIMALS = (1, 2)
+
+
+def _rerun(problem: Problem, calc: Calc) -> dict[str, Any]:
+    return run_stages(problem._stages, dict(problem._env), calc)
+
+
+def mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
+    """mistake id -> {part: wrong value} for every mistake that changes some part.
+
+    A part is kept only when the mistake moves it outside the grading band and the wrong
+    value is a real number (a mistake can make a row all −∞, whose softmax is undefined);
+    a mistake that changes nothing the user types (e.g. KQᵀ for a symmetric S) is left out.
+    """
+    out: dict[str, dict[str, np.ndarray]] = {}
+    for mistake in problem._family.mistake_ids:
+        env = _rerun(problem, Calc(mistake=mistake))
+        changed = {}
+        for spec in problem.parts:
+            wrong = np.asarray(env[spec.name], dtype=float)
+            truth = problem.solution[spec.name]
+            if wrong.shape != truth.shape or np.isnan(wrong).any():
+                continue
+            if not close(wrong, truth, spec.integer).all():
+                changed[spec.name] = wrong
+        if changed:
+            out[mistake] = changed
+    return out
+
+
+def rounded_solutions(problem: Problem) -> list[dict[str, np.ndarray]]:
+    """The answers of someone who rounded intermediates to 1 or 2 decimals: only the hidden
+    ones (√d_k, eˣ, sums), or also each part they wrote down before using it further."""
+    cache = problem.__dict__.get("_rounded_solutions")
+    if cache is None:
+        cache = []
+        for decimals in ROUNDING_DECIMALS:
+            for round_outputs in (False, True):
+                env = _rerun(problem, Calc(decimals=decimals, round_outputs=round_outputs))
+                cache.append({spec.name: np.asarray(env[spec.name], dtype=float) for spec in problem.parts})
+        problem.__dict__["_rounded_solutions"] = cache
+    return cache
