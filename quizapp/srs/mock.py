@@ -459,7 +459,7 @@ class MockService:
         try:
             engine = self.engine
             problem = engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
-        except (ImportError, ValueError, KeyError):
+        except (ImportError, ValueError, KeyError, TypeError):
             return {}
         return json_safe(engine.problem_to_json(problem))
 

@@ -95,7 +95,7 @@ def _question_text(row: ReportQuestion, t: dict) -> str:
     if row.kind == "drill" and row.drill:
         drill = row.drill
         return (
-            f"{t['drill']} `{drill.get('type')}` · seed {drill.get('seed')} "
+            f"{t['drill']} `{drill.get('type')}` · {t['seed']} {drill.get('seed')} "
             f"· {t['difficulty']} {drill.get('difficulty')}"
         )
     return row.question
