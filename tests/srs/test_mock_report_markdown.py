@@ -32,7 +32,7 @@ def test_markdown_has_questions_scores_topics_and_weakest(mocks, clock):
     for q in view.questions[:4]:
         assert q.question in text
     drill = view.questions[4].spec
-    assert f"`{drill['type']}` · seed {drill['seed']} · 难度 2" in text
+    assert f"`{drill['type']}` · 种子 {drill['seed']} · 难度 2" in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert len(rows) == 5
     assert rows[1].endswith("| 0% | 4:00 / 4:00 | 是 |")  # the timeout: over time
