@@ -19,13 +19,29 @@ log = logging.getLogger(__name__)
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
+    """The language's catalog: `locales/<lang>.py`, plus the screen-specific parts
+    (`locales/<part>_<lang>.py`, e.g. `drill_zh.py`) merged in. Parts add keys; they
+    never replace one (the catalog tests check that)."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}")
-    return importlib.import_module(f"quizapp.tui.locales.{lang}").MESSAGES
+    messages = dict(importlib.import_module(f"quizapp.tui.locales.{lang}").MESSAGES)
+    for part in catalog_parts(lang):
+        for key, value in importlib.import_module(f"quizapp.tui.locales.{part}").MESSAGES.items():
+            messages.setdefault(key, value)
+    return messages
+
+
+def catalog_parts(lang: str) -> list[str]:
+    import pkgutil
+
+    from quizapp.tui import locales
+
+    suffix = f"_{lang}"
+    return sorted(m.name for m in pkgutil.iter_modules(locales.__path__) if m.name.endswith(suffix))
 
 
 class Translator:
-    """`tr("home.due", n=3)` → the catalog's template for the current language, filled in."""
+    """`tr("session.done_count", n=3)` → the catalog's template for the current language, filled in."""
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = lang

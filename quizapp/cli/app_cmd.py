@@ -1,0 +1,86 @@
+"""`quizapp` without a command: start the TUI on Home, or on `--start SCREEN`.
+
+The database is checked here, before the terminal is taken over, so an unusable file is
+a one-line message and exit status 2; opening and syncing happen in the app's worker so
+Home is on screen at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+# Kept here (not imported from quizapp.tui) so building the parser never imports Textual.
+START_SCREENS = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
+
+
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--start",
+        choices=START_SCREENS,
+        default=None,
+        help="open this screen instead of Home (TUI only)",
+    )
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    from quizapp.store.database import default_db_path
+
+    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+
+
+def preflight(path: Path, content_dirs: list[Path]) -> str | None:
+    """The one-line reason the app cannot start, or None. Never modifies the database."""
+    from quizapp.store.database import DatabaseError, check_database
+
+    for directory in content_dirs:
+        if not directory.is_dir():
+            return f"content folder {directory} does not exist"
+    if path.exists() and path.is_dir():
+        return f"{path} is a folder, not a database file"
+    try:
+        check_database(path)
+    except DatabaseError as exc:
+        return str(exc)
+    parent = path.parent
+    if not path.exists():
+        try:
+            parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return f"cannot create {parent}: {exc.strerror or exc}"
+    return None
+
+
+def run_app(args: argparse.Namespace) -> int:
+    path = _db_path(args)
+    content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
+    problem = preflight(path, content_dirs)
+    if problem is not None:
+        print(f"quizapp: {problem}", file=sys.stderr)
+        return 2
+
+    from quizapp.tui.app import make_app
+
+    app = make_app(
+        db_path=path,
+        lang=getattr(args, "lang", None),
+        start=getattr(args, "start", None),
+        extra_content=content_dirs,
+    )
+    app.run()
+    return int(app.return_code or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m quizapp.cli.app_cmd`: the TUI alone, with the same global options."""
+    parser = argparse.ArgumentParser(prog="quizapp")
+    parser.add_argument("--db")
+    parser.add_argument("--lang", choices=["zh", "en"], default=None)
+    parser.add_argument("--content", action="append", default=[], metavar="DIR")
+    add_app_arguments(parser)
+    return run_app(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

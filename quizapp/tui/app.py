@@ -1,0 +1,267 @@
+"""QuizApp: opens the database in a worker, shows Home at once, routes to the mode screens.
+
+`make_app` is the one way to build the app; the CLI (`quizapp.cli.app_cmd`) and the tests
+share it. Screens live in `quizapp.tui.screens` and are imported when first opened.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.command import Provider
+from textual.screen import Screen
+from textual.signal import Signal
+from textual.theme import Theme
+from textual.worker import Worker, WorkerState
+
+from quizapp.srs.clock import Clock
+from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
+from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
+from quizapp.tui.screens.base import BaseModal, BaseScreen, translate_bindings
+
+if TYPE_CHECKING:
+    from quizapp.srs.settings import Settings
+    from quizapp.tui.backend import Backend
+
+log = logging.getLogger(__name__)
+
+MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings")
+START_MODES: tuple[str, ...] = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
+
+# A calm light theme next to Textual's built-in ones (all of them stay selectable).
+PAPER_THEME = Theme(
+    name="quizapp-paper",
+    primary="#2F5D8A",
+    secondary="#7A4E9C",
+    accent="#B8621B",
+    warning="#B8860B",
+    error="#B3261E",
+    success="#2E7D32",
+    foreground="#1F2328",
+    background="#F7F5EF",
+    surface="#EFECE3",
+    panel="#E4E0D4",
+    dark=False,
+)
+
+
+def _quiz_commands() -> type[Provider]:
+    from quizapp.tui.commands import QuizCommands
+
+    return QuizCommands
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    db_path: Path | None = None
+    lang: str | None = None  # --lang: overrides the stored language for this run
+    start: str | None = None
+    clock: Clock = field(default_factory=Clock)
+    extra_content: tuple[Path, ...] = ()
+
+
+class QuizApp(App[None]):
+    """Small on purpose: state (backend, settings, language) and navigation; UI in screens."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "quizapp"
+    COMMANDS = App.COMMANDS | {_quiz_commands}
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # Declared here (Textual adds an equivalent otherwise) so it has an id and a translation.
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette"),
+    ]
+
+    def __init__(self, config: AppConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.clock = config.clock
+        self.tr = Translator(config.lang or DEFAULT_LANGUAGE)
+        self.backend: Backend | None = None
+        self.settings: Settings | None = None
+        self.backend_ready: Signal[Backend] = Signal(self, "backend-ready")
+        self._pending: tuple[str, dict[str, Any]] | None = (config.start, {}) if config.start else None
+        self._last_error: tuple[str, float] | None = None
+
+    # -- startup --------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        from quizapp.tui.screens.home import HomeScreen
+
+        return HomeScreen()
+
+    def on_mount(self) -> None:
+        setup_logging()
+        self.register_theme(PAPER_THEME)
+        translate_bindings(self, self.tr)
+        self.title = self.tr("app.title")
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self._open_backend()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="backend")
+    def _open_backend(self) -> tuple[Backend, Settings]:
+        from quizapp.tui.backend import open_backend
+
+        backend = open_backend(self.config.db_path, self.config.extra_content, self.config.clock)
+        return backend, backend.service.settings()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "backend":
+            return
+        if event.state == WorkerState.SUCCESS:
+            backend, settings = event.worker.result
+            self._backend_opened(backend, settings)
+        elif event.state == WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            from quizapp.store.database import DatabaseError
+
+            if isinstance(error, DatabaseError):
+                # Normally caught by the CLI before the TUI starts; this covers a race.
+                message = f"quizapp: {error}"
+            else:
+                path = log_exception(error, "could not open the database")
+                message = f"quizapp: {describe(error)} (details in {path})"
+            # After the first frame: exiting while Home is still mounting trips Textual.
+            self.call_after_refresh(self.exit, None, 2, message)
+
+    def _backend_opened(self, backend: Backend, settings: Settings) -> None:
+        self.backend = backend
+        self.settings = settings
+        if settings.theme in self.available_themes and settings.theme != self.theme:
+            self.theme = settings.theme
+        if self.config.lang is None and settings.language != self.tr.lang:
+            self.set_language(settings.language)
+        self.backend_ready.publish(backend)
+        if self._pending is not None:
+            mode, options = self._pending
+            self._pending = None
+            self.open_mode(mode, **options)
+
+    def on_unmount(self) -> None:
+        if self.backend is not None:
+            self.backend.close()
+
+    # -- language, theme, settings -----------------------------------------------
+    def set_language(self, lang: str) -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(lang)
+        self.tr = Translator(lang)
+        translate_bindings(self, self.tr)
+        self.title = self.tr("app.title")
+        for screen in self.screen_stack:
+            if isinstance(screen, (BaseScreen, BaseModal)):
+                screen.apply_language()
+        self.refresh_bindings()
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Settings were saved: take on their language and theme now."""
+        self.settings = settings
+        if settings.theme in self.available_themes:
+            self.theme = settings.theme
+        if settings.language != self.tr.lang:
+            self.set_language(settings.language)
+
+    def _on_theme_changed(self, theme: Theme) -> None:
+        # A theme picked in the command palette is remembered like one picked in Settings.
+        if self.settings is not None and self.backend is not None and theme.name != self.settings.theme:
+            self.settings = self.settings.model_copy(update={"theme": theme.name})
+            self._save_settings(self.settings)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="save-theme")
+    def _save_settings(self, settings: Settings) -> None:
+        assert self.backend is not None
+        self.backend.service.save_settings(settings)
+
+    # -- navigation -------------------------------------------------------------
+    def action_open_mode(self, mode: str) -> None:
+        self.open_mode(mode)
+
+    def open_mode(self, mode: str, **options: Any) -> None:
+        """Show a mode's screen on top of Home (whatever was open above Home is closed)."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}")
+        if self.backend is None and mode != "home":
+            self._pending = (mode, options)
+            self.notify(self.tr("app.still_loading"), timeout=2)
+            return
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if mode != "home":
+            self.push_screen(self._make_screen(mode, options))
+
+    def _make_screen(self, mode: str, options: dict[str, Any]) -> Screen:
+        if mode == "study":
+            from quizapp.tui.screens.study import StudyScreen
+
+            return StudyScreen(**options)
+        if mode == "quiz":
+            from quizapp.tui.screens.quiz import QuizScreen
+
+            return QuizScreen(**options)
+        if mode == "browse":
+            from quizapp.tui.screens.browse import BrowseScreen
+
+            return BrowseScreen(**options)
+        if mode == "stats":
+            from quizapp.tui.screens.stats import StatsScreen
+
+            return StatsScreen()
+        if mode == "settings":
+            from quizapp.tui.screens.settings import SettingsScreen
+
+            return SettingsScreen()
+        from quizapp.tui.screens.coming_soon import ComingSoonScreen
+
+        return ComingSoonScreen(mode)
+
+    # -- errors -----------------------------------------------------------------
+    def report_error(self, error: BaseException) -> None:
+        """Log an unexpected error with its traceback and tell the user where the log is."""
+        path = log_exception(error)
+        message = describe(error)
+        now = time.monotonic()
+        from quizapp.tui.screens.error import ErrorScreen
+
+        repeated = self._last_error is not None and self._last_error[0] == message and now - self._last_error[1] < 10
+        self._last_error = (message, now)
+        if repeated or isinstance(self.screen, ErrorScreen):
+            # The same failure again (e.g. on every return to Home): a toast, not another dialog.
+            self.notify(f"{message}\n{self.tr('error.log', path=str(path))}", severity="error", timeout=8)
+            return
+        self.push_screen(ErrorScreen(message, path))
+
+    def _handle_exception(self, error: Exception) -> None:
+        # A crash of the UI thread: log the traceback, exit with a short readable message.
+        if isinstance(error, UnexpectedError):
+            super()._handle_exception(error)
+            return
+        path = log_exception(error, "the app stopped")
+        super()._handle_exception(UnexpectedError(error, path))
+
+
+def make_app(
+    db_path: Path | str | None = None,
+    lang: str | None = None,
+    start: str | None = None,
+    clock: Clock | None = None,
+    extra_content: Sequence[Path | str] = (),
+) -> QuizApp:
+    """Build the app (shared by the CLI and the tests). Nothing is opened until it runs."""
+    if lang is not None and lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}")
+    if start is not None and start not in START_MODES:
+        raise ValueError(f"unknown start screen {start!r}")
+    config = AppConfig(
+        db_path=Path(db_path) if db_path is not None else None,
+        lang=lang,
+        start=start,
+        clock=clock or Clock(),
+        extra_content=tuple(Path(p) for p in extra_content),
+    )
+    return QuizApp(config)

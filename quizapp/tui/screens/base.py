@@ -1,0 +1,88 @@
+"""What every quizapp screen shares: translated texts and bindings, worker errors shown.
+
+Screens never touch the database themselves: they call the study service from thread
+workers (`@work(thread=True, ...)`) and get plain objects back in messages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from textual.dom import DOMNode
+from textual.screen import ModalScreen, Screen
+from textual.worker import WorkerState
+
+if TYPE_CHECKING:
+    from quizapp.srs.service import StudyService
+    from quizapp.tui.app import QuizApp
+    from quizapp.tui.i18n import Translator
+
+
+def translate_bindings(node: DOMNode, tr: Translator) -> None:
+    """Give every binding with an id its description in the current language.
+
+    Footer reads `Binding.description`; bindings are immutable, so they are replaced in
+    the node's binding map (keys, including keymap overrides, stay as they are).
+    """
+    key_to_bindings = node._bindings.key_to_bindings
+    for key, bindings in list(key_to_bindings.items()):
+        key_to_bindings[key] = [
+            replace(binding, description=tr(f"binding.{binding.id}"))
+            if binding.id and tr.has(f"binding.{binding.id}")
+            else binding
+            for binding in bindings
+        ]
+
+
+class LocalizedMixin:
+    """Translation helpers for screens and modals (`self.t`, `apply_language`)."""
+
+    app: Any
+
+    @property
+    def quiz_app(self) -> QuizApp:
+        return cast("QuizApp", self.app)
+
+    def t(self, key: str, /, **values: object) -> str:
+        return self.quiz_app.tr(key, **values)
+
+    def render_texts(self) -> None:
+        """Set every text that depends on the language. Called on mount and on a switch."""
+
+    def apply_language(self) -> None:
+        translate_bindings(cast(DOMNode, self), self.quiz_app.tr)
+        self.render_texts()
+        cast(DOMNode, self).refresh_bindings()
+
+
+class BaseScreen(LocalizedMixin, Screen[None]):
+    """A full screen of the app."""
+
+    def on_mount(self) -> None:
+        translate_bindings(self, self.quiz_app.tr)
+        self.render_texts()
+
+    @property
+    def service(self) -> StudyService:
+        backend = self.quiz_app.backend
+        if backend is None:  # screens that need data are only opened once it is ready
+            raise RuntimeError("the database is not open yet")
+        return backend.service
+
+    def on_worker_state_changed(self, event: Any) -> None:
+        # Expected failures (stale card, nothing to undo) are handled inside the workers;
+        # anything that reaches here is a bug or a broken database: show it, keep running.
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.quiz_app.report_error(event.worker.error)
+
+
+ResultT = TypeVar("ResultT")
+
+
+class BaseModal(LocalizedMixin, ModalScreen[ResultT]):
+    """A dialog over the current screen; `ResultT` is what `dismiss` hands back."""
+
+    def on_mount(self) -> None:
+        translate_bindings(self, self.quiz_app.tr)
+        self.render_texts()

@@ -1,0 +1,298 @@
+"""Browse: search every item by id, bank number (`Q24`), text or tag; inspect, suspend, study now."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.worker import get_current_worker
+
+from quizapp.tui.format import item_number, kind_label, local_time, one_line, seconds, short_time, state_label
+from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+
+if TYPE_CHECKING:
+    from quizapp.srs.views import ItemDetail, ItemSummary
+
+NUMBER_WIDTH = 10
+QUESTION_WIDTH = 26
+
+
+def detail_markdown(detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str) -> str:
+    item = detail.item
+    parts = [f"### {item.get('question', detail.summary.question)}"]
+    if detail.summary.kind == "mcq":
+        options = item.get("options") or []
+        answer = item.get("answer")
+        for letter, option in zip("ABCD", options):
+            mark = "✓" if letter == answer else " "
+            parts.append(f"- {mark} **{letter}.** {option}")
+        if item.get("explanation"):
+            parts.append(f"**{explanation_title}**\n\n{item['explanation']}")
+    else:
+        parts.append(f"**{answer_title}**\n\n{item.get('answer', '')}")
+        if item.get("long_answer"):
+            parts.append(f"**{long_title}**\n\n{item['long_answer']}")
+    return "\n\n".join(parts)
+
+
+class BrowseScreen(BaseScreen):
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="browse.search"),
+        Binding("x", "toggle_suspend", "Suspend/unsuspend", id="browse.suspend"),
+        Binding("n", "study_now", "Study now", id="browse.study_now"),
+        Binding("escape", "back", "Back", id="browse.back"),
+    ]
+
+    class Results(Message):
+        def __init__(self, query: str, results: list[ItemSummary]) -> None:
+            super().__init__()
+            self.query = query
+            self.results = results
+
+    class Detail(Message):
+        def __init__(self, detail: ItemDetail | None) -> None:
+            super().__init__()
+            self.detail = detail
+
+    class Suspended(Message):
+        def __init__(self, item_id: str, suspended: bool) -> None:
+            super().__init__()
+            self.item_id = item_id
+            self.suspended = suspended
+
+    def __init__(self, query: str = "", item_id: str | None = None) -> None:
+        super().__init__(id="browse")
+        self.initial_query = query or (item_id or "")
+        self.select_item = item_id
+        self.results: list[ItemSummary] = []
+        self.detail: ItemDetail | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(id="browse-input")
+        with Horizontal(id="browse-body"):
+            yield DataTable(id="browse-results", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="browse-detail"):
+                yield Static(id="browse-detail-head", classes="card-meta")
+                yield Static(id="browse-card-state")
+                yield MathMarkdown(id="browse-detail-body")
+                yield Static(id="browse-history")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        search = self.query_one(Input)
+        search.value = self.initial_query
+        if self.select_item:
+            self.query_one(DataTable).focus()
+        else:
+            search.focus()
+        self.run_search(self.initial_query)
+
+    def on_screen_resume(self) -> None:
+        # Back from "study now": the card changed.
+        if self.detail is not None:
+            self.load_detail(self.detail.summary.item_id)
+
+    # -- workers ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, exit_on_error=False, group="browse-search")
+    def run_search(self, query: str) -> None:
+        results = self.service.search(query)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Results(query, results))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="browse-detail")
+    def load_detail(self, item_id: str) -> None:
+        detail = self.service.item_detail(item_id)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Detail(detail))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="browse-suspend")
+    def set_suspended(self, item_id: str, suspended: bool) -> None:
+        self.service.set_suspended(item_id, suspended)
+        self.post_message(self.Suspended(item_id, suspended))
+
+    # -- events ------------------------------------------------------------------------
+    @on(Input.Changed, "#browse-input")
+    def _query_changed(self, event: Input.Changed) -> None:
+        self.run_search(event.value)
+
+    @on(Input.Submitted, "#browse-input")
+    def _query_submitted(self) -> None:
+        if self.results:
+            self.query_one(DataTable).focus()
+
+    @on(DataTable.RowHighlighted, "#browse-results")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key.value:
+            self.load_detail(event.row_key.value)
+
+    async def on_browse_screen_results(self, message: Results) -> None:
+        if message.query != self.query_one(Input).value:
+            return  # an older search finished after a newer one started
+        self.results = message.results
+        self._fill_table()
+        table = self.query_one(DataTable)
+        if not self.results:
+            self.detail = None
+            await self._render_detail_body()
+            self._render_detail()
+            self.refresh_bindings()
+            return
+        row = 0
+        wanted = self.select_item or (self.detail.summary.item_id if self.detail else None)
+        if wanted:
+            row = next((i for i, r in enumerate(self.results) if r.item_id == wanted), 0)
+            self.select_item = None
+        table.move_cursor(row=row, animate=False)
+        self.load_detail(self.results[row].item_id)
+
+    async def on_browse_screen_detail(self, message: Detail) -> None:
+        detail = message.detail
+        if detail is not None and detail.summary.item_id not in {r.item_id for r in self.results}:
+            return  # the item left the results while its detail was loading
+        self.detail = detail
+        await self._render_detail_body()
+        self._render_detail()
+        self.refresh_bindings()
+
+    def on_browse_screen_suspended(self, message: Suspended) -> None:
+        key = "browse.suspended" if message.suspended else "browse.unsuspended"
+        self.notify(self.t(key, item=message.item_id), timeout=3)
+        self.run_search(self.query_one(Input).value)
+        self.load_detail(message.item_id)
+
+    # -- rendering ---------------------------------------------------------------------
+    def _fill_table(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        table.add_column(self.t("browse.col.number"), key="number", width=NUMBER_WIDTH)
+        table.add_column(self.t("browse.col.kind"), key="kind")
+        table.add_column(self.t("browse.col.question"), key="question", width=QUESTION_WIDTH)
+        for summary in self.results:
+            # Suspended items stay listed, struck through and dimmed.
+            style = "dim strike" if summary.suspended else ""
+            table.add_row(
+                Text(one_line(item_number(summary), NUMBER_WIDTH), style=style),
+                Text(self.t(f"kind.short.{summary.kind}"), style=style),
+                Text(one_line(render_math(summary.question), QUESTION_WIDTH), style=style),
+                key=summary.item_id,
+            )
+
+    async def _render_detail_body(self) -> None:
+        body = self.query_one("#browse-detail-body", MathMarkdown)
+        if self.detail is None:
+            await body.show("")
+            return
+        await body.show(
+            detail_markdown(self.detail, self.t("study.answer"), self.t("study.long_answer"), self.t("quiz.explanation"))
+        )
+        self.query_one("#browse-detail").scroll_home(animate=False)
+
+    def _render_detail(self) -> None:
+        head = self.query_one("#browse-detail-head", Static)
+        state = self.query_one("#browse-card-state", Static)
+        history = self.query_one("#browse-history", Static)
+        detail = self.detail
+        if detail is None:
+            head.update(self.t("browse.no_results") if not self.results else "")
+            state.update("")
+            history.update("")
+            return
+        summary = detail.summary
+        tags = " ".join(f"#{tag}" for tag in summary.tags)
+        number = f"Q{summary.source_no} · " if summary.source_no else ""
+        head.update(f"{number}{summary.item_id} · {kind_label(summary.kind, self.quiz_app.tr)}   {tags}")
+        state.update(self._card_table(detail))
+        history.update(self._history_table(detail))
+
+    def _card_table(self, detail: ItemDetail) -> Table | str:
+        card = detail.card
+        if card is None:
+            return ""
+        tr = self.quiz_app.tr
+        clock = self.quiz_app.clock
+        retrievability = f"{detail.retrievability:.0%}" if detail.retrievability is not None else "–"
+        cells = [
+            (self.t("browse.state"), state_label(card, tr)),
+            (self.t("browse.due"), short_time(card.due, clock.now(), clock.local_tz()) if card.reps else "–"),
+            (self.t("browse.stability"), self.t("browse.days", n=f"{card.stability:.1f}") if card.stability else "–"),
+            (self.t("browse.retrievability"), retrievability),
+            (self.t("browse.difficulty"), f"{card.difficulty:.2f}" if card.difficulty else "–"),
+            (self.t("browse.reps"), str(card.reps)),
+            (self.t("browse.lapses"), str(card.lapses)),
+            (self.t("browse.suspended_label"), self.t("common.yes") if card.suspended else self.t("common.no")),
+            (self.t("browse.leech"), self.t("common.yes") if card.leech else self.t("common.no")),
+        ]
+        # Two "label value" cells per row keep the card's state above the fold.
+        table = Table(show_header=False, box=None, padding=(0, 1, 0, 0))
+        table.add_column()
+        table.add_column()
+        texts = [Text.assemble((label, "bold"), " ", value) for label, value in cells]
+        for first, second in zip(texts[0::2], texts[1::2] + [Text("")]):
+            table.add_row(first, second)
+        return table
+
+    def _history_table(self, detail: ItemDetail) -> Table | Text:
+        if not detail.reviews:
+            return Text(self.t("browse.no_reviews"), style="dim")
+        tz = self.quiz_app.clock.local_tz()
+        table = Table(title=self.t("browse.history"), title_justify="left", box=None, padding=(0, 2, 0, 0))
+        table.add_column(self.t("browse.col.when"))
+        table.add_column(self.t("browse.col.mode"))
+        table.add_column(self.t("browse.col.rating"))
+        table.add_column(self.t("browse.col.time"), justify="right")
+        for review in detail.reviews[:20]:
+            table.add_row(
+                local_time(review.reviewed_at, tz),
+                self.t(f"mode.{review.mode}") if self.quiz_app.tr.has(f"mode.{review.mode}") else review.mode,
+                self.t(f"rating.{review.rating}"),
+                seconds(review.duration_ms),
+            )
+        return table
+
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("browse.title")
+        self.query_one(Input).placeholder = self.t("browse.placeholder")
+        if self.results:
+            self._fill_table()
+        self._render_detail()
+
+    # -- actions -----------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_suspend", "study_now"):
+            if self.detail is None:
+                return None
+            return None if isinstance(self.focused, Input) else True
+        return True
+
+    def action_focus_search(self) -> None:
+        self.query_one(Input).focus()
+
+    def action_toggle_suspend(self) -> None:
+        if self.detail is not None and self.detail.card is not None:
+            self.set_suspended(self.detail.summary.item_id, not self.detail.card.suspended)
+
+    def action_study_now(self) -> None:
+        if self.detail is None:
+            return
+        summary = self.detail.summary
+        if summary.kind == "mcq":
+            from quizapp.tui.screens.quiz import QuizScreen
+
+            self.app.push_screen(QuizScreen(only_item=summary.item_id))
+        else:
+            from quizapp.tui.screens.study import StudyScreen
+
+            self.app.push_screen(StudyScreen(only_item=summary.item_id))
+
+    def action_back(self) -> None:
+        self.dismiss()

@@ -1,0 +1,136 @@
+"""Home: what is due today, and one key per mode.
+
+Shown before the database is open (with placeholders), so it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Vertical
+from textual.message import Message
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from quizapp.tui.screens.base import BaseScreen
+
+if TYPE_CHECKING:
+    from quizapp.srs.views import DueCounts
+    from quizapp.tui.backend import Backend
+
+# (mode, key shown in the menu); the keys themselves are the BINDINGS below.
+MENU: tuple[tuple[str, str], ...] = (
+    ("study", "s"),
+    ("quiz", "m"),
+    ("drill", "d"),
+    ("mock", "i"),
+    ("browse", "b"),
+    ("stats", "t"),
+    ("settings", ","),
+)
+TILES: tuple[str, ...] = ("qa", "mcq", "skill", "new_left", "reviews_today", "streak")
+
+
+class HomeScreen(BaseScreen):
+    BINDINGS = [
+        Binding("s", "app.open_mode('study')", "Study", id="home.study"),
+        Binding("m", "app.open_mode('quiz')", "Multiple choice", id="home.quiz"),
+        Binding("d", "app.open_mode('drill')", "Drill", id="home.drill"),
+        Binding("i", "app.open_mode('mock')", "Mock interview", id="home.mock"),
+        Binding("b", "app.open_mode('browse')", "Browse", id="home.browse"),
+        Binding("t", "app.open_mode('stats')", "Stats", id="home.stats"),
+        Binding("comma", "app.open_mode('settings')", "Settings", id="home.settings"),
+    ]
+
+    class CountsLoaded(Message):
+        def __init__(self, counts: DueCounts) -> None:
+            super().__init__()
+            self.counts = counts
+
+    def __init__(self) -> None:
+        super().__init__(id="home")
+        self.counts: DueCounts | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="home-body"):
+            yield Static(id="home-heading")
+            with Grid(id="home-tiles"):
+                for tile in TILES:
+                    with Vertical(classes="tile", id=f"tile-{tile}"):
+                        yield Static(classes="tile-value")
+                        yield Static(classes="tile-label")
+            yield OptionList(id="home-menu")
+            yield Static(id="home-notice")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.quiz_app.backend_ready.subscribe(self, self._on_backend_ready)
+        self.query_one(OptionList).focus()
+        if self.quiz_app.backend is not None:
+            self.load_counts()
+
+    def on_screen_resume(self) -> None:
+        # Back from a session: the counts changed.
+        if self.quiz_app.backend is not None:
+            self.load_counts()
+
+    def _on_backend_ready(self, _backend: Backend) -> None:
+        self.load_counts()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="home-counts")
+    def load_counts(self) -> None:
+        self.post_message(self.CountsLoaded(self.service.due_counts()))
+
+    def on_home_screen_counts_loaded(self, message: CountsLoaded) -> None:
+        self.counts = message.counts
+        self.render_texts()
+
+    # -- texts --------------------------------------------------------------------
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("home.subtitle")
+        counts = self.counts
+        self.query_one("#home-heading", Static).update(
+            self.t("home.heading") if self.quiz_app.backend is not None else self.t("home.loading")
+        )
+        values = {
+            "qa": counts.qa if counts else None,
+            "mcq": counts.mcq if counts else None,
+            "skill": counts.skill if counts else None,
+            "new_left": counts.new_left if counts else None,
+            # Every answer today, first sight of a new card included (as Anki's "studied today").
+            "reviews_today": counts.reviews_done_today + counts.new_done_today if counts else None,
+            "streak": counts.streak if counts else None,
+        }
+        for tile, value in values.items():
+            box = self.query_one(f"#tile-{tile}")
+            box.query_one(".tile-value", Static).update("…" if value is None else str(value))
+            box.query_one(".tile-label", Static).update(self.t(f"home.tile.{tile}"))
+            box.set_class(bool(value) and tile in ("qa", "mcq", "skill"), "-due")
+        menu = self.query_one(OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        for mode, key in MENU:
+            prompt = Text.assemble((f" {key} ", "bold reverse"), "  ", self.t(f"home.menu.{mode}"))
+            if mode in ("drill", "mock"):
+                prompt.append(f"  {self.t('home.menu.coming')}", style="dim")
+            menu.add_option(Option(prompt, id=mode))
+        menu.highlighted = highlighted if highlighted is not None else 0
+        self._render_notice()
+
+    def _render_notice(self) -> None:
+        backend = self.quiz_app.backend
+        notice = ""
+        if backend is not None and backend.content_errors:
+            notice = self.t("home.content_errors", n=len(backend.content_errors))
+        self.query_one("#home-notice", Static).update(notice)
+
+    @on(OptionList.OptionSelected, "#home-menu")
+    def _menu_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.quiz_app.open_mode(event.option.id)

@@ -1,0 +1,416 @@
+"""Mock interview set-up: how long, how many questions of each kind, which topics, and
+whether to favour weak items or repeat a fixed seed. Also the way back into an abandoned
+interview and to the history.
+
+The defaults are `MockConfig`'s: a 30-minute interview of 5 Q&A, 4 MCQ and one
+calculation. The form is read into a `MockConfig`; its validation decides what is
+allowed, and the screen only translates the complaints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import tzinfo
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Checkbox, Footer, Header, Input, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.countdown import format_seconds
+
+if TYPE_CHECKING:
+    from quizapp.srs.mock import MockConfig, MockService, MockSummary
+
+# (kind, count field) of each question row of the form; SECONDS_FIELDS gives its time limit.
+COUNT_ROWS: tuple[tuple[str, str], ...] = (("qa", "n_qa"), ("mcq", "n_mcq"), ("drill", "n_drill"))
+SECONDS_FIELDS: dict[str, str] = {"qa": "qa_seconds", "mcq": "mcq_seconds", "drill": "drill_seconds"}
+INT_FIELDS: tuple[str, ...] = (
+    "total_minutes", "n_qa", "qa_seconds", "n_mcq", "mcq_seconds", "n_drill", "drill_seconds", "drill_difficulty",
+)
+
+
+def field_bounds(name: str) -> tuple[Any, Any]:
+    """The (ge, le) bounds pydantic enforces on a MockConfig field."""
+    from quizapp.srs.mock import MockConfig
+
+    low = high = None
+    for rule in MockConfig.model_fields[name].metadata:
+        low = getattr(rule, "ge", low)
+        high = getattr(rule, "le", high)
+    return low, high
+
+
+def local_time(moment, tz: tzinfo) -> str:  # noqa: ANN001 - an aware datetime
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def mock_service(screen: BaseScreen) -> MockService:
+    """The mock interview service of the open database (screens open only once it is)."""
+    backend = screen.quiz_app.backend
+    if backend is None:
+        raise RuntimeError("the database is not open yet")
+    return backend.mocks
+
+
+@dataclass(frozen=True)
+class FormResult:
+    config: MockConfig | None
+    errors: list[str]
+
+
+class MockSetupScreen(BaseScreen):
+    """The first screen of the mock interview mode (`--start mock [--seed N]` opens it)."""
+
+    DEFAULT_CSS = """
+    MockSetupScreen #mock-setup-body {
+        padding: 0 2;
+        height: 1fr;
+    }
+    MockSetupScreen #mock-setup-columns {
+        height: auto;
+    }
+    MockSetupScreen #mock-setup-form {
+        width: 64;
+        height: auto;
+    }
+    MockSetupScreen #mock-setup-topics-box {
+        width: 1fr;
+        height: auto;
+        margin-left: 2;
+    }
+    MockSetupScreen .mock-setup-heading {
+        text-style: bold;
+        color: $text-primary;
+        margin-top: 1;
+    }
+    MockSetupScreen .mock-setup-row {
+        height: 3;
+    }
+    MockSetupScreen .mock-setup-label {
+        width: 22;
+        padding: 1 1 0 0;
+    }
+    MockSetupScreen .mock-setup-unit {
+        width: auto;
+        padding: 1 1 0 1;
+        color: $text-muted;
+    }
+    MockSetupScreen .mock-setup-input {
+        width: 10;
+    }
+    MockSetupScreen #mock-setup-seed {
+        width: 22;
+    }
+    MockSetupScreen #mock-setup-weak {
+        margin-top: 1;
+    }
+    MockSetupScreen #mock-setup-topics {
+        height: 14;
+    }
+    MockSetupScreen #mock-setup-topics-hint, MockSetupScreen #mock-setup-seed-hint {
+        color: $text-muted;
+    }
+    MockSetupScreen #mock-setup-plan {
+        margin-top: 1;
+        height: auto;
+    }
+    MockSetupScreen #mock-setup-plan.-over {
+        color: $text-warning;
+    }
+    MockSetupScreen #mock-setup-errors {
+        color: $text-error;
+        height: auto;
+    }
+    MockSetupScreen #mock-setup-resume {
+        margin-top: 1;
+        height: auto;
+        color: $text-accent;
+    }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", id="mock_setup.start"),
+        Binding("ctrl+r", "resume", "Resume", id="mock_setup.resume"),
+        Binding("ctrl+o", "history", "History", id="mock_setup.history"),
+        Binding("escape", "back", "Back", id="mock_setup.back"),
+    ]
+
+    class Loaded(Message):
+        def __init__(self, topics: list[tuple[str, int]], resumable: list[MockSummary]) -> None:
+            super().__init__()
+            self.topics = topics
+            self.resumable = resumable
+
+    class Created(Message):
+        def __init__(self, mock_id: int) -> None:
+            super().__init__()
+            self.mock_id = mock_id
+
+    class Failed(Message):
+        """An expected refusal from the service (e.g. no questions match the topics)."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        self.seed = seed
+        self.topics: list[tuple[str, int]] = []
+        self.resumable: list[MockSummary] = []
+        self.busy = False
+        self.errors: list[str] = []
+
+    # -- layout -----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        from quizapp.srs.mock import MockConfig
+
+        defaults = MockConfig()
+        yield Header()
+        with VerticalScroll(id="mock-setup-body"):
+            with Horizontal(id="mock-setup-columns"):
+                with Vertical(id="mock-setup-form"):
+                    yield Static(id="mock-setup-form-title", classes="mock-setup-heading")
+                    with Horizontal(classes="mock-setup-row"):
+                        yield Static(id="mock-setup-label-total", classes="mock-setup-label")
+                        yield self._int_input("total_minutes", defaults.total_minutes)
+                        yield Static(id="mock-setup-unit-total", classes="mock-setup-unit")
+                    for kind, count_field in COUNT_ROWS:
+                        with Horizontal(classes="mock-setup-row"):
+                            yield Static(id=f"mock-setup-label-{kind}", classes="mock-setup-label")
+                            yield self._int_input(count_field, getattr(defaults, count_field))
+                            yield Static(id=f"mock-setup-times-{kind}", classes="mock-setup-unit")
+                            seconds_field = SECONDS_FIELDS[kind]
+                            yield self._int_input(seconds_field, getattr(defaults, seconds_field))
+                            yield Static(id=f"mock-setup-unit-{kind}", classes="mock-setup-unit")
+                    with Horizontal(classes="mock-setup-row"):
+                        yield Static(id="mock-setup-label-difficulty", classes="mock-setup-label")
+                        yield self._int_input("drill_difficulty", defaults.drill_difficulty)
+                        yield Static(id="mock-setup-unit-difficulty", classes="mock-setup-unit")
+                    yield Checkbox(value=self.seed is None, id="mock-setup-weak")
+                    with Horizontal(classes="mock-setup-row"):
+                        yield Static(id="mock-setup-label-seed", classes="mock-setup-label")
+                        yield Input(
+                            value="" if self.seed is None else str(self.seed),
+                            type="integer",
+                            id="mock-setup-seed",
+                            classes="mock-setup-input",
+                        )
+                    yield Static(id="mock-setup-seed-hint")
+                with Vertical(id="mock-setup-topics-box"):
+                    yield Static(id="mock-setup-topics-title", classes="mock-setup-heading")
+                    yield Static(id="mock-setup-topics-hint")
+                    yield SelectionList[str](id="mock-setup-topics")
+            yield Static(id="mock-setup-plan")
+            yield Static(id="mock-setup-errors")
+            yield Static(id="mock-setup-resume")
+        yield Footer()
+
+    @staticmethod
+    def _int_input(name: str, value: int) -> Input:
+        return Input(value=str(value), type="integer", id=f"mock-setup-{name.replace('_', '-')}",
+                     classes="mock-setup-input")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#mock-setup-total-minutes", Input).focus()
+
+    def on_screen_resume(self) -> None:
+        # Sent when the screen is first shown too; later, back from an interview, a report
+        # or the history, what can be resumed has changed.
+        self.load()
+
+    # -- data -------------------------------------------------------------------
+    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-setup")
+    def load(self) -> None:
+        service = mock_service(self)
+        self.post_message(self.Loaded(service.available_topics(), service.resumable()))
+
+    def on_mock_setup_screen_loaded(self, message: Loaded) -> None:
+        chosen = set(self.query_one(SelectionList).selected)
+        self.topics = message.topics
+        self.resumable = message.resumable
+        topics = self.query_one(SelectionList)
+        topics.clear_options()
+        topics.add_options([Selection(f"{tag} ({n})", tag, tag in chosen) for tag, n in self.topics])
+        self.render_texts()
+        self.refresh_bindings()
+
+    # -- reading the form ---------------------------------------------------------
+    def _input(self, name: str) -> Input:
+        return self.query_one(f"#mock-setup-{name.replace('_', '-')}", Input)
+
+    def read_form(self) -> FormResult:
+        from pydantic import ValidationError
+
+        from quizapp.srs.mock import MockConfig
+
+        values: dict[str, Any] = {}
+        errors: list[str] = []
+        for name in INT_FIELDS:
+            text = self._input(name).value.strip()
+            try:
+                values[name] = int(text)
+            except ValueError:
+                errors.append(self.t("mock.setup.error.int", field=self.t(f"mock.setup.field.{name}")))
+        seed_text = self.query_one("#mock-setup-seed", Input).value.strip()
+        if seed_text:
+            try:
+                values["seed"] = int(seed_text)
+            except ValueError:
+                errors.append(self.t("mock.setup.error.int", field=self.t("mock.setup.field.seed")))
+        values["favour_weak"] = self.query_one("#mock-setup-weak", Checkbox).value
+        values["topics"] = list(self.query_one(SelectionList).selected)
+        if errors:
+            return FormResult(None, errors)
+        try:
+            return FormResult(MockConfig(**values), [])
+        except ValidationError as exc:
+            for error in exc.errors():
+                name = str(error["loc"][0]) if error.get("loc") else ""
+                if name in INT_FIELDS or name == "seed":
+                    low, high = field_bounds(name)
+                    errors.append(
+                        self.t("mock.setup.error.range", field=self.t(f"mock.setup.field.{name}"), low=low, high=high)
+                    )
+                else:
+                    errors.append(self.t("mock.setup.error.no_questions"))
+            return FormResult(None, errors)
+
+    def plan_text(self, config: MockConfig) -> tuple[str, bool]:
+        planned = config.planned_seconds
+        over = planned > config.total_seconds
+        parts = " + ".join(
+            f"{getattr(config, count)}×{format_seconds(getattr(config, SECONDS_FIELDS[kind]))}"
+            for kind, count in COUNT_ROWS
+        )
+        text = self.t(
+            "mock.setup.plan",
+            parts=parts,
+            planned=format_seconds(planned),
+            total=format_seconds(config.total_seconds),
+        )
+        if over:
+            text += "  " + self.t("mock.setup.plan_over")
+        return text, over
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    @on(SelectionList.SelectedChanged)
+    def _form_changed(self) -> None:
+        self.errors = []
+        self._render_plan()
+
+    # -- texts ---------------------------------------------------------------------
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("mock.setup.title")
+        text = lambda selector, key, **values: self.query_one(selector, Static).update(self.t(key, **values))
+        text("#mock-setup-form-title", "mock.setup.form_title")
+        text("#mock-setup-label-total", "mock.setup.field.total_minutes")
+        text("#mock-setup-unit-total", "mock.setup.unit.minutes")
+        for kind, _ in COUNT_ROWS:
+            text(f"#mock-setup-label-{kind}", f"mock.setup.count.{kind}")
+            text(f"#mock-setup-times-{kind}", "mock.setup.unit.each")
+            text(f"#mock-setup-unit-{kind}", "mock.setup.unit.seconds")
+        text("#mock-setup-label-difficulty", "mock.setup.field.drill_difficulty")
+        text("#mock-setup-unit-difficulty", "mock.setup.unit.difficulty")
+        text("#mock-setup-label-seed", "mock.setup.field.seed")
+        text("#mock-setup-seed-hint", "mock.setup.seed_hint")
+        text("#mock-setup-topics-title", "mock.setup.topics_title")
+        text("#mock-setup-topics-hint", "mock.setup.topics_hint")
+        self.query_one("#mock-setup-weak", Checkbox).label = self.t("mock.setup.field.favour_weak")
+        self.query_one("#mock-setup-seed", Input).placeholder = self.t("mock.setup.seed_placeholder")
+        self._render_plan()
+        self._render_resume()
+
+    def _render_plan(self) -> None:
+        plan = self.query_one("#mock-setup-plan", Static)
+        result = self.read_form()
+        if result.config is None:
+            plan.update("")
+            plan.set_class(False, "-over")
+        else:
+            text, over = self.plan_text(result.config)
+            plan.update(text)
+            plan.set_class(over, "-over")
+        self.query_one("#mock-setup-errors", Static).update("\n".join(self.errors))
+
+    def _render_resume(self) -> None:
+        line = ""
+        if self.resumable:
+            latest = self.resumable[0]
+            line = self.t(
+                "mock.setup.resume",
+                id=latest.mock_id,
+                date=local_time(latest.started_at, self.quiz_app.clock.local_tz()),
+                answered=latest.answered,
+                total=latest.questions,
+                status=self.t(f"mock.status.{latest.status}"),
+            )
+        self.query_one("#mock-setup-resume", Static).update(line)
+
+    # -- actions -------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return True if self.resumable and not self.busy else None
+        if action == "start":
+            return None if self.busy else True
+        return True
+
+    def action_start(self) -> None:
+        if self.busy:
+            return
+        result = self.read_form()
+        self.errors = result.errors
+        self._render_plan()
+        if result.config is None:
+            return
+        self.busy = True
+        self.refresh_bindings()
+        self.create(result.config)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-setup-create")
+    def create(self, config: MockConfig) -> None:
+        from quizapp.srs.mock import MockError
+
+        try:
+            view = mock_service(self).create(config)
+        except MockError:
+            self.post_message(self.Failed("mock.setup.error.no_match"))
+            return
+        self.post_message(self.Created(view.mock_id))
+
+    def on_mock_setup_screen_created(self, message: Created) -> None:
+        from quizapp.tui.screens.mock_run import MockRunScreen
+
+        self.busy = False
+        self.refresh_bindings()
+        self.app.push_screen(MockRunScreen(message.mock_id))
+
+    def on_mock_setup_screen_failed(self, message: Failed) -> None:
+        self.busy = False
+        self.errors = [self.t(message.key)]
+        self._render_plan()
+        self.refresh_bindings()
+
+    def action_resume(self) -> None:
+        if self.busy or not self.resumable:
+            return
+        from quizapp.tui.screens.mock_run import MockRunScreen
+
+        self.app.push_screen(MockRunScreen(self.resumable[0].mock_id, resume=True))
+
+    def action_history(self) -> None:
+        from quizapp.tui.screens.mock_history import MockHistoryScreen
+
+        self.app.push_screen(MockHistoryScreen())
+
+    def action_back(self) -> None:
+        self.dismiss()

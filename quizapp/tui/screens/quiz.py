@@ -1,0 +1,159 @@
+"""Multiple choice: pick A–D (`a`–`d` or `1`–`4`), see right/wrong and why; rated automatically."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.events import Click
+from textual.message import Message
+from textual.widgets import Static
+
+from quizapp.srs.scheduling import format_interval
+from quizapp.tui.screens.session import SessionScreen
+from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+
+if TYPE_CHECKING:
+    from quizapp.srs.views import StudyCard
+
+LETTERS = ("A", "B", "C", "D")
+FAST_MS = 8_000  # right within this many milliseconds counts as Easy
+
+
+def auto_rating(correct: bool, duration_ms: int) -> int:
+    """wrong → Again, right → Good, right and fast → Easy (fsrs.Rating values)."""
+    if not correct:
+        return 1
+    return 4 if duration_ms <= FAST_MS else 3
+
+
+class OptionRow(Static):
+    """One of the four options; clicking it chooses it."""
+
+    class Chosen(Message):
+        def __init__(self, letter: str) -> None:
+            super().__init__()
+            self.letter = letter
+
+    def __init__(self, letter: str) -> None:
+        super().__init__(id=f"quiz-opt-{letter}", classes="quiz-option")
+        self.letter = letter
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.letter))
+
+
+class QuizScreen(SessionScreen):
+    KIND = "mcq"
+    MODE = "quiz"
+
+    BINDINGS = [
+        Binding("a,1", "choose('A')", "A", id="quiz.a"),
+        Binding("b,2", "choose('B')", "B", id="quiz.b"),
+        Binding("c,3", "choose('C')", "C", id="quiz.c"),
+        Binding("d,4", "choose('D')", "D", id="quiz.d"),
+        Binding("space,enter", "next", "Next", id="quiz.next"),
+        Binding("u", "undo", "Undo", id="quiz.undo"),
+        Binding("r", "recheck", "Check again", id="quiz.recheck"),
+        Binding("escape", "back", "Back", id="quiz.back"),
+    ]
+
+    chosen: str | None = None
+    rating: int | None = None
+
+    def compose_card(self) -> ComposeResult:
+        yield Static(id="quiz-meta", classes="card-meta")
+        with VerticalScroll(id="quiz-scroll", classes="card-scroll"):
+            yield MathMarkdown(id="quiz-question", classes="card-question")
+            for letter in LETTERS:
+                yield OptionRow(letter)
+            yield Static(id="quiz-verdict", classes="quiz-verdict")
+            yield MathMarkdown(id="quiz-explanation", classes="card-answer")
+        yield Static(id="quiz-hint", classes="card-hint")
+
+    async def show_card(self, card: StudyCard) -> None:
+        self.chosen = None
+        self.rating = None
+        await self.query_one("#quiz-question", MathMarkdown).show(card.item.get("question", ""))
+        await self.query_one("#quiz-explanation", MathMarkdown).show(card.item.get("explanation", ""))
+        self.query_one("#quiz-scroll").scroll_home(animate=False)
+        self._render_options()
+
+    def _render_options(self) -> None:
+        card = self.current
+        if card is None:
+            return
+        options = card.item.get("options") or []
+        correct = card.item.get("answer")
+        answered = self.chosen is not None
+        for index, letter in enumerate(LETTERS):
+            row = self.query_one(f"#quiz-opt-{letter}", OptionRow)
+            text = render_math(options[index]) if index < len(options) else ""
+            mark = "  "
+            if answered and letter == correct:
+                mark = "✓ "
+            elif answered and letter == self.chosen:
+                mark = "✗ "
+            row.update(f"{mark}{letter}. {text}")
+            row.set_class(answered and letter == correct, "-correct")
+            row.set_class(answered and letter == self.chosen and letter != correct, "-wrong")
+            row.set_class(answered and letter not in (correct, self.chosen), "-dimmed")
+        self.query_one("#quiz-verdict").display = answered
+        self.query_one("#quiz-explanation").display = answered
+
+    def render_card_texts(self) -> None:
+        card = self.current
+        if card is not None:
+            self.query_one("#quiz-meta", Static).update(self.meta_line(card))
+        hint = self.t("quiz.hint_next") if self.chosen is not None else self.t("quiz.hint_choose")
+        self.query_one("#quiz-hint", Static).update(hint)
+        verdict = self.query_one("#quiz-verdict", Static)
+        if card is None or self.chosen is None or self.rating is None:
+            verdict.update("")
+            return
+        correct = card.item.get("answer")
+        interval = self.preview.get(self.rating)
+        shown = format_interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
+        head = self.t("quiz.right") if self.chosen == correct else self.t("quiz.wrong", answer=correct)
+        verdict.update(f"{head}\n{self.t('quiz.rated', rating=self.t(f'rating.{self.rating}'), interval=shown)}")
+        verdict.set_class(self.chosen == correct, "-right")
+        verdict.set_class(self.chosen != correct, "-wrong")
+
+    # -- actions --------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose":
+            return self.phase == "question"
+        if action == "next":
+            return self.phase == "answered"
+        return super().check_action(action, parameters)
+
+    def action_choose(self, letter: str) -> None:
+        if self.phase != "question" or self.busy or self.current is None:
+            return
+        duration_ms = self.elapsed_ms()
+        correct = letter == self.current.item.get("answer")
+        self.chosen = letter
+        self.rating = auto_rating(correct, duration_ms)
+        self._set_phase("answered")
+        self._render_options()
+        self.render_card_texts()
+        self.rate(self.rating, answer={"choice": letter, "correct": correct}, then_load=False)
+
+    def action_next(self) -> None:
+        if self.phase != "answered" or self.busy:
+            return
+        self.busy = True
+        self.refresh_bindings()
+        self.load_next()
+
+    def after_answer(self, result) -> None:
+        self.busy = False
+        self.refresh_bindings()
+
+    @on(OptionRow.Chosen)
+    def _clicked(self, event: OptionRow.Chosen) -> None:
+        self.action_choose(event.letter)

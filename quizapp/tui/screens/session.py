@@ -1,0 +1,358 @@
+"""A review session: the queue, answering, undo, progress and the end-of-session summary.
+
+Study (Q&A flashcards) and Quiz (multiple choice) differ only in how a card is shown and
+rated; the session mechanics live here. Every answer is committed by the service in its
+own transaction (in a worker) before the next card is fetched, so quitting or a crash
+never loses an answered card.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import ContentSwitcher, Footer, Header, ProgressBar, Static
+
+from quizapp.tui.format import state_label
+from quizapp.tui.screens.base import BaseScreen
+
+if TYPE_CHECKING:
+    from quizapp.srs.views import AnswerResult, CardView, StudyCard
+
+LEARNING_STATES = (1, 3)  # fsrs.State.Learning, fsrs.State.Relearning
+
+
+@dataclass
+class Answer:
+    """One answered card of this session: enough to undo it and to count it."""
+
+    review_id: int
+    card: StudyCard  # as it was shown (before the answer)
+    rating: int
+    after: CardView  # its state after the answer
+
+
+class SessionScreen(BaseScreen):
+    """Abstract: subclasses set KIND/MODE and implement the card pane."""
+
+    KIND = "qa"
+    MODE = "study"
+    # phases: loading → question → (answer | answered) → … → summary
+    phase = "loading"
+
+    class Loaded(Message):
+        def __init__(
+            self, card: StudyCard | None, preview: dict[int, timedelta], remaining: int, new_left: int | None = None
+        ) -> None:
+            super().__init__()
+            self.card = card
+            self.preview = preview
+            self.remaining = remaining
+            self.new_left = new_left
+
+    class Answered(Message):
+        def __init__(self, result: AnswerResult, card: StudyCard) -> None:
+            super().__init__()
+            self.result = result
+            self.card = card
+
+    class Undone(Message):
+        def __init__(self, review_id: int) -> None:
+            super().__init__()
+            self.review_id = review_id
+
+    class Problem(Message):
+        """An expected failure (stale card, nothing to undo): a notice, not an error."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
+    def __init__(self, only_item: str | None = None) -> None:
+        super().__init__(classes="session")
+        self.only_item = only_item
+        self.current: StudyCard | None = None
+        self.preview: dict[int, timedelta] = {}
+        self.history: list[Answer] = []
+        self.remaining = 0
+        self.new_left: int | None = None
+        self.busy = True
+        self.shown_at = 0.0
+        self.started_at = 0.0
+
+    @property
+    def quiz_clock(self):  # the app's clock (a FixedClock in tests)
+        return self.quiz_app.clock
+
+    # -- layout -----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(classes="session-progress"):
+            yield ProgressBar(total=1, show_eta=False, show_percentage=False, id="session-bar")
+            yield Static(id="session-count", classes="session-count")
+        with ContentSwitcher(initial="session-loading", id="session-switcher"):
+            yield Static(id="session-loading", classes="session-loading")
+            with Vertical(id="session-card"):
+                yield from self.compose_card()
+            yield Static(id="session-summary", classes="session-summary")
+        yield Footer()
+
+    def compose_card(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def on_mount(self) -> None:
+        self.started_at = self.quiz_clock.monotonic()
+        self.set_interval(20, self._tick)
+        self.load_next()
+
+    # -- workers ------------------------------------------------------------------
+    def _fetch(self, answered: int) -> Loaded:
+        """The next card. `answered` is how many answers this session has stored by now."""
+        service = self.service
+        new_left = None
+        if self.only_item is not None:
+            # "Study now" from Browse: this one card, once.
+            card = None if answered else service.next_card(self.KIND, only_item=self.only_item)
+            remaining = 0 if answered else 1
+        else:
+            card = service.next_card(self.KIND)
+            counts = service.due_counts()
+            remaining = counts.qa if self.KIND == "qa" else counts.mcq
+            new_left = counts.new_left
+        preview = service.preview(card.card.card_id) if card is not None else {}
+        return self.Loaded(card, preview, remaining, new_left)
+
+    def load_next(self) -> None:
+        self._load(len(self.history))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="session")
+    def _load(self, answered: int) -> None:
+        self.post_message(self._fetch(answered))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="session")
+    def submit(
+        self,
+        card: StudyCard,
+        rating: int,
+        duration_ms: int,
+        answer: dict[str, Any] | None,
+        then_load: bool,
+        answered: int,
+    ) -> None:
+        from quizapp.srs.service import StaleCard
+
+        try:
+            result = self.service.answer(
+                card.card.card_id,
+                rating,
+                mode=self.MODE,
+                expected_version=card.card.version,
+                duration_ms=duration_ms,
+                answer=answer,
+                score=None,
+            )
+        except StaleCard:
+            self.post_message(self.Problem("session.stale"))
+            self.post_message(self._fetch(answered))
+            return
+        self.post_message(self.Answered(result, card))
+        if then_load:
+            self.post_message(self._fetch(answered + 1))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="session")
+    def undo_last(self, answer: Answer) -> None:
+        from quizapp.srs.service import UndoError
+
+        service = self.service
+        try:
+            service.undo(answer.review_id)
+        except UndoError:
+            self.post_message(self.Problem("session.undo_failed"))
+            self.post_message(self.Loaded(self.current, self.preview, self.remaining))
+            return
+        self.post_message(self.Undone(answer.review_id))
+        card = service.next_card(self.KIND, only_item=answer.card.card.item_id)
+        preview = service.preview(card.card.card_id) if card is not None else {}
+        counts = service.due_counts()
+        remaining = 1 if self.only_item else (counts.qa if self.KIND == "qa" else counts.mcq)
+        self.post_message(self.Loaded(card, preview, remaining))
+
+    # -- message handlers ---------------------------------------------------------------
+    async def on_session_screen_loaded(self, message: Loaded) -> None:
+        self.busy = False
+        self.current = message.card
+        self.preview = message.preview
+        self.remaining = message.remaining
+        self.new_left = message.new_left
+        if message.card is None:
+            self._set_phase("summary")
+            self.query_one(ContentSwitcher).current = "session-summary"
+        else:
+            self.shown_at = self.quiz_clock.monotonic()
+            self.query_one(ContentSwitcher).current = "session-card"
+            await self.show_card(message.card)
+            self._set_phase("question")
+        self._render_progress()
+        self.render_texts()
+
+    def on_session_screen_answered(self, message: Answered) -> None:
+        result = message.result
+        self.history.append(Answer(result.review_id, message.card, result.rating, result.card))
+        self.remaining = max(0, self.remaining - 1)  # until the next load recounts
+        if result.leech_now:
+            self.notify(self.t("session.leech"), severity="warning", timeout=6)
+        self.after_answer(result)
+        self._render_progress()
+
+    def on_session_screen_undone(self, message: Undone) -> None:
+        if self.history and self.history[-1].review_id == message.review_id:
+            self.history.pop()
+        self.notify(self.t("session.undone"), timeout=2)
+
+    def on_session_screen_problem(self, message: Problem) -> None:
+        self.busy = False
+        self.notify(self.t(message.key), severity="warning", timeout=4)
+        self.refresh_bindings()
+
+    # -- hooks for subclasses ---------------------------------------------------------
+    async def show_card(self, card: StudyCard) -> None:
+        raise NotImplementedError
+
+    def after_answer(self, result: AnswerResult) -> None:
+        """The answer is stored (the card pane may show its outcome)."""
+
+    # -- actions shared by both modes -----------------------------------------------
+    def action_undo(self) -> None:
+        if self.busy or not self.history:
+            return
+        self.busy = True
+        self.refresh_bindings()
+        self.undo_last(self.history[-1])
+
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def action_recheck(self) -> None:
+        if not self.busy:
+            self.busy = True
+            self.load_next()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return True if self.history and not self.busy else None
+        if action == "recheck":
+            return self.phase == "summary" and self.has_learning_cards() and not self.only_item
+        return True
+
+    def _set_phase(self, phase: str) -> None:
+        self.phase = phase
+        self.set_class(phase == "summary", "-summary")
+        self.refresh_bindings()
+
+    def rate(self, rating: int, answer: dict[str, Any] | None = None, then_load: bool = True) -> None:
+        """Store a rating for the current card (in a worker)."""
+        if self.current is None or self.busy:
+            return
+        self.busy = True
+        self.submit(self.current, rating, self.elapsed_ms(), answer, then_load, len(self.history))
+        self.refresh_bindings()
+
+    def elapsed_ms(self) -> int:
+        return max(0, int((self.quiz_clock.monotonic() - self.shown_at) * 1000))
+
+    # -- progress and summary -----------------------------------------------------------
+    def _render_progress(self) -> None:
+        done = len(self.history)
+        remaining = self.remaining
+        if self.current is not None and self.phase != "summary" and remaining == 0:
+            remaining = 1  # a learning card shown ahead of its due time
+        total = max(1, done + remaining)
+        self.query_one("#session-bar", ProgressBar).update(total=total, progress=done)
+        self.query_one("#session-count", Static).update(self.t("session.progress", done=done, total=done + remaining))
+
+    def _learning_views(self) -> list[CardView]:
+        latest = {answer.after.card_id: answer.after for answer in self.history}
+        return [view for view in latest.values() if view.state in LEARNING_STATES]
+
+    def has_learning_cards(self) -> bool:
+        return bool(self._learning_views())
+
+    def _tick(self) -> None:
+        """While the summary waits for learning cards: count down, then bring them back."""
+        if self.phase != "summary" or self.busy or self.only_item or not self.has_learning_cards():
+            return
+        if self.come_back_minutes() is None:
+            self.action_recheck()
+        else:
+            self.query_one("#session-summary", Static).update(self.summary_text())
+
+    def come_back_minutes(self) -> int | None:
+        """Minutes until the next learning card of this session is due, if one is waiting."""
+        now: datetime = self.quiz_clock.now()
+        waiting = [view.due for view in self._learning_views() if view.due > now]
+        if not waiting:
+            return None
+        return max(1, math.ceil((min(waiting) - now).total_seconds() / 60))
+
+    def summary_text(self) -> str:
+        tally = Counter(answer.rating for answer in self.history)
+        lines = []
+        if not self.history:
+            lines.append(self.t("session.nothing_due"))
+            if self.new_left == 0:
+                lines.append(self.t("session.new_limit"))
+        else:
+            lines.append(self.t("session.done_title"))
+            lines.append("")
+            lines.append(self.t("session.done_count", n=len(self.history)))
+            lines.append(
+                "  ".join(f"{self.t(f'rating.{r}')} {tally.get(r, 0)}" for r in (1, 2, 3, 4))
+            )
+            minutes = max(0, round((self.quiz_clock.monotonic() - self.started_at) / 60))
+            lines.append(self.t("session.time", minutes=minutes))
+        wait = self.come_back_minutes()
+        if wait is not None and not self.only_item:
+            lines.append("")
+            lines.append(self.t("session.come_back", minutes=wait))
+        lines.append("")
+        lines.append(self.t("session.leave"))
+        return "\n".join(lines)
+
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t(f"{self.MODE}.title")
+        self.query_one("#session-loading", Static).update(self.t("session.loading"))
+        if self.phase == "summary":
+            self.query_one("#session-summary", Static).update(self.summary_text())
+        self._render_progress()
+        self.render_card_texts()
+
+    def render_card_texts(self) -> None:
+        """Language-dependent texts of the card pane."""
+
+    def meta_line(self, card: StudyCard) -> str:
+        item = card.item
+        view = card.card
+        parts = []
+        if item.get("source_no"):
+            parts.append(f"Q{item['source_no']}")
+        parts.append(item.get("id", view.item_id))
+        if item.get("group"):
+            parts.append(self.t("meta.group", group=item["group"]))
+        if item.get("section"):
+            parts.append(f"§{item['section']}")
+        parts.append(state_label(view, self.quiz_app.tr))
+        if view.leech:
+            parts.append(self.t("state.leech"))
+        tags = item.get("tags") or []
+        line = " · ".join(parts)
+        if tags:
+            line += "   " + " ".join(f"#{tag}" for tag in tags)
+        return line

@@ -1,0 +1,259 @@
+"""Settings: every scheduling option plus language and theme, validated, saved to the database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+
+from quizapp.srs.settings import Settings
+from quizapp.tui.screens.base import BaseScreen
+
+# (field, kind) in the order shown; kind says how the text is parsed.
+TEXT_FIELDS: tuple[tuple[str, str], ...] = (
+    ("desired_retention", "float"),
+    ("new_per_day", "int"),
+    ("reviews_per_day", "int"),
+    ("learning_steps_min", "steps"),
+    ("relearning_steps_min", "steps"),
+    ("day_rollover_hour", "int"),
+    ("leech_threshold", "int"),
+)
+CHOICE_FIELDS: tuple[str, ...] = ("language", "theme", "fuzz")
+LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
+
+
+def format_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(f"{v:g}" for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def parse_value(text: str, kind: str) -> Any:
+    """Text → value for pydantic; raises ValueError with the catalog key of the problem."""
+    text = text.strip().replace("，", ",")
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError("settings.error.int") from None
+    if kind == "float":
+        try:
+            return float(text)
+        except ValueError:
+            raise ValueError("settings.error.float") from None
+    parts = [p for p in text.replace(" ", ",").split(",") if p]
+    try:
+        steps = [float(p) for p in parts]
+    except ValueError:
+        raise ValueError("settings.error.steps") from None
+    if not steps:
+        raise ValueError("settings.error.steps")
+    return steps
+
+
+def field_bounds(field: str) -> tuple[float | None, float | None]:
+    """The `ge`/`le` limits pydantic enforces on a Settings field (for the error text)."""
+    info = Settings.model_fields.get(field)
+    low = high = None
+    for constraint in info.metadata if info else ():
+        low = getattr(constraint, "ge", low)
+        high = getattr(constraint, "le", high)
+    return low, high
+
+
+class SettingsScreen(BaseScreen):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", id="settings.save", priority=True),
+        Binding("escape", "back", "Back", id="settings.back"),
+    ]
+
+    class Loaded(Message):
+        def __init__(self, settings: Settings) -> None:
+            super().__init__()
+            self.settings = settings
+
+    class Saved(Message):
+        def __init__(self, settings: Settings) -> None:
+            super().__init__()
+            self.settings = settings
+
+    def __init__(self) -> None:
+        super().__init__(id="settings")
+        self.stored: Settings | None = None
+        self.errors: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="settings-form"):
+            for name, _kind in TEXT_FIELDS:
+                with Horizontal(classes="setting-row"):
+                    yield Label(id=f"label-{name}", classes="setting-label")
+                    yield Input(id=f"field-{name}", compact=True, classes="setting-input")
+                    yield Static(id=f"error-{name}", classes="setting-error")
+            for name in CHOICE_FIELDS:
+                with Horizontal(classes="setting-row"):
+                    yield Label(id=f"label-{name}", classes="setting-label")
+                    yield Select(self._choices(name), id=f"field-{name}", compact=True, allow_blank=False, classes="setting-input")
+                    yield Static(id=f"error-{name}", classes="setting-error")
+            yield Static(id="settings-help", classes="settings-help")
+            with Horizontal(id="settings-buttons"):
+                yield Button(id="settings-save", variant="primary")
+                yield Button(id="settings-cancel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#settings-form").loading = True
+        self.load_settings()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
+    def load_settings(self) -> None:
+        self.post_message(self.Loaded(self.service.settings()))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
+    def save_settings(self, settings: Settings) -> None:
+        self.service.save_settings(settings)
+        self.post_message(self.Saved(settings))
+
+    def on_settings_screen_loaded(self, message: Loaded) -> None:
+        self.stored = message.settings
+        self._fill(message.settings)
+        self.query_one("#settings-form").loading = False
+        self.query_one(f"#field-{TEXT_FIELDS[0][0]}", Input).focus()
+
+    def on_settings_screen_saved(self, message: Saved) -> None:
+        self.stored = message.settings
+        self.quiz_app.apply_settings(message.settings)
+        self.notify(self.t("settings.saved"), timeout=3)
+
+    # -- form -------------------------------------------------------------------------
+    def _fill(self, settings: Settings) -> None:
+        for name, _kind in TEXT_FIELDS:
+            self.query_one(f"#field-{name}", Input).value = format_value(getattr(settings, name))
+        self._fill_choices(settings)
+
+    def _choices(self, name: str) -> list[tuple[str, Any]]:
+        if name == "language":
+            return [(LANGUAGE_NAMES[code], code) for code in ("zh", "en")]
+        if name == "theme":
+            return [(theme, theme) for theme in sorted(self.app.available_themes)]
+        return [(self.t("common.on"), True), (self.t("common.off"), False)]
+
+    def _fill_choices(self, settings: Settings) -> None:
+        self.query_one("#field-language", Select).value = settings.language
+        themes = self.app.available_themes
+        self.query_one("#field-theme", Select).value = settings.theme if settings.theme in themes else "textual-dark"
+        self.query_one("#field-fuzz", Select).value = settings.fuzz
+
+    def read_form(self) -> Settings | None:
+        """The form as validated Settings, or None (with `self.errors` filled in)."""
+        assert self.stored is not None
+        stored = self.stored.model_dump()
+        data: dict[str, Any] = dict(stored)
+        errors: dict[str, str] = {}
+        for name, kind in TEXT_FIELDS:
+            try:
+                data[name] = parse_value(self.query_one(f"#field-{name}", Input).value, kind)
+            except ValueError as exc:
+                errors[name] = self.t(str(exc))
+                data[name] = stored[name]  # so the other fields are still checked
+        for name in CHOICE_FIELDS:
+            value = self.query_one(f"#field-{name}", Select).value
+            if value is not Select.BLANK:
+                data[name] = value
+        settings = None
+        try:
+            settings = Settings.model_validate(data)
+        except ValidationError as exc:
+            for error in exc.errors():
+                field = str(error["loc"][0]) if error["loc"] else ""
+                errors.setdefault(field, self._explain(field, error))
+        self.errors = errors
+        self._render_errors()
+        return settings if not errors else None
+
+    def _explain(self, field: str, error: dict[str, Any]) -> str:
+        low, high = field_bounds(field)
+        if low is not None and high is not None and error.get("type", "").startswith(("greater", "less")):
+            return self.t("settings.error.range", low=f"{low:g}", high=f"{high:g}")
+        if field in ("learning_steps_min", "relearning_steps_min"):
+            return self.t("settings.error.steps")
+        return self.t("settings.error.invalid")
+
+    def _render_errors(self) -> None:
+        for name, _kind in TEXT_FIELDS:
+            self.query_one(f"#error-{name}", Static).update(self.errors.get(name, ""))
+            self.query_one(f"#field-{name}", Input).set_class(name in self.errors, "-invalid")
+        for name in CHOICE_FIELDS:
+            self.query_one(f"#error-{name}", Static).update(self.errors.get(name, ""))
+
+    @on(Input.Changed)
+    def _changed(self) -> None:
+        if self.stored is not None:
+            self.read_form()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#settings-save")
+    def _save_pressed(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#settings-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_back()
+
+    def action_save(self) -> None:
+        if self.stored is None:
+            return
+        settings = self.read_form()
+        if settings is None:
+            self.notify(self.t("settings.invalid"), severity="error", timeout=4)
+            return
+        self.save_settings(settings)
+
+    def has_changes(self) -> bool:
+        if self.stored is None:
+            return False
+        for name, _kind in TEXT_FIELDS:
+            if self.query_one(f"#field-{name}", Input).value.strip() != format_value(getattr(self.stored, name)):
+                return True
+        return any(self.query_one(f"#field-{name}", Select).value != getattr(self.stored, name) for name in CHOICE_FIELDS)
+
+    def action_back(self) -> None:
+        if not self.has_changes():
+            self.dismiss()
+            return
+        from quizapp.tui.screens.confirm import ConfirmScreen
+
+        def leave_if_confirmed(discard: bool | None) -> None:
+            if discard:
+                self.dismiss()
+
+        self.app.push_screen(ConfirmScreen("settings.discard"), callback=leave_if_confirmed)
+
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("settings.title")
+        for name in [n for n, _ in TEXT_FIELDS] + list(CHOICE_FIELDS):
+            self.query_one(f"#label-{name}", Label).update(self.t(f"settings.field.{name}"))
+        self.query_one("#settings-help", Static).update(self.t("settings.help"))
+        self.query_one("#settings-save", Button).label = self.t("settings.save")
+        self.query_one("#settings-cancel", Button).label = self.t("settings.cancel")
+        if self.stored is not None:
+            # The on/off names are translated; keep what the user picked.
+            fuzz = self.query_one("#field-fuzz", Select)
+            picked = fuzz.value
+            fuzz.set_options(self._choices("fuzz"))
+            fuzz.value = picked
+            if self.errors:
+                self.read_form()

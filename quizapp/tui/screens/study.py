@@ -1,0 +1,135 @@
+"""Study: Q&A flashcards. Question first, `space` reveals, `1`–`4` rate (each with its interval)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from quizapp.srs.scheduling import format_interval
+from quizapp.tui.screens.session import SessionScreen
+from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.rating_bar import RatingBar
+
+if TYPE_CHECKING:
+    from quizapp.srs.views import StudyCard
+
+
+def answer_markdown(item: dict, key_points_title: str) -> str:
+    """The short answer followed by the key points a spoken answer should cover."""
+    text = item.get("answer", "").strip()
+    points = [point["text"] for point in item.get("key_points") or []]
+    if points:
+        text += f"\n\n**{key_points_title}**\n\n" + "\n".join(f"- {point}" for point in points)
+    return text
+
+
+class StudyScreen(SessionScreen):
+    KIND = "qa"
+    MODE = "study"
+
+    BINDINGS = [
+        Binding("space", "reveal", "Show answer", id="study.reveal"),
+        Binding("1", "rate(1)", "Again", id="study.again"),
+        Binding("2", "rate(2)", "Hard", id="study.hard"),
+        Binding("3", "rate(3)", "Good", id="study.good"),
+        Binding("4", "rate(4)", "Easy", id="study.easy"),
+        Binding("l", "toggle_long", "Long answer", id="study.long"),
+        Binding("u", "undo", "Undo", id="study.undo"),
+        Binding("r", "recheck", "Check again", id="study.recheck"),
+        Binding("escape", "back", "Back", id="study.back"),
+    ]
+
+    long_shown = False
+
+    def compose_card(self) -> ComposeResult:
+        yield Static(id="study-meta", classes="card-meta")
+        with VerticalScroll(id="study-scroll", classes="card-scroll"):
+            yield MathMarkdown(id="study-question", classes="card-question")
+            yield Static(id="study-answer-title", classes="card-section-title")
+            yield MathMarkdown(id="study-answer", classes="card-answer")
+            yield Static(id="study-long-title", classes="card-section-title")
+            yield MathMarkdown(id="study-long", classes="card-answer")
+        yield Static(id="study-hint", classes="card-hint")
+        yield RatingBar(id="study-ratings")
+
+    async def show_card(self, card: StudyCard) -> None:
+        self.long_shown = False
+        item = card.item
+        self.query_one("#study-meta", Static).update(self.meta_line(card))
+        await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
+        await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
+        await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
+        self.query_one("#study-scroll").scroll_home(animate=False)
+        self._show_sides(revealed=False)
+
+    def _show_sides(self, revealed: bool) -> None:
+        has_long = bool(self.current and self.current.item.get("long_answer"))
+        for selector in ("#study-answer-title", "#study-answer", "#study-ratings"):
+            self.query_one(selector).display = revealed
+        for selector in ("#study-long-title", "#study-long"):
+            self.query_one(selector).display = revealed and has_long and self.long_shown
+        self.query_one("#study-hint").display = not revealed
+
+    def render_card_texts(self) -> None:
+        self.query_one("#study-answer-title", Static).update(self.t("study.answer"))
+        self.query_one("#study-long-title", Static).update(self.t("study.long_answer"))
+        has_long = bool(self.current and self.current.item.get("long_answer"))
+        hint = self.t("study.hint_reveal")
+        if has_long:
+            hint += "   " + self.t("study.hint_has_long")
+        self.query_one("#study-hint", Static).update(hint)
+        if self.current is not None:
+            self.query_one("#study-meta", Static).update(self.meta_line(self.current))
+        labels = {}
+        for rating in (1, 2, 3, 4):
+            interval = self.preview.get(rating)
+            shown = format_interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
+            labels[rating] = f"{rating} {self.t(f'rating.{rating}')} · {shown}"
+        self.query_one(RatingBar).set_labels(labels)
+
+    def apply_language(self) -> None:
+        super().apply_language()
+        if self.current is not None:  # the key points heading is in the answer's Markdown
+            self.query_one("#study-answer", MathMarkdown).show(answer_markdown(self.current.item, self.t("study.key_points")))
+
+    # -- actions --------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal":
+            return self.phase == "question"
+        if action == "rate":
+            return self.phase == "answer"
+        if action == "toggle_long":
+            if self.phase != "answer":
+                return False
+            return True if self.current and self.current.item.get("long_answer") else None
+        return super().check_action(action, parameters)
+
+    def action_reveal(self) -> None:
+        if self.phase != "question" or self.busy:
+            return
+        self._set_phase("answer")
+        self._show_sides(revealed=True)
+
+    def action_toggle_long(self) -> None:
+        if self.phase != "answer" or not (self.current and self.current.item.get("long_answer")):
+            return
+        self.long_shown = not self.long_shown
+        self._show_sides(revealed=True)
+        if self.long_shown:
+            # After the next layout, when the long answer has its height.
+            title = self.query_one("#study-long-title")
+            self.call_after_refresh(title.scroll_visible, top=True, animate=False)
+
+    def action_rate(self, rating: int) -> None:
+        if self.phase != "answer":
+            return
+        self.rate(rating, then_load=True)
+
+    @on(RatingBar.Rated)
+    def _rated_by_click(self, event: RatingBar.Rated) -> None:
+        self.action_rate(event.rating)

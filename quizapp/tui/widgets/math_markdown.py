@@ -1,0 +1,19 @@
+"""Markdown whose LaTeX math is shown as Unicode (√d_k, QKᵀ, −∞)."""
+
+from __future__ import annotations
+
+from textual.await_complete import AwaitComplete
+from textual.widgets import Markdown
+
+
+def render_math(text: str) -> str:
+    from quizapp.content.render import to_unicode
+
+    return to_unicode(text)
+
+
+class MathMarkdown(Markdown):
+    """Content text goes in through `show`, which renders its math first."""
+
+    def show(self, text: str) -> AwaitComplete:
+        return self.update(render_math(text))

@@ -1,0 +1,92 @@
+"""A given input of a drill, read-only: its name and shape over the values in aligned columns.
+
+Matrices get the tall brackets of a printed page (⎡ ⎤ / ⎢ ⎥ / ⎣ ⎦), vectors a single
+row in [ ], scalars `name = value`. Numbers are written the way the worked solution writes
+them: integers without a point, other values to 3 decimals, masked cells as −∞.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from rich.text import Text
+from textual.widgets import Static
+
+MINUS = "\u2212"
+
+
+def format_number(x: float, decimals: int = 3) -> str:
+    """`3`, `0.269`, `−1.5`, `−∞`: what a person writes on paper (U+2212 for minus)."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return f"{MINUS}∞" if x < 0 else "∞"
+    if x == round(x) and abs(x) < 1e15:
+        text = str(int(round(x)))
+    else:
+        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace("-", MINUS)
+
+
+def shape_label(shape: tuple[int, ...]) -> str:
+    """(3, 2) → '3×2', (4,) → '4', () → '1' (as the engine names shapes)."""
+    return "×".join(str(n) for n in shape) if shape else "1"
+
+
+def bracket_rows(cells: list[list[str]]) -> list[str]:
+    """Rows of right-aligned cells between brackets; one row gets [ ], several get ⎡⎢⎣ ⎤⎥⎦."""
+    if not cells or not cells[0]:
+        return ["[ ]"]
+    widths = [max(len(row[c]) for row in cells) for c in range(len(cells[0]))]
+    body = ["  ".join(cell.rjust(widths[c]) for c, cell in enumerate(row)) for row in cells]
+    if len(body) == 1:
+        return [f"[ {body[0]} ]"]
+    lines = []
+    for index, line in enumerate(body):
+        left, right = ("⎡", "⎤") if index == 0 else ("⎣", "⎦") if index == len(body) - 1 else ("⎢", "⎥")
+        lines.append(f"{left} {line} {right}")
+    return lines
+
+
+def value_cells(value: Any) -> list[list[str]]:
+    """A scalar, vector or matrix as rows of formatted cells (a vector is one row)."""
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return [[format_number(float(arr))]]
+    rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
+    return [[format_number(x) for x in row] for row in rows.tolist()]
+
+
+class MatrixView(Static):
+    """One named input: `name  shape` in bold/dim, then its values."""
+
+    DEFAULT_CSS = """
+    MatrixView {
+        width: auto;
+        height: auto;
+        padding: 0 2 1 0;
+    }
+    """
+
+    def __init__(self, name: str, value: Any, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.matrix_name = name
+        self.value = np.asarray(value, dtype=float)
+        self.update(self.as_text())
+
+    def as_text(self) -> Text:
+        text = Text()
+        if self.value.ndim == 0:
+            text.append(self.matrix_name, style="bold")
+            text.append(f" = {format_number(float(self.value))}")
+            return text
+        text.append(self.matrix_name, style="bold")
+        text.append(f"  {shape_label(self.value.shape)}", style="dim")
+        for line in bracket_rows(value_cells(self.value)):
+            text.append("\n" + line)
+        return text

@@ -1,0 +1,81 @@
+"""Fixtures for the TUI tests: a frozen deck, a fixed clock, a fresh database per test.
+
+The shipped content keeps growing, so the app is pointed at `fixtures/content` (a small
+deck that never changes) to keep flows and snapshots stable.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
+FIXTURE_CONTENT = Path(__file__).parent / "fixtures" / "content"
+START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
+SIZE = (100, 32)
+
+
+@pytest.fixture(autouse=True)
+def frozen_deck(monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr("quizapp.srs.bootstrap.content_dir", lambda: FIXTURE_CONTENT)
+    random.seed(1234)
+    return FIXTURE_CONTENT
+
+
+@pytest.fixture
+def clock():
+    from quizapp.srs.clock import FixedClock
+
+    return FixedClock(current=START)
+
+
+def make_db(path: Path, clock: Any, **settings: Any) -> Path:
+    """Create the database with deterministic settings (no fuzz) plus any overrides."""
+    from quizapp.srs.bootstrap import prepare
+    from quizapp.srs.service import StudyService
+
+    prepared = prepare(path, clock=clock)
+    try:
+        service = StudyService(prepared.db, clock)
+        service.save_settings(service.settings().model_copy(update={"fuzz": False, **settings}))
+    finally:
+        prepared.db.close()
+    return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, clock: Any) -> Path:
+    return make_db(tmp_path / "study.db", clock)
+
+
+def open_service(path: Path, clock: Any):
+    from quizapp.srs.service import StudyService
+    from quizapp.store.database import open_database
+
+    return StudyService(open_database(path), clock)
+
+
+async def settle(pilot: Pilot, rounds: int = 100) -> None:
+    """Wait until no worker is pending or running and every posted message is handled."""
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause()
+        busy = [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not busy:
+            await pilot.pause()
+            if not [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]:
+                return
+        await app.workers.wait_for_complete()
+    raise AssertionError("the app did not settle")
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    """Press keys one at a time, letting each one's work finish (like a careful user)."""
+    for key in keys:
+        await pilot.press(key)
+        await settle(pilot)

@@ -1,0 +1,541 @@
+"""Pilot tests of the Drill screen: solving through the UI, what is stored, reading it back.
+
+The app runs on a temporary database with a fixed clock; problems come from fixed seeds,
+and every expected value is computed by the engine, never typed in by hand.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from textual import events
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from quizapp import engine
+from quizapp.engine import format_answer
+from quizapp.engine.mistakes import MISTAKES
+from quizapp.srs.drills import DrillService, diagnosis_json, verdict_json
+from quizapp.store.database import open_database
+from quizapp.tui.app import QuizApp, make_app
+from quizapp.tui.locales import drill_en, drill_zh
+from quizapp.tui.screens.drill import DrillScreen
+from quizapp.tui.widgets.matrix_grid import CellInput
+from tests.tui.conftest import START, settle
+
+SIZE = (120, 36)
+
+
+@pytest.fixture(autouse=True)
+def drill_strings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The drill catalogs, for as long as `locales/zh.py` and `en.py` do not merge them yet."""
+    from quizapp.tui.i18n import catalog
+
+    for lang, module in (("zh", drill_zh), ("en", drill_en)):
+        messages = catalog(lang)
+        for key, value in module.MESSAGES.items():
+            if key not in messages:
+                monkeypatch.setitem(messages, key, value)
+
+
+# -- helpers -----------------------------------------------------------------------------
+def drill_wired(app: QuizApp) -> bool:
+    """True once `QuizApp._make_screen` builds the Drill screen (the wiring has landed)."""
+    try:
+        return isinstance(app._make_screen("drill", {}), DrillScreen)
+    except Exception:
+        return False
+
+
+async def open_drill(pilot: Pilot, **options: Any) -> DrillScreen:
+    app = pilot.app
+    await settle(pilot)  # the database is open
+    if drill_wired(app):
+        app.open_mode("drill", **options)
+    else:
+        await app.push_screen(DrillScreen(**options))
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, DrillScreen)
+    return screen
+
+
+def cell_texts(value: Any) -> list[str]:
+    """What a careful user types into the cells of a part, row by row (3 decimals)."""
+    return format_answer(value).split()
+
+
+async def type_cells(pilot: Pilot, texts: list[str]) -> None:
+    """Type each text into the focused cell and tab on (no tab after the last one)."""
+    for index, text in enumerate(texts):
+        await pilot.press(*text)
+        if index < len(texts) - 1:
+            await pilot.press("tab")
+    await settle(pilot)
+
+
+async def fill_cells(pilot: Pilot, screen: DrillScreen, values: dict[str, Any]) -> None:
+    """Put answers into the cells directly, where typing them all would only slow the test."""
+    for name, value in values.items():
+        entry = screen.entry(name)
+        rows = format_answer(value).split("\n")
+        entry.grid.fill([row.split() for row in rows] if entry.rows > 1 else [" ".join(rows).split()])
+    await settle(pilot)
+
+
+def cell_state(screen: DrillScreen, part: str, row: int, col: int) -> str | None:
+    cell = screen.entry(part).grid.cell(row, col)
+    for state in ("right", "wrong", "error"):
+        if cell.has_class(f"-{state}"):
+            return state
+    return None
+
+
+def result_text(screen: DrillScreen) -> str:
+    return str(screen.query_one("#drill-result").render())
+
+
+def stored_attempts(db: Path, clock) -> list:
+    service = DrillService(open_database(db), clock)
+    try:
+        return service.attempts()
+    finally:
+        service.db.close()
+
+
+def footer_keys(app: QuizApp) -> dict[str, str]:
+    return {
+        key: binding.description
+        for key, (_, binding, enabled, _) in app.screen.active_bindings.items()
+        if binding.show and enabled
+    }
+
+
+# -- solving -------------------------------------------------------------------------------
+async def test_correct_answer_typed_cell_by_cell_scores_1_and_is_stored(db, clock):
+    problem = engine.generate("softmax", 3, 1)
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        assert "3" in str(screen.query_one("#drill-meta").render())  # the seed is shown
+        assert isinstance(screen.focused, CellInput)
+        clock.advance(seconds=42)
+        await type_cells(pilot, cell_texts(problem.solution["A"]))
+        await pilot.press("enter")  # enter on the last cell submits
+        await settle(pilot)
+        assert screen.phase == "graded"
+        assert all(cell_state(screen, "A", r, c) == "right" for r in range(2) for c in range(2))
+        assert "全部正确" in result_text(screen)
+        assert "已保存" in result_text(screen)
+        # Off the cells: the graded screen's keys are in the Footer.
+        assert {"w", "r", "n", "h"} <= set(footer_keys(app))
+
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.type == "softmax" and attempt.seed == 3 and attempt.difficulty == 1
+    assert attempt.score == 1.0 and attempt.correct
+    assert attempt.answers == {"A": "0.269 0.731\n0.119 0.881"}
+    assert attempt.duration_ms == 42_000
+    assert attempt.rating is None  # free practice does not rate the skill card
+
+
+async def test_a_wrong_cell_is_the_only_cell_marked_wrong(db, clock):
+    problem = engine.generate("softmax", 3, 1)
+    texts = cell_texts(problem.solution["A"])
+    texts[2] = "0.5"  # row 2, column 1
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await type_cells(pilot, texts)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        states = [[cell_state(screen, "A", r, c) for c in range(2)] for r in range(2)]
+        assert states == [["right", "right"], ["wrong", "right"]]
+        assert str(screen.entry("A").grid.query_one("#mark-1-0").render()) == "✗"
+        assert "75%" in result_text(screen)
+        assert "3/4" in str(screen.entry("A").query_one(".part-status").render())
+
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.score == 0.75
+    assert attempt.verdict["parts"]["A"]["cells"] == [[True, True], [False, True]]
+
+
+async def test_a_diagnosed_mistake_is_named_and_explained(db, clock):
+    problem = engine.generate("scaled_scores", 3, 1)
+    wrong = problem.mistakes["no_scaling"]["S_scaled"]
+    assert not np.allclose(wrong, problem.solution["S_scaled"])
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="scaled_scores", seed=3, difficulty=1)
+        await type_cells(pilot, cell_texts(problem.solution["S"]) + cell_texts(wrong))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        shown = result_text(screen)
+        name, explanation = MISTAKES["no_scaling"].zh.split("：", 1)
+        assert name in shown and explanation in shown
+        app.set_language("en")
+        await settle(pilot)
+        assert MISTAKES["no_scaling"].en.split(": ", 1)[0] in result_text(screen)
+
+    (attempt,) = stored_attempts(db, clock)
+    assert [d["mistake"] for d in attempt.diagnosis] == ["no_scaling"]
+    assert attempt.verdict["parts"]["S"]["score"] == 1.0
+
+
+async def test_a_format_error_is_shown_at_its_cell_and_costs_no_attempt(db, clock):
+    problem = engine.generate("softmax", 3, 1)
+    texts = cell_texts(problem.solution["A"])
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await type_cells(pilot, [texts[0], "abc", texts[2], texts[3]])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.phase == "solving"
+        assert cell_state(screen, "A", 0, 1) == "error"
+        assert [cell_state(screen, "A", r, c) for r, c in ((0, 0), (1, 0), (1, 1))] == [None, None, None]
+        status = str(screen.entry("A").query_one(".part-status").render())
+        assert "第 1 行第 2 列" in status and "abc" in status
+        assert screen.focused is screen.entry("A").grid.cell(0, 1)  # back at the cell to fix
+        assert not [w for w in app.workers if w.group == "drill-store"]
+        assert stored_attempts(db, clock) == []
+
+        await pilot.press(*texts[1])  # the cell's text is selected on focus: typing replaces it
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.phase == "graded"
+        assert screen.verdict is not None and screen.verdict.correct
+
+    (attempt,) = stored_attempts(db, clock)  # counted once
+    assert attempt.score == 1.0
+
+
+async def test_an_empty_cell_in_a_started_part_is_a_format_error(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await type_cells(pilot, ["0.269", "0.731", "0.119"])
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.phase == "solving"
+        assert cell_state(screen, "A", 1, 1) == "error"
+    assert stored_attempts(db, clock) == []
+
+
+async def test_a_whole_matrix_pasted_as_text(db, clock):
+    problem = engine.generate("causal_mask", 3, 1)  # S_masked has -inf cells
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="causal_mask", seed=3, difficulty=1)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        entry = screen.entry("S_masked")
+        assert entry.text_mode and isinstance(screen.focused, TextArea)
+        # A typo first: the error is named with its row and column, and nothing is stored.
+        app.post_message(events.Paste("[[2, -inf, -inf], [0, 0, -inf], [2, 1, x]]"))  # as the terminal sends it
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.phase == "solving" and entry.text_area.has_class("-error")
+        assert "第 3 行第 3 列" in str(entry.query_one(".part-status").render())
+        assert stored_attempts(db, clock) == []
+
+        pasted = "2 −∞ −∞\n0 0 −∞\n2 1 0"  # the minus sign and ∞ as a page would print them
+        entry.text_area.text = ""
+        entry.text_area.focus()
+        app.post_message(events.Paste(pasted))
+        await settle(pilot)
+        await pilot.press("tab")  # on into the next part's cells
+        await type_cells(pilot, cell_texts(problem.solution["A"]))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.phase == "graded" and screen.verdict is not None and screen.verdict.correct
+        assert not entry.text_mode  # shown in cells, to carry the ✓ marks
+        assert entry.grid.cell(0, 1).value == "-inf"
+        assert cell_state(screen, "S_masked", 0, 1) == "right"
+
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.answers["S_masked"] == pasted  # the text as typed
+
+
+async def test_text_mode_round_trip_keeps_the_cells(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await type_cells(pilot, ["1/4", "3/4", "0.1", "0.9"])
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        entry = screen.entry("A")
+        assert entry.text_area.text == "1/4 3/4\n0.1 0.9"
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert not entry.text_mode
+        assert entry.grid.values() == [["0.25", "0.75"], ["0.1", "0.9"]]
+
+
+async def test_arrow_keys_move_between_cells(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="causal_mask", seed=3, difficulty=1)
+        grid = screen.entry("S_masked").grid
+        assert screen.focused is grid.cell(0, 0)
+        await pilot.press("down", "down", "right")
+        assert screen.focused is grid.cell(2, 1)
+        await pilot.press("1", "left")  # inside the text first, then out of the cell
+        assert screen.focused is grid.cell(2, 1)
+        await pilot.press("left", "up")
+        assert screen.focused is grid.cell(1, 0)
+        await pilot.press("shift+tab")
+        assert screen.focused is grid.cell(0, 2)
+        await pilot.press("down", "down", "down")  # past the last row: the next part
+        assert screen.focused is screen.entry("A").grid.cell(0, 0)
+
+
+def burst(app: QuizApp, text: str) -> None:
+    """Post keys as a terminal delivers them from a fast typist or a paste: all at once,
+    without waiting for one to be handled before the next arrives (\t is tab, \n enter)."""
+    names = {".": "full_stop", "-": "minus", "/": "slash", "\t": "tab", "\n": "enter"}
+    for char in text:
+        app.post_message(events.Key(names.get(char, char), char))
+
+
+async def test_keys_typed_ahead_land_in_the_cell_moved_to(db, clock):
+    problem = engine.generate("softmax", 3, 1)
+    a = cell_texts(problem.solution["A"])
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        burst(app, f"{a[0]}\t{a[1]}\n{a[2]}\t{a[3]}\n")  # the last enter submits
+        await settle(pilot)
+        assert screen.entry("A").grid.values() == [a[:2], a[2:]]
+        assert screen.phase == "graded" and screen.verdict is not None and screen.verdict.correct
+
+
+# -- after grading: solution, hints, heatmap, retry, new ---------------------------------------
+async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
+    problem = engine.generate("softmax", 3, 1)
+    steps = problem.steps("zh")
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        assert screen.query_one("#drill-hints").display  # the eˣ table the prompt refers to
+        heatmap = screen.query_one("#drill-heatmap")
+        assert not heatmap.display  # the weights are the answer: not before grading
+        await type_cells(pilot, cell_texts(problem.solution["A"]))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert heatmap.display
+        assert "0.731" in str(heatmap.render())
+
+        shown = lambda: str(screen.query_one("#drill-steps").render())  # noqa: E731
+        await pilot.press("w")
+        assert steps[0] in shown() and steps[1] not in shown()
+        await pilot.press("w")
+        assert steps[1] in shown() and steps[2] not in shown()
+        await pilot.press("W")
+        assert all(step in shown() for step in steps)
+
+        await pilot.press("h")
+        assert not screen.query_one("#drill-hints").display
+        await pilot.press("h")
+        assert screen.query_one("#drill-hints").display
+
+        await pilot.press("r")
+        await settle(pilot)
+        assert screen.phase == "solving" and screen.problem is not None and screen.problem.seed == 3
+        assert screen.entry("A").grid.values() == [["", ""], ["", ""]]
+        assert cell_state(screen, "A", 0, 0) is None and not screen.entry("A").grid.disabled
+        assert screen.focused is screen.entry("A").grid.cell(0, 0)
+        await type_cells(pilot, cell_texts(problem.solution["A"]))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.phase == "solving"
+        assert screen.problem.type == "softmax" and screen.problem.seed != 3
+
+    assert [a.seed for a in stored_attempts(db, clock)] == [3, 3]  # the retry is an attempt too
+
+
+async def test_escape_leaves_the_cells_then_goes_back(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        keys = footer_keys(app)
+        assert {"ctrl+s", "ctrl+t", "escape"} <= set(keys) and "h" not in keys
+        await pilot.press("escape")
+        assert not isinstance(screen.focused, CellInput)
+        assert "h" in footer_keys(app)  # typed letters are keys again
+        await pilot.press("h")
+        assert not screen.query_one("#drill-hints").display
+        await pilot.press("escape")
+        await settle(pilot)
+        assert screen.phase == "picker"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is not screen
+
+
+# -- picker and due skills ---------------------------------------------------------------------
+async def test_picker_chooses_type_and_difficulty(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, seed=11)  # a seed without a type: for the first type picked
+        assert screen.phase == "picker"
+        options = screen.query_one("#drill-types")
+        prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert "16 due" in prompts[0]  # every skill card is new, so due
+        assert any("Row-wise softmax" in p for p in prompts)
+        await pilot.press("d", "3", "2")
+        assert screen.difficulty == 2
+        index = next(i for i, p in enumerate(prompts) if p.startswith("softmax"))
+        options.highlighted = index
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.phase == "solving"
+        assert (screen.problem.type, screen.problem.seed, screen.problem.difficulty) == ("softmax", 11, 2)
+        assert "seed 11 · difficulty 2" in str(screen.query_one("#drill-meta").render())
+        await pilot.press("escape", "escape")  # out of the cells, back to the picker
+        await settle(pilot)
+        assert screen.phase == "picker" and options.has_focus
+        await pilot.press("enter")  # the same type again, now with a fresh seed
+        await settle(pilot)
+        assert screen.problem.type == "softmax" and screen.problem.seed != 11
+
+
+async def test_due_skills_rate_the_card_from_the_score(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot)
+        screen.query_one("#drill-types").highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.due_mode and screen.due_card is not None
+        problem = screen.problem
+        assert screen.due_card.card.item_id == f"drill:{problem.type}"
+        await fill_cells(pilot, screen, problem.solution)  # a correct answer
+        clock.advance(seconds=30)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.verdict is not None and screen.verdict.correct
+        assert screen.stored is not None and screen.stored.rating == 4  # right and fast: Easy
+        assert "技能卡" in result_text(screen)
+
+        await pilot.press("r")  # a retry is stored but rates nothing
+        await settle(pilot)
+        first = problem.parts[0].name
+        await fill_cells(pilot, screen, {first: problem.solution[first]})  # the other parts left blank
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert screen.stored is not None and screen.stored.rating is None
+
+    first, second = sorted(stored_attempts(db, clock), key=lambda a: a.attempt_id)
+    assert first.review_id is not None and first.rating == 4
+    assert second.review_id is None
+
+
+async def test_no_due_skill_says_so_and_stays_on_the_picker(db, clock):
+    from tests.tui.conftest import make_db
+
+    quiet = make_db(db.parent / "quiet.db", clock, new_per_day=0)
+    app = make_app(db_path=quiet, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, due=True)
+        assert screen.phase == "picker" and not screen.due_mode
+        assert any("没有到期" in str(n.message) for n in app._notifications)
+
+
+# -- storage -------------------------------------------------------------------------------------
+async def test_stored_attempt_reads_back_exactly_after_reopening(db, clock):
+    problem = engine.generate("scaled_scores", 3, 1)
+    typed_s = cell_texts(problem.solution["S"])
+    typed_s[1] = "7"  # one wrong cell in S
+    typed_scaled = cell_texts(problem.mistakes["divided_by_dk"]["S_scaled"])
+    answers = {"S": "{} {}\n{} {}".format(*typed_s), "S_scaled": "{} {}\n{} {}".format(*typed_scaled)}
+    expected_verdict = engine.grade(problem, answers)
+
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_drill(pilot, type="scaled_scores", seed=3, difficulty=1)
+        clock.advance(minutes=2, seconds=5)
+        await type_cells(pilot, typed_s + typed_scaled)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    # A new service on the same file, as the next run of the app would open it.
+    service = DrillService(open_database(db), clock)
+    try:
+        (listed,) = service.attempts()
+        attempt = service.attempt(listed.attempt_id)
+    finally:
+        service.db.close()
+    assert attempt == listed
+    assert attempt.type == "scaled_scores" and attempt.seed == 3 and attempt.difficulty == 1
+    assert attempt.given is None  # a seeded problem is rebuilt from its seed
+    assert attempt.answers == answers
+    assert attempt.score == expected_verdict.score
+    assert attempt.verdict == verdict_json(expected_verdict, engine)
+    assert attempt.verdict["parts"]["S"]["cells"] == [[True, False], [True, True]]
+    assert attempt.diagnosis == diagnosis_json(expected_verdict)
+    assert [d["mistake"] for d in attempt.diagnosis] == ["divided_by_dk"]
+    assert attempt.duration_ms == 125_000
+    assert attempt.created_at == START + timedelta(minutes=2, seconds=5)
+    assert attempt.review_id is None and attempt.mock_id is None
+
+
+# -- entry point -----------------------------------------------------------------------------------
+async def test_start_drill_with_type_seed_and_difficulty(db, clock):
+    """`quizapp --start drill --type layernorm --seed 7 --difficulty 2`, as the CLI builds it."""
+    import inspect
+
+    if "start_options" not in inspect.signature(make_app).parameters or not drill_wired(make_app(db_path=db)):
+        pytest.skip("make_app(start_options=...) and the drill route in QuizApp._make_screen are not wired yet")
+    options = {"type": "layernorm", "seed": 7, "difficulty": 2}
+    app = make_app(db_path=db, clock=clock, start="drill", start_options=options)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        assert (screen.problem.type, screen.problem.seed, screen.problem.difficulty) == ("layernorm", 7, 2)
+        await pilot.press("escape", "escape")  # out of the cells, back to the picker
+        await settle(pilot)
+        assert screen.phase == "picker"
+
+
+async def test_unknown_type_falls_back_to_the_picker(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="nope", seed=1)
+        assert screen.phase == "picker"
+        assert any("nope" in str(n.message) for n in app._notifications)
+
+
+def test_drill_catalogs_have_the_same_keys_and_placeholders():
+    import string
+
+    def names(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    assert set(drill_zh.MESSAGES) == set(drill_en.MESSAGES)
+    assert {k for k in drill_zh.MESSAGES if names(drill_zh.MESSAGES[k]) != names(drill_en.MESSAGES[k])} == set()
+    for binding in DrillScreen.BINDINGS:
+        assert f"binding.{binding.id}" in drill_zh.MESSAGES
+    from quizapp.tui.screens.drill import TypeList
+
+    for binding in TypeList.BINDINGS:
+        assert f"binding.{binding.id}" in drill_zh.MESSAGES
+
+
+def test_part_entries_cover_every_part_shape():
+    """Every problem type's parts fit a grid (scalar 1×1, vector one row, matrix r×c)."""
+    from quizapp.tui.widgets.matrix_grid import grid_shape
+
+    for info in engine.list_types():
+        for difficulty in (1, 2, 3):
+            for spec in engine.generate(info.id, 1, difficulty).parts:
+                rows, cols = grid_shape(spec.shape)
+                assert rows * cols == spec.size

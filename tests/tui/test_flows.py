@@ -1,0 +1,597 @@
+"""Pilot tests: every flow of the app against a temporary database and a fixed clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Select, Static
+
+from quizapp.tui.app import QuizApp, make_app
+from tests.tui.conftest import SIZE, make_db, open_service, press, settle
+
+
+def reviews(path: Path, clock) -> list[tuple[str, int, str]]:
+    """(item id, rating, mode) of every stored review, oldest first."""
+    service = open_service(path, clock)
+    try:
+        rows = []
+        for summary in service.search("", limit=1000) + service.search("", kind="skill", limit=1000):
+            detail = service.item_detail(summary.item_id)
+            for review in detail.reviews:
+                rows.append((review.review_id, summary.item_id, review.rating, review.mode))
+        return [(item, rating, mode) for _, item, rating, mode in sorted(rows)]
+    finally:
+        service.db.close()
+
+
+def current_item(app: QuizApp) -> str | None:
+    card = getattr(app.screen, "current", None)
+    return card.card.item_id if card is not None else None
+
+
+def footer_text(app: QuizApp) -> str:
+    return " ".join(binding.description for _, binding, enabled, _ in app.screen.active_bindings.values() if binding.show)
+
+
+# -- home ---------------------------------------------------------------------------
+async def test_home_shows_due_counts(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.id == "home"
+        value = lambda tile: str(app.screen.query_one(f"#tile-{tile} .tile-value", Static).render())
+        assert value("qa") == "5"
+        assert value("mcq") == "3"
+        assert value("new_left") == "20"
+        assert value("reviews_today") == "0"
+        assert value("streak") == "0"
+
+
+@pytest.mark.parametrize("key,mode", [("d", "drill"), ("i", "mock")])
+async def test_coming_soon_screens_return_with_escape(db, clock, key, mode):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, key)
+        assert app.screen.id == "coming-soon"
+        assert app.screen.mode == mode
+        await press(pilot, "escape")
+        assert app.screen.id == "home"
+
+
+@pytest.mark.parametrize("start", ["study", "quiz", "drill", "mock", "browse", "stats", "settings"])
+async def test_start_option_opens_that_screen(db, clock, start):
+    app = make_app(db_path=db, clock=clock, start=start)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        expected = {"study": "StudyScreen", "quiz": "QuizScreen", "drill": "ComingSoonScreen",
+                    "mock": "ComingSoonScreen", "browse": "BrowseScreen", "stats": "StatsScreen",
+                    "settings": "SettingsScreen"}[start]
+        assert type(app.screen).__name__ == expected
+        await press(pilot, "escape")
+        assert app.screen.id == "home"
+
+
+async def test_ctrl_q_quits_cleanly(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+# -- study ----------------------------------------------------------------------------
+async def test_study_session_with_each_rating(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "s")
+        screen = app.screen
+        assert screen.phase == "question"
+        assert not screen.query_one("#study-ratings").display
+        shown = []
+        for key in "1234":
+            shown.append(current_item(app))
+            await press(pilot, "space")
+            assert screen.phase == "answer"
+            assert screen.query_one("#study-ratings").display
+            await press(pilot, key)
+        assert [a.rating for a in screen.history] == [1, 2, 3, 4]
+        assert screen.query_one("#session-count", Static).render().plain.startswith("4 /")
+    assert reviews(db, clock) == [(item, rating, "study") for item, rating in zip(shown, (1, 2, 3, 4))]
+
+
+async def test_rating_buttons_show_intervals(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "space")
+        labels = [str(app.screen.query_one(f"#rate-{r}").label) for r in (1, 2, 3, 4)]
+        assert labels == ["1 Again · 1m", "2 Hard · 6m", "3 Good · 10m", "4 Easy · 8d"]
+
+
+async def test_study_clicking_a_rating_button_rates(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "space")
+        await pilot.click("#rate-3")
+        await settle(pilot)
+        assert [a.rating for a in app.screen.history] == [3]
+
+
+async def test_long_answer_toggles(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        # Easy on the first two cards (Q1, Q6) brings Q24, which has a long answer.
+        await press(pilot, "space", "4", "space", "4")
+        assert current_item(app) == "t-q24"
+        await press(pilot, "space")
+        long = app.screen.query_one("#study-long")
+        assert not long.display
+        await press(pilot, "l")
+        assert long.display
+        text = long.source if hasattr(long, "source") else long._markdown
+        assert "√dₖ" in text and "\\sqrt" not in text  # math shown as Unicode
+        await press(pilot, "l")
+        assert not long.display
+
+
+async def test_undo_twice(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = current_item(app)
+        await press(pilot, "space", "4")
+        second = current_item(app)
+        await press(pilot, "space", "3")
+        third = current_item(app)
+        await press(pilot, "space", "4")
+        assert len(reviews(db, clock)) == 3
+        await press(pilot, "u")
+        assert current_item(app) == third and app.screen.phase == "question"
+        await press(pilot, "u")
+        assert current_item(app) == second and app.screen.phase == "question"
+        assert [a.rating for a in app.screen.history] == [4]
+        assert reviews(db, clock) == [(first, 4, "study")]
+        # The undone cards are new again.
+        service = open_service(db, clock)
+        try:
+            assert service.item_detail(second).card.reps == 0
+            assert service.item_detail(third).card.reps == 0
+        finally:
+            service.db.close()
+        await press(pilot, "space", "2")
+        assert reviews(db, clock) == [(first, 4, "study"), (second, 2, "study")]
+
+
+async def test_learning_card_returns_within_the_session(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        forgotten = current_item(app)
+        await press(pilot, "space", "1")  # Again: due again in 1 minute
+        assert current_item(app) != forgotten  # a new card comes first
+        clock.advance(minutes=2)
+        await press(pilot, "space", "4")
+        # The learning card is due now and comes back before the remaining new cards.
+        assert current_item(app) == forgotten
+        assert app.screen.current.card.reps == 1
+
+
+async def test_come_back_later_when_only_learning_cards_remain(tmp_path, clock):
+    db = make_db(tmp_path / "s.db", clock, new_per_day=1, learning_steps_min=[30.0])
+    app = make_app(db_path=db, clock=clock, start="study", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        card = current_item(app)
+        await press(pilot, "space", "1")  # due again in 30 min, beyond the 20 min learn-ahead
+        assert app.screen.phase == "summary"
+        summary = app.screen.query_one("#session-summary", Static).render().plain
+        assert "come back in 30 min" in summary
+        clock.advance(minutes=31)
+        await press(pilot, "r")
+        assert app.screen.phase == "question"
+        assert current_item(app) == card
+
+
+async def test_daily_new_card_limit(tmp_path, clock):
+    db = make_db(tmp_path / "s.db", clock, new_per_day=2)
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        seen = []
+        while app.screen.phase == "question":
+            seen.append(current_item(app))
+            await press(pilot, "space", "4")
+        assert seen == ["t-q01", "t-q06"]
+        assert app.screen.phase == "summary"
+        await press(pilot, "escape")
+        assert str(app.screen.query_one("#tile-new_left .tile-value", Static).render()) == "0"
+        assert str(app.screen.query_one("#tile-reviews_today .tile-value", Static).render()) == "2"
+        assert str(app.screen.query_one("#tile-qa .tile-value", Static).render()) == "0"
+        await press(pilot, "m")  # the limit is shared by all kinds of cards
+        assert app.screen.phase == "summary"
+        assert "新卡额度已用完" in app.screen.query_one("#session-summary", Static).render().plain
+
+
+async def test_daily_review_limit(tmp_path, clock):
+    db = make_db(tmp_path / "s.db", clock, reviews_per_day=1)
+    # Day 1: learn two cards straight into review.
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "space", "4", "space", "4")
+    clock.advance(days=30)  # both are due; only one review is allowed per day
+    service = open_service(db, clock)
+    service.save_settings(service.settings().model_copy(update={"new_per_day": 0}))
+    service.db.close()
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.phase == "question"
+        await press(pilot, "space", "3")
+        assert app.screen.phase == "summary"
+
+
+# -- quiz ----------------------------------------------------------------------------
+async def test_mcq_right_and_wrong(db, clock):
+    app = make_app(db_path=db, clock=clock, start="quiz", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert current_item(app) == "t-mcq-01"  # answer B
+        clock.advance(seconds=20)  # slower than 8 s: right is Good, not Easy
+        await press(pilot, "b")
+        verdict = screen.query_one("#quiz-verdict", Static).render().plain
+        assert "Right" in verdict and "Good" in verdict
+        assert screen.query_one("#quiz-opt-B").has_class("-correct")
+        assert screen.query_one("#quiz-explanation").display
+        await press(pilot, "space")
+        assert current_item(app) == "t-mcq-02"  # answer C
+        await press(pilot, "1")  # A: wrong
+        verdict = screen.query_one("#quiz-verdict", Static).render().plain
+        assert "Wrong" in verdict and "C" in verdict and "Again" in verdict
+        assert screen.query_one("#quiz-opt-A").has_class("-wrong")
+        assert screen.query_one("#quiz-opt-C").has_class("-correct")
+        await press(pilot, "enter")
+        assert current_item(app) == "t-mcq-03"  # answer B, fast → Easy
+        await press(pilot, "2")
+        assert "Easy" in screen.query_one("#quiz-verdict", Static).render().plain
+        await press(pilot, "u")  # undo the last answer: the question is open again
+        assert current_item(app) == "t-mcq-03" and screen.phase == "question"
+    assert reviews(db, clock) == [("t-mcq-01", 3, "quiz"), ("t-mcq-02", 1, "quiz")]
+
+
+# -- browse -----------------------------------------------------------------------------
+async def browse_for(pilot, text: str) -> list[str]:
+    app = pilot.app
+    field = app.screen.query_one(Input)
+    field.focus()
+    await press(pilot, "home", "ctrl+k")
+    await pilot.press(*text)
+    await settle(pilot)
+    return [r.item_id for r in app.screen.results]
+
+
+async def test_browse_search_by_number_and_tag(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        assert len(app.screen.results) == 8
+        assert await browse_for(pilot, "Q24") == ["t-q24"]
+        detail = app.screen.detail
+        assert detail.summary.item_id == "t-q24"
+        head = app.screen.query_one("#browse-detail-head", Static).render().plain
+        assert head.startswith("Q24")
+        assert sorted(await browse_for(pilot, "softmax")) == ["t-mcq-02", "t-q24", "t-s10"]
+        assert await browse_for(pilot, "kv-cache") == ["t-q33"]
+        assert await browse_for(pilot, "t-mcq-03") == ["t-mcq-03"]
+        assert await browse_for(pilot, "数值稳定") == ["t-s10"]
+        assert await browse_for(pilot, "no such thing") == []
+
+
+async def test_browse_detail_shows_card_state_and_history(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "space", "3")
+        app.open_mode("browse", item_id="t-q01")
+        await settle(pilot)
+        screen = app.screen
+        assert screen.detail.summary.item_id == "t-q01"
+        assert screen.detail.card.reps == 1
+        state = screen.query_one("#browse-card-state", Static)
+        history = screen.query_one("#browse-history", Static)
+        assert state.render() is not None and history.render() is not None
+        assert len(screen.detail.reviews) == 1 and screen.detail.reviews[0].rating == 3
+
+
+async def test_suspend_and_unsuspend(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        await browse_for(pilot, "Q1")
+        await press(pilot, "enter")  # focus the results
+        assert isinstance(app.focused, DataTable)
+        await press(pilot, "x")
+        service = open_service(db, clock)
+        try:
+            assert service.item_detail("t-q01").card.suspended
+            # A suspended card is not studied.
+            assert service.next_card("qa").card.item_id != "t-q01"
+        finally:
+            service.db.close()
+        assert app.screen.detail.card.suspended
+        await press(pilot, "escape")
+        assert str(app.screen.query_one("#tile-qa .tile-value", Static).render()) == "4"
+        await press(pilot, "b")
+        await browse_for(pilot, "Q1")
+        await press(pilot, "enter", "x")
+        service = open_service(db, clock)
+        try:
+            assert not service.item_detail("t-q01").card.suspended
+        finally:
+            service.db.close()
+
+
+async def test_study_now_from_browse(db, clock):
+    app = make_app(db_path=db, clock=clock, start="browse")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await browse_for(pilot, "Q33")
+        await press(pilot, "enter", "n")
+        assert type(app.screen).__name__ == "StudyScreen"
+        assert current_item(app) == "t-q33"
+        await press(pilot, "space", "3")
+        assert app.screen.phase == "summary"
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "BrowseScreen"
+        assert app.screen.detail.card.reps == 1
+    assert reviews(db, clock) == [("t-q33", 3, "study")]
+
+
+# -- command palette ----------------------------------------------------------------------
+async def test_command_palette_jumps_to_an_item(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await pilot.press(*"Q24")
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "BrowseScreen"
+        assert app.screen.detail.summary.item_id == "t-q24"
+
+
+async def test_command_palette_starts_a_mode(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await pilot.press(*"Open: Stats")
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "StatsScreen"
+
+
+# -- settings and language ------------------------------------------------------------------
+async def set_field(pilot, name: str, text: str) -> None:
+    field = pilot.app.screen.query_one(f"#field-{name}", Input)
+    field.focus()
+    await press(pilot, "home", "ctrl+k")
+    await pilot.press(*text)
+    await settle(pilot)
+
+
+async def test_settings_change_is_saved(db, clock):
+    app = make_app(db_path=db, clock=clock, start="settings")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_field(pilot, "new_per_day", "5")
+        await set_field(pilot, "learning_steps_min", "2, 15")
+        await set_field(pilot, "desired_retention", "0.85")
+        await press(pilot, "ctrl+s")
+    service = open_service(db, clock)
+    try:
+        settings = service.settings()
+    finally:
+        service.db.close()
+    assert settings.new_per_day == 5
+    assert settings.learning_steps_min == [2.0, 15.0]
+    assert settings.desired_retention == 0.85
+
+
+async def test_invalid_settings_are_explained_and_not_saved(db, clock):
+    app = make_app(db_path=db, clock=clock, start="settings", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_field(pilot, "desired_retention", "0.5")
+        assert "between 0.7 and 0.99" in app.screen.query_one("#error-desired_retention", Static).render().plain
+        await set_field(pilot, "new_per_day", "many")
+        assert "whole number" in app.screen.query_one("#error-new_per_day", Static).render().plain
+        await press(pilot, "ctrl+s")
+    service = open_service(db, clock)
+    try:
+        assert service.settings().desired_retention == 0.9
+        assert service.settings().new_per_day == 20
+    finally:
+        service.db.close()
+
+
+async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
+    app = make_app(db_path=db, clock=clock, start="settings", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await set_field(pilot, "new_per_day", "7")
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "ConfirmScreen"
+        await press(pilot, "n")  # keep editing
+        assert type(app.screen).__name__ == "SettingsScreen"
+        assert app.screen.query_one("#field-new_per_day", Input).value == "7"
+        await press(pilot, "escape", "y")  # discard
+        assert app.screen.id == "home"
+    service = open_service(db, clock)
+    try:
+        assert service.settings().new_per_day == 20
+    finally:
+        service.db.close()
+
+
+async def test_language_switch_applies_at_once_and_persists(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "学习" in footer_text(app)
+        await press(pilot, "comma")
+        select = app.screen.query_one("#field-language", Select)
+        select.focus()
+        await press(pilot, "enter", "down", "enter")
+        assert select.value == "en"
+        await press(pilot, "ctrl+s")
+        # The settings screen itself switched...
+        assert app.screen.query_one("#label-language").render().plain == "Language"
+        assert "Save" in footer_text(app)
+        await press(pilot, "escape")
+        # ...and so did Home underneath it.
+        assert app.screen.query_one("#tile-qa .tile-label", Static).render().plain == "Q&A due"
+        assert "Study" in footer_text(app)
+        assert app.title.startswith("quizapp")
+    # Reopening keeps English.
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.tr.lang == "en"
+        assert "Multiple choice" in footer_text(app)
+
+
+async def test_lang_option_overrides_the_stored_language(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#home-heading", Static).render().plain == "Today"
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.screen.query_one("#home-heading", Static).render().plain == "今天"
+
+
+async def test_theme_setting_is_applied(db, clock):
+    service = open_service(db, clock)
+    service.save_settings(service.settings().model_copy(update={"theme": "quizapp-paper"}))
+    service.db.close()
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.theme == "quizapp-paper"
+
+
+# -- stats ----------------------------------------------------------------------------------
+async def test_stats_counts_todays_reviews(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "space", "3", "space", "4")
+        app.open_mode("stats")
+        await settle(pilot)
+        stats = app.screen.stats
+        assert stats.days[-1][1] == 2
+        assert sum(n for _, n in stats.days) == 2
+        assert stats.states["qa"]["learning"] == 1 and stats.states["qa"]["review"] == 1
+
+
+# -- errors ---------------------------------------------------------------------------------
+async def test_unexpected_error_shows_message_with_log_path(db, clock, monkeypatch, isolated_user_dirs):
+    from quizapp.srs.service import StudyService
+
+    def broken(self):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(StudyService, "due_counts", broken)
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert type(app.screen).__name__ == "ErrorScreen"
+        assert "RuntimeError: disk on fire" in app.screen.query_one("#error-message", Static).render().plain
+        log = isolated_user_dirs / "logs" / "quizapp.log"
+        assert str(log) in app.screen.query_one("#error-log", Static).render().plain
+        assert "disk on fire" in log.read_text() and "Traceback" in log.read_text()
+        await press(pilot, "escape")
+        assert app.screen.id == "home"  # still running
+
+
+async def test_database_error_while_opening_exits_with_status_2(db, clock, monkeypatch):
+    from quizapp.store.database import SchemaTooNew
+
+    def too_new(*args, **kwargs):
+        raise SchemaTooNew(f"{db} was written by a newer quizapp (schema 9999); upgrade quizapp to open it")
+
+    monkeypatch.setattr("quizapp.tui.backend.open_backend", too_new)
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+    assert app.return_code == 2
+
+
+async def test_a_card_changed_elsewhere_is_not_overwritten(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = current_item(app)
+        await press(pilot, "space")
+        service = open_service(db, clock)  # another window suspends and restores it
+        service.set_suspended(shown, True)
+        service.set_suspended(shown, False)
+        service.db.close()
+        await press(pilot, "3")
+        assert any("changed elsewhere" in str(n.message) for n in app._notifications)
+        assert app.screen.phase == "question" and current_item(app) == shown
+        assert reviews(db, clock) == []
+        await press(pilot, "space", "3")
+        assert reviews(db, clock) == [(shown, 3, "study")]
+
+
+async def test_leech_is_announced(tmp_path, clock):
+    db = make_db(tmp_path / "l.db", clock, leech_threshold=1)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_mode("browse", item_id="t-q06")
+        await settle(pilot)
+        await press(pilot, "n", "space", "4")  # straight to review
+        clock.advance(days=10)
+        await press(pilot, "escape", "n", "space", "1")  # a lapse: leech at threshold 1
+        assert any("leech" in str(n.message) for n in app._notifications)
+    service = open_service(db, clock)
+    try:
+        assert service.item_detail("t-q06").card.leech
+    finally:
+        service.db.close()
+
+
+async def test_a_crash_on_the_ui_thread_is_logged_and_explained(db, clock, monkeypatch, isolated_user_dirs):
+    from quizapp.tui.errors import UnexpectedError
+
+    def explode(self, mode):
+        raise ValueError("boom in the UI")
+
+    monkeypatch.setattr(QuizApp, "action_open_mode", explode)
+    app = make_app(db_path=db, clock=clock)
+    with pytest.raises(UnexpectedError) as info:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("s")
+            await pilot.pause()
+    log = isolated_user_dirs / "logs" / "quizapp.log"
+    text = info.value.__rich__().plain
+    assert "ValueError: boom in the UI" in text and str(log) in text
+    assert "Traceback" in log.read_text() and "boom in the UI" in log.read_text()
+    assert app.return_code == 1

@@ -1,0 +1,97 @@
+"""The two UI catalogs: same keys, same placeholders, and every key the code uses exists."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+
+from quizapp.srs.settings import Settings
+from quizapp.tui.i18n import LANGUAGES, Translator, catalog
+from quizapp.tui.stats_data import KINDS, STATE_COLUMNS
+
+TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_both_catalogs_have_the_same_keys():
+    zh, en = catalog("zh"), catalog("en")
+    assert sorted(set(zh) - set(en)) == []
+    assert sorted(set(en) - set(zh)) == []
+
+
+def test_placeholders_match_between_languages():
+    zh, en = catalog("zh"), catalog("en")
+    mismatched = {key for key in zh if placeholders(zh[key]) != placeholders(en[key])}
+    assert mismatched == set()
+
+
+def literal_keys() -> set[str]:
+    keys = set()
+    pattern = re.compile(r"""(?:\bt|\btr|\.tr)\(\s*["']([a-z_]+\.[a-z0-9_.]+)["']""")
+    for path in TUI_DIR.rglob("*.py"):
+        if "locales" in path.parts:
+            continue
+        keys.update(pattern.findall(path.read_text(encoding="utf-8")))
+    return keys
+
+
+def dynamic_keys() -> set[str]:
+    """Keys built with f-strings in the code, enumerated here."""
+    from quizapp.tui.app import MODES
+    from quizapp.tui.screens.home import MENU, TILES
+    from quizapp.tui.screens.settings import CHOICE_FIELDS, TEXT_FIELDS
+
+    keys = {f"rating.{r}" for r in (1, 2, 3, 4)}
+    keys |= {f"kind.{k}" for k in KINDS} | {f"kind.short.{k}" for k in KINDS}
+    keys |= {f"{mode}.title" for mode in MODES}
+    keys |= {f"palette.help.{mode}" for mode in MODES}
+    keys |= {f"home.tile.{tile}" for tile in TILES} | {f"home.menu.{mode}" for mode, _ in MENU}
+    keys |= {f"settings.field.{name}" for name, _ in TEXT_FIELDS} | {f"settings.field.{n}" for n in CHOICE_FIELDS}
+    keys |= {f"stats.state.{column}" for column in STATE_COLUMNS}
+    keys |= {f"mode.{m}" for m in ("study", "quiz", "drill", "mock")}
+    keys |= {"state.new", "state.learning", "state.review", "state.relearning", "state.leech"}
+    keys |= {"settings.error.int", "settings.error.float", "settings.error.steps"}
+    return keys
+
+
+def binding_keys() -> set[str]:
+    from quizapp.tui.app import QuizApp
+    from quizapp.tui.screens import browse, coming_soon, confirm, error, home, quiz, settings, stats, study
+
+    owners = [
+        QuizApp, home.HomeScreen, study.StudyScreen, quiz.QuizScreen, browse.BrowseScreen,
+        settings.SettingsScreen, stats.StatsScreen, coming_soon.ComingSoonScreen, error.ErrorScreen,
+        confirm.ConfirmScreen,
+    ]
+    ids = set()
+    for owner in owners:
+        for binding in owner.BINDINGS:
+            assert isinstance(binding, Binding) and binding.id, f"{owner.__name__}: every binding needs an id"
+            ids.add(f"binding.{binding.id}")
+    return ids
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_the_code_uses_exists(lang):
+    messages = catalog(lang)
+    used = literal_keys() | dynamic_keys() | binding_keys()
+    assert sorted(used - set(messages)) == []
+
+
+def test_settings_fields_all_have_a_label():
+    fields = {f"settings.field.{name}" for name in Settings.model_fields}
+    assert fields <= set(catalog("zh"))
+
+
+def test_translator_fills_placeholders_and_survives_a_missing_key():
+    tr = Translator("en")
+    assert tr("session.done_count", n=3) == "Answered 3 card(s)"
+    assert Translator("zh")("session.done_count", n=3) == "共回答 3 张卡片"
+    assert tr("no.such.key") == "no.such.key"
