@@ -10,6 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
+
+from quizapp.drill_types import DRILL_TYPES
 
 # Kept here (not imported from quizapp.tui) so building the parser never imports Textual.
 START_SCREENS = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
@@ -22,6 +25,28 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="open this screen instead of Home (TUI only)",
     )
+    # Own dests: the `drill` and `grade` sub-commands have their own --type/--seed.
+    parser.add_argument("--type", dest="start_type", choices=DRILL_TYPES, default=None, metavar="TYPE",
+                        help="with --start drill: the problem type")
+    parser.add_argument("--seed", dest="start_seed", type=int, default=None, metavar="N",
+                        help="with --start drill or mock: the seed")
+    parser.add_argument("--difficulty", dest="start_difficulty", type=int, choices=(1, 2, 3), default=None,
+                        help="with --start drill: 1, 2 or 3")
+
+
+def start_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of the start screen; ValueError when they don't fit `--start`."""
+    options = {
+        name: value
+        for name in ("type", "seed", "difficulty")
+        if (value := getattr(args, f"start_{name}", None)) is not None
+    }
+    allowed = {"drill": {"type", "seed", "difficulty"}, "mock": {"seed"}}.get(getattr(args, "start", None) or "", set())
+    if not set(options) <= allowed:
+        raise ValueError("--type and --difficulty need --start drill; --seed needs --start drill or mock")
+    if options.get("seed", 0) < 0:
+        raise ValueError("--seed must be 0 or more")
+    return options
 
 
 def _db_path(args: argparse.Namespace) -> Path:
@@ -53,6 +78,11 @@ def preflight(path: Path, content_dirs: list[Path]) -> str | None:
 
 
 def run_app(args: argparse.Namespace) -> int:
+    try:
+        options = start_options(args)
+    except ValueError as exc:
+        print(f"quizapp: {exc}", file=sys.stderr)
+        return 2
     path = _db_path(args)
     content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
     problem = preflight(path, content_dirs)
@@ -67,6 +97,7 @@ def run_app(args: argparse.Namespace) -> int:
         lang=getattr(args, "lang", None),
         start=getattr(args, "start", None),
         extra_content=content_dirs,
+        start_options=options,
     )
     app.run()
     return int(app.return_code or 0)

@@ -6,12 +6,18 @@ import argparse
 import json
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from quizapp.cli.errors import UsageError
-from quizapp.content.loader import ContentSet
-from quizapp.srs.bootstrap import load_all_content
+
+if TYPE_CHECKING:
+    from quizapp.content.loader import ContentSet
 
 
 def _load(args: argparse.Namespace) -> ContentSet:
+    # Imported here so that building the parser (every start of the TUI) stays cheap.
+    from quizapp.srs.bootstrap import load_all_content
+
     dirs = [Path(d) for d in (args.content or [])]
     for d in dirs:
         if not d.is_dir():

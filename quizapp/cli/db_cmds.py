@@ -6,19 +6,17 @@ import argparse
 import json
 from pathlib import Path
 
-from quizapp.store.database import (
-    backup_file,
-    check_database,
-    default_db_path,
-    upgrade_database,
-)
 
 
 def db_path(args: argparse.Namespace) -> Path:
+    from quizapp.store.database import default_db_path
+
     return Path(args.db).expanduser() if args.db else default_db_path()
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
+    from quizapp.store.database import check_database, upgrade_database
+
     path = db_path(args)
     before, head = check_database(path)
     result = upgrade_database(path)
@@ -32,6 +30,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_current(args: argparse.Namespace) -> int:
+    from quizapp.store.database import check_database
+
     path = db_path(args)
     if not path.exists():
         print(f"{path}: does not exist yet (created on first run)")
@@ -43,6 +43,8 @@ def cmd_current(args: argparse.Namespace) -> int:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
+    from quizapp.store.database import backup_file, check_database
+
     path = db_path(args)
     if not path.exists():
         from quizapp.cli.errors import UsageError

@@ -7,7 +7,6 @@ Every handler returns an exit status: 0 success, 1 a wrong answer or failed chec
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from typing import Sequence
@@ -28,20 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
-    from quizapp.cli import content_cmds, db_cmds, transfer_cmds
+    # Every command module here imports only argparse-level code; heavy imports
+    # (SQLAlchemy, NumPy, Textual) happen inside the handlers.
+    from quizapp.cli import app_cmd, content_cmds, db_cmds, drill_parser, transfer_cmds
 
     content_cmds.register(sub)
+    drill_parser.register(sub)
     db_cmds.register(sub)
     transfer_cmds.register(sub)
-    # The engine commands and the TUI launcher are registered when present.
-    if importlib.util.find_spec("quizapp.cli.drill") is not None:
-        from quizapp.cli import drill
-
-        drill.register(sub)
-    if importlib.util.find_spec("quizapp.cli.app_cmd") is not None:
-        from quizapp.cli import app_cmd
-
-        app_cmd.add_app_arguments(parser)
+    app_cmd.add_app_arguments(parser)
     return parser
 
 
@@ -53,7 +47,7 @@ def _merge_global(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from quizapp.store.database import DatabaseError
+    from quizapp.store.errors import DatabaseError
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -61,9 +55,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     try:
         if handler is None:
-            if importlib.util.find_spec("quizapp.cli.app_cmd") is None:
-                parser.print_help()
-                return 0
             from quizapp.cli.app_cmd import run_app
 
             return int(run_app(args) or 0)

@@ -203,10 +203,18 @@ class StudyService:
 
     def next_learning_due(self, kind: str) -> datetime | None:
         """When the next learning card of `kind` becomes due (to tell the user to wait)."""
+        learning_states = (int(State.Learning), int(State.Relearning))
         with self.db.session() as session:
             due = session.scalar(
-                select(func.min(Card.due)).select_from(self._active_cards(kind).subquery())
-                .where(Card.reps > 0)
+                select(func.min(Card.due))
+                .join(Item)
+                .where(
+                    Item.kind == kind,
+                    Item.retired_at.is_(None),
+                    Card.suspended.is_(False),
+                    Card.reps > 0,
+                    Card.state.in_(learning_states),
+                )
             )
             return from_naive_utc(due) if due else None
 

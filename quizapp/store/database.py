@@ -24,27 +24,28 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from quizapp.resources import migrations_dir
+from quizapp.store.errors import DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
+
+__all__ = [
+    "Database",
+    "DatabaseError",
+    "DatabaseLocked",
+    "NotAQuizappDatabase",
+    "SchemaTooNew",
+    "backup_file",
+    "check_database",
+    "current_revision",
+    "default_db_path",
+    "head_revision",
+    "migrate",
+    "open_database",
+    "upgrade_database",
+]
 
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
-
-
-class DatabaseError(Exception):
-    """A database that cannot be used; the message is one line for the user."""
-
-
-class NotAQuizappDatabase(DatabaseError):
-    pass
-
-
-class SchemaTooNew(DatabaseError):
-    pass
-
-
-class DatabaseLocked(DatabaseError):
-    pass
 
 
 def default_db_path() -> Path:

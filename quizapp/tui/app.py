@@ -10,7 +10,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from textual import work
 from textual.app import App
@@ -63,6 +63,7 @@ class AppConfig:
     db_path: Path | None = None
     lang: str | None = None  # --lang: overrides the stored language for this run
     start: str | None = None
+    start_options: tuple[tuple[str, Any], ...] = ()  # e.g. drill type/seed/difficulty, mock seed
     clock: Clock = field(default_factory=Clock)
     extra_content: tuple[Path, ...] = ()
 
@@ -87,7 +88,9 @@ class QuizApp(App[None]):
         self.backend: Backend | None = None
         self.settings: Settings | None = None
         self.backend_ready: Signal[Backend] = Signal(self, "backend-ready")
-        self._pending: tuple[str, dict[str, Any]] | None = (config.start, {}) if config.start else None
+        self._pending: tuple[str, dict[str, Any]] | None = (
+            (config.start, dict(config.start_options)) if config.start else None
+        )
         self._last_error: tuple[str, float] | None = None
 
     # -- startup --------------------------------------------------------------
@@ -216,9 +219,15 @@ class QuizApp(App[None]):
             from quizapp.tui.screens.settings import SettingsScreen
 
             return SettingsScreen()
-        from quizapp.tui.screens.coming_soon import ComingSoonScreen
+        if mode == "drill":
+            from quizapp.tui.screens.drill import DrillScreen
 
-        return ComingSoonScreen(mode)
+            return DrillScreen(**options)
+        if mode == "mock":
+            from quizapp.tui.screens.mock_setup import MockSetupScreen
+
+            return MockSetupScreen(**options)
+        raise ValueError(f"no screen for mode {mode!r}")
 
     # -- errors -----------------------------------------------------------------
     def report_error(self, error: BaseException) -> None:
@@ -251,6 +260,7 @@ def make_app(
     start: str | None = None,
     clock: Clock | None = None,
     extra_content: Sequence[Path | str] = (),
+    start_options: Mapping[str, Any] | None = None,
 ) -> QuizApp:
     """Build the app (shared by the CLI and the tests). Nothing is opened until it runs."""
     if lang is not None and lang not in LANGUAGES:
@@ -261,6 +271,7 @@ def make_app(
         db_path=Path(db_path) if db_path is not None else None,
         lang=lang,
         start=start,
+        start_options=tuple((start_options or {}).items()),
         clock=clock or Clock(),
         extra_content=tuple(Path(p) for p in extra_content),
     )

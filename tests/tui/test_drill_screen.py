@@ -43,21 +43,10 @@ def drill_strings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 # -- helpers -----------------------------------------------------------------------------
-def drill_wired(app: QuizApp) -> bool:
-    """True once `QuizApp._make_screen` builds the Drill screen (the wiring has landed)."""
-    try:
-        return isinstance(app._make_screen("drill", {}), DrillScreen)
-    except Exception:
-        return False
-
-
 async def open_drill(pilot: Pilot, **options: Any) -> DrillScreen:
     app = pilot.app
     await settle(pilot)  # the database is open
-    if drill_wired(app):
-        app.open_mode("drill", **options)
-    else:
-        await app.push_screen(DrillScreen(**options))
+    app.open_mode("drill", **options)
     await settle(pilot)
     screen = app.screen
     assert isinstance(screen, DrillScreen)
@@ -490,10 +479,6 @@ async def test_stored_attempt_reads_back_exactly_after_reopening(db, clock):
 # -- entry point -----------------------------------------------------------------------------------
 async def test_start_drill_with_type_seed_and_difficulty(db, clock):
     """`quizapp --start drill --type layernorm --seed 7 --difficulty 2`, as the CLI builds it."""
-    import inspect
-
-    if "start_options" not in inspect.signature(make_app).parameters or not drill_wired(make_app(db_path=db)):
-        pytest.skip("make_app(start_options=...) and the drill route in QuizApp._make_screen are not wired yet")
     options = {"type": "layernorm", "seed": 7, "difficulty": 2}
     app = make_app(db_path=db, clock=clock, start="drill", start_options=options)
     async with app.run_test(size=SIZE) as pilot:

@@ -48,14 +48,13 @@ async def test_home_shows_due_counts(db, clock):
         assert value("streak") == "0"
 
 
-@pytest.mark.parametrize("key,mode", [("d", "drill"), ("i", "mock")])
-async def test_coming_soon_screens_return_with_escape(db, clock, key, mode):
+@pytest.mark.parametrize("key,screen", [("d", "DrillScreen"), ("i", "MockSetupScreen")])
+async def test_drill_and_mock_keys_open_their_screens(db, clock, key, screen):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, key)
-        assert app.screen.id == "coming-soon"
-        assert app.screen.mode == mode
+        assert type(app.screen).__name__ == screen
         await press(pilot, "escape")
         assert app.screen.id == "home"
 
@@ -65,8 +64,8 @@ async def test_start_option_opens_that_screen(db, clock, start):
     app = make_app(db_path=db, clock=clock, start=start)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        expected = {"study": "StudyScreen", "quiz": "QuizScreen", "drill": "ComingSoonScreen",
-                    "mock": "ComingSoonScreen", "browse": "BrowseScreen", "stats": "StatsScreen",
+        expected = {"study": "StudyScreen", "quiz": "QuizScreen", "drill": "DrillScreen",
+                    "mock": "MockSetupScreen", "browse": "BrowseScreen", "stats": "StatsScreen",
                     "settings": "SettingsScreen"}[start]
         assert type(app.screen).__name__ == expected
         await press(pilot, "escape")

@@ -630,21 +630,11 @@ def test_every_key_the_mock_screens_use_exists(module):
     assert sorted(unused) == []
 
 
-# -- entry points (once QuizApp routes "mock" here) ---------------------------------------------------------
-def mock_wired(app: QuizApp) -> bool:
-    """True once `QuizApp._make_screen` builds the mock set-up screen (the wiring has landed)."""
-    from quizapp.tui.screens.mock_setup import MockSetupScreen
-
-    try:
-        return isinstance(app._make_screen("mock", {}), MockSetupScreen)
-    except Exception:
-        return False
+# -- entry points -------------------------------------------------------------------------
 
 
 async def test_home_key_opens_mock_setup(db, clock):
     app = make_app(db_path=db, clock=clock)
-    if not mock_wired(app):
-        pytest.skip("QuizApp._make_screen does not route 'mock' to MockSetupScreen yet (wiring pending)")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await press(pilot, "i")
@@ -655,10 +645,6 @@ async def test_home_key_opens_mock_setup(db, clock):
 
 async def test_start_mock_with_a_seed(db, clock):
     """`quizapp --start mock --seed 42`, as the CLI builds it."""
-    import inspect
-
-    if "start_options" not in inspect.signature(make_app).parameters or not mock_wired(make_app(db_path=db)):
-        pytest.skip("make_app(start_options=...) and the mock route in QuizApp._make_screen are not wired yet")
     app = make_app(db_path=db, clock=clock, start="mock", start_options={"seed": 42})
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -180,10 +180,6 @@ def test_stats_empty(snap_compare, app_for):
     assert snap_compare(app_for(lang="en"), run_before=run("t"), terminal_size=SIZE)
 
 
-def test_coming_soon(snap_compare, app_for):
-    assert snap_compare(app_for(), run_before=run("d"), terminal_size=SIZE)
-
-
 def test_error_dialog(snap_compare, app_for, monkeypatch):
     from quizapp.srs.service import StudyService
 

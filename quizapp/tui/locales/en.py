@@ -48,8 +48,6 @@ MESSAGES: dict[str, str] = {
     "binding.settings.back": "Back",
     "binding.stats.refresh": "Refresh",
     "binding.stats.back": "Back",
-    "binding.coming.back": "Back",
-    "binding.coming.study": "Study instead",
     "binding.error.close": "Close",
     # home
     "home.subtitle": "Home",
@@ -68,7 +66,6 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "Browse and search",
     "home.menu.stats": "Stats",
     "home.menu.settings": "Settings",
-    "home.menu.coming": "(coming)",
     "home.content_errors": "{n} content item(s) were skipped because they are invalid; run `quizapp content check` for details.",
     # sessions
     "session.loading": "Loading…",
@@ -117,8 +114,6 @@ MESSAGES: dict[str, str] = {
     "quiz.wrong": "✗ Wrong: the answer is {answer}",
     "quiz.rated": "Rated {rating} · next in {interval}",
     "quiz.explanation": "Explanation",
-    # coming soon
-    "coming.text": "{mode} is coming in the next version.\n\nPress Esc to go back, or s to study flashcards instead.",
     # errors
     "error.title": "Something went wrong",
     "error.log": "The details are in {path}",
@@ -194,8 +189,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.home": "Due counts and streak",
     "palette.help.study": "Q&A flashcards with spaced repetition",
     "palette.help.quiz": "Multiple-choice questions, rated automatically",
-    "palette.help.drill": "Hand-calculation problems (coming)",
-    "palette.help.mock": "Timed mock interview (coming)",
+    "palette.help.drill": "Hand-calculation problems, graded cell by cell, with worked solutions",
+    "palette.help.mock": "Timed mock interview with a report and history",
     "palette.help.browse": "Search every item",
     "palette.help.stats": "Reviews per day, states, retention",
     "palette.help.settings": "Limits, steps, retention, language, theme",

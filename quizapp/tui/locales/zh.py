@@ -48,8 +48,6 @@ MESSAGES: dict[str, str] = {
     "binding.settings.back": "返回",
     "binding.stats.refresh": "刷新",
     "binding.stats.back": "返回",
-    "binding.coming.back": "返回",
-    "binding.coming.study": "改为学习",
     "binding.error.close": "关闭",
     # home
     "home.subtitle": "主页",
@@ -68,7 +66,6 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "浏览与搜索",
     "home.menu.stats": "统计",
     "home.menu.settings": "设置",
-    "home.menu.coming": "（即将推出）",
     "home.content_errors": "有 {n} 个内容条目无效，已跳过；运行 `quizapp content check` 查看详情。",
     # sessions
     "session.loading": "加载中……",
@@ -117,8 +114,6 @@ MESSAGES: dict[str, str] = {
     "quiz.wrong": "✗ 错误：正确答案是 {answer}",
     "quiz.rated": "评分：{rating} · 下次 {interval}后",
     "quiz.explanation": "解析",
-    # coming soon
-    "coming.text": "「{mode}」将在下个版本推出。\n\n按 Esc 返回，或按 s 改为学习问答卡片。",
     # errors
     "error.title": "出错了",
     "error.log": "详细信息已写入 {path}",
@@ -194,8 +189,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.home": "到期数量与连续天数",
     "palette.help.study": "间隔重复的问答卡片",
     "palette.help.quiz": "选择题，自动评分",
-    "palette.help.drill": "手算题（即将推出）",
-    "palette.help.mock": "限时模拟面试（即将推出）",
+    "palette.help.drill": "手算题：逐格批改、诊断错误、解题步骤",
+    "palette.help.mock": "限时模拟面试，含报告与历史",
     "palette.help.browse": "搜索所有条目",
     "palette.help.stats": "每日复习、卡片状态、保持率",
     "palette.help.settings": "每日上限、步长、保持率、语言、主题",

@@ -117,8 +117,6 @@ class HomeScreen(BaseScreen):
         menu.clear_options()
         for mode, key in MENU:
             prompt = Text.assemble((f" {key} ", "bold reverse"), "  ", self.t(f"home.menu.{mode}"))
-            if mode in ("drill", "mock"):
-                prompt.append(f"  {self.t('home.menu.coming')}", style="dim")
             menu.add_option(Option(prompt, id=mode))
         menu.highlighted = highlighted if highlighted is not None else 0
         self._render_notice()
