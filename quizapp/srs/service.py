@@ -101,10 +101,16 @@ class StudyService:
         return to_naive_utc(start)
 
     # -- counts ---------------------------------------------------------------
-    def _today_counts(self, session: Session, day_start: datetime) -> tuple[int, int]:
-        rows = session.execute(
-            select(Review.card_id, Review.prev_card).where(Review.reviewed_at >= day_start)
-        ).all()
+    def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
+        """(new cards introduced, reviews of known cards) since `day_start`, for one kind or all.
+
+        Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
+        cards must not use up the new multiple-choice questions.
+        """
+        query = select(Review.card_id, Review.prev_card).where(Review.reviewed_at >= day_start)
+        if kind is not None:
+            query = query.join(Card, Card.id == Review.card_id).join(Item).where(Item.kind == kind)
+        rows = session.execute(query).all()
         new_cards = {card_id for card_id, prev in rows if (prev or {}).get("reps", 0) == 0}
         reviews = sum(1 for _, prev in rows if (prev or {}).get("reps", 0) > 0)
         return len(new_cards), reviews
@@ -132,11 +138,14 @@ class StudyService:
         settings = self.settings()
         now = to_naive_utc(self.now())
         with self.db.session() as session:
-            new_done, reviews_done = self._today_counts(session, self.day_start(None, settings.day_rollover_hour))
-            new_left = max(0, settings.new_per_day - new_done)
-            reviews_left = max(0, settings.reviews_per_day - reviews_done)
+            day_start = self.day_start(None, settings.day_rollover_hour)
+            new_done, reviews_done = self._today_counts(session, day_start)
             counts = {}
+            new_left_by_kind = {}
             for kind in ("qa", "mcq", "skill"):
+                kind_new_done, kind_reviews_done = self._today_counts(session, day_start, kind)
+                new_left = max(0, settings.new_per_day - kind_new_done)
+                reviews_left = max(0, settings.reviews_per_day - kind_reviews_done)
                 due_reviews = session.scalar(
                     select(func.count()).select_from(self._active_cards(kind).where(Card.reps > 0, Card.due <= now).subquery())
                 ) or 0
@@ -152,15 +161,23 @@ class StudyService:
                 ) or 0
                 review_only = due_reviews - learning
                 counts[kind] = learning + min(review_only, reviews_left) + min(new, new_left)
+                new_left_by_kind[kind] = min(new, new_left)
             return DueCounts(
                 qa=counts["qa"],
                 mcq=counts["mcq"],
                 skill=counts["skill"],
-                new_left=new_left,
+                new_left=new_left_by_kind["qa"] + new_left_by_kind["mcq"],
                 new_done_today=new_done,
                 reviews_done_today=reviews_done,
                 streak=self._streak(session, settings),
             )
+
+    def new_allowance_left(self, kind: str) -> int:
+        """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
+        settings = self.settings()
+        with self.db.session() as session:
+            new_done, _ = self._today_counts(session, self.day_start(None, settings.day_rollover_hour), kind)
+        return max(0, settings.new_per_day - new_done)
 
     # -- queue ----------------------------------------------------------------
     def next_card(self, kind: str, exclude: Iterable[int] = (), only_item: str | None = None) -> StudyCard | None:
@@ -176,7 +193,9 @@ class StudyService:
                 row = session.execute(select(Card, Item).join(Item).where(Item.id == only_item)).first()
                 return StudyCard(card_view(row[0], row[1].kind), dict(row[1].payload)) if row else None
 
-            new_done, reviews_done = self._today_counts(session, self.day_start(None, settings.day_rollover_hour))
+            new_done, reviews_done = self._today_counts(
+                session, self.day_start(None, settings.day_rollover_hour), kind
+            )
             base = self._active_cards(kind)
             if excluded:
                 base = base.where(Card.id.not_in(excluded))

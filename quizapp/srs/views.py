@@ -48,7 +48,7 @@ class DueCounts:
     qa: int
     mcq: int
     skill: int
-    new_left: int
+    new_left: int  # new Q&A + MCQ cards still allowed today (limits are per kind)
     new_done_today: int
     reviews_done_today: int
     streak: int

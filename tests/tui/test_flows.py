@@ -43,7 +43,7 @@ async def test_home_shows_due_counts(db, clock):
         value = lambda tile: str(app.screen.query_one(f"#tile-{tile} .tile-value", Static).render())
         assert value("qa") == "5"
         assert value("mcq") == "3"
-        assert value("new_left") == "20"
+        assert value("new_left") == "8"  # 5 new Q&A + 3 new MCQ, each under its own limit
         assert value("reviews_today") == "0"
         assert value("streak") == "0"
 
@@ -209,12 +209,15 @@ async def test_daily_new_card_limit(tmp_path, clock):
         assert seen == ["t-q01", "t-q06"]
         assert app.screen.phase == "summary"
         await press(pilot, "escape")
-        assert str(app.screen.query_one("#tile-new_left .tile-value", Static).render()) == "0"
+        # Q&A has used its 2 new cards; multiple choice still has its own 2.
+        assert str(app.screen.query_one("#tile-new_left .tile-value", Static).render()) == "2"
         assert str(app.screen.query_one("#tile-reviews_today .tile-value", Static).render()) == "2"
         assert str(app.screen.query_one("#tile-qa .tile-value", Static).render()) == "0"
-        await press(pilot, "m")  # the limit is shared by all kinds of cards
+        await press(pilot, "s")
         assert app.screen.phase == "summary"
         assert "新卡额度已用完" in app.screen.query_one("#session-summary", Static).render().plain
+        await press(pilot, "escape", "m")  # limits are per kind
+        assert app.screen.phase == "question"
 
 
 async def test_daily_review_limit(tmp_path, clock):

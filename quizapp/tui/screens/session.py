@@ -125,7 +125,7 @@ class SessionScreen(BaseScreen):
             card = service.next_card(self.KIND)
             counts = service.due_counts()
             remaining = counts.qa if self.KIND == "qa" else counts.mcq
-            new_left = counts.new_left
+            new_left = service.new_allowance_left(self.KIND)
         preview = service.preview(card.card.card_id) if card is not None else {}
         return self.Loaded(card, preview, remaining, new_left)
 
