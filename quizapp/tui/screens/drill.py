@@ -38,7 +38,7 @@ from quizapp import engine
 from quizapp.tui.screens.base import BaseScreen, translate_bindings
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.matrix_grid import CellInput, PartEntry
-from quizapp.tui.widgets.matrix_view import MatrixView, format_number, shape_label
+from quizapp.tui.widgets.matrix_view import MatrixView, format_number, hint_tables, shape_label
 
 if TYPE_CHECKING:
     from quizapp.srs.drills import AttemptView
@@ -47,7 +47,6 @@ if TYPE_CHECKING:
 DIFFICULTIES = (1, 2, 3)
 DUE_OPTION = "due"
 MAX_SEED = 100_000
-HINT_COLUMNS = 8  # pairs per line of the eˣ table
 
 
 def new_seed() -> int:
@@ -688,21 +687,9 @@ class DrillScreen(BaseScreen):
         if problem is None or not problem.hints or not self.show_hints:
             hints.display = False
             return
-        text = Text()
-        for index, hint in enumerate(problem.hints):
-            if index:
-                text.append("\n")
-            text.append(self.t(f"drill.hint.{hint.kind}"), style="bold")
-            head, fx = ("x", "eˣ") if hint.kind == "exp_table" else ("x", "f(x)")
-            for start in range(0, len(hint.rows), HINT_COLUMNS):
-                chunk = hint.rows[start : start + HINT_COLUMNS]
-                xs = [format_number(x) for x, _ in chunk]
-                ys = [format_number(y) for _, y in chunk]
-                width = max(len(cell) for cell in xs + ys) + 2
-                text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
-                text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))
-        hints.update(text)
-        hints.display = True
+        text = hint_tables(problem.hints, lambda kind: self.t(f"drill.hint.{kind}"))
+        hints.update(text if text is not None else "")
+        hints.display = text is not None
 
     def _render_result(self) -> None:
         result = self.query_one("#drill-result", Static)

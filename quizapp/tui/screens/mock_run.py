@@ -36,6 +36,7 @@ from quizapp.tui.screens.mock_setup import mock_service
 from quizapp.tui.screens.quiz import LETTERS, OptionRow
 from quizapp.tui.widgets.countdown import Countdown
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.matrix_view import hint_tables
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockConfig, MockQuestion, MockReport, MockView
@@ -45,27 +46,6 @@ PANES = {"qa": "mock-qa", "mcq": "mock-mcq", "drill": "mock-drill"}
 
 
 # ----------------------------------------------------------------------------- drill display
-
-
-def hint_text(problem: Any, title: str) -> Text | None:
-    """The problem's hint tables (eˣ, √x) as two aligned rows each."""
-    from quizapp.tui.widgets.matrix_view import format_number
-
-    hints = [hint for hint in getattr(problem, "hints", []) if hint.rows]
-    if not hints:
-        return None
-    text = Text()
-    for index, hint in enumerate(hints):
-        head, fx = {"exp_table": ("x", "eˣ"), "sqrt_table": ("x", "√x")}.get(hint.kind, ("x", "f(x)"))
-        xs = [format_number(x) for x, _ in hint.rows]
-        ys = [format_number(y) for _, y in hint.rows]
-        width = max(len(cell) for cell in xs + ys) + 2
-        if index:
-            text.append("\n")
-        text.append(title, style="bold")
-        text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
-        text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))
-    return text
 
 
 class KeyPointRow(Static):
@@ -628,7 +608,8 @@ class MockRunScreen(BaseScreen):
             self.query_one("#mock-drill-hints").display = False
             return
         self.query_one("#mock-drill-prompt", Static).update(problem.prompt(lang))
-        hints = hint_text(problem, self.t("mock.run.hint_table"))
+        title = self.t("mock.run.hint_table")
+        hints = hint_tables(problem.hints, lambda _kind: title)
         self.query_one("#mock-drill-hints", Static).update(hints if hints is not None else "")
         self.query_one("#mock-drill-hints").display = hints is not None
         for entry in self.entries():

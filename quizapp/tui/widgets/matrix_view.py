@@ -8,7 +8,7 @@ them: integers without a point, other values to 3 decimals, masked cells as −�
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable, Sequence
 
 import numpy as np
 from rich.text import Text
@@ -90,3 +90,31 @@ class MatrixView(Static):
         for line in bracket_rows(value_cells(self.value)):
             text.append("\n" + line)
         return text
+
+
+HINT_COLUMNS = 8  # (x, f(x)) pairs per line of a hint table
+_HINT_HEADS = {"exp_table": ("x", "eˣ"), "sqrt_table": ("x", "√x")}
+
+
+def hint_tables(hints: Sequence[Any], titles: Callable[[str], str]) -> Text | None:
+    """A problem's hint tables (eˣ, √x) as aligned x / f(x) rows, wrapped every few pairs.
+
+    `titles(kind)` gives each table's heading in the current language.
+    """
+    hints = [hint for hint in hints if hint.rows]
+    if not hints:
+        return None
+    text = Text()
+    for index, hint in enumerate(hints):
+        if index:
+            text.append("\n")
+        text.append(titles(hint.kind), style="bold")
+        head, fx = _HINT_HEADS.get(hint.kind, ("x", "f(x)"))
+        for start in range(0, len(hint.rows), HINT_COLUMNS):
+            chunk = hint.rows[start : start + HINT_COLUMNS]
+            xs = [format_number(x) for x, _ in chunk]
+            ys = [format_number(y) for _, y in chunk]
+            width = max(len(cell) for cell in xs + ys) + 2
+            text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
+            text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))
+    return text
