@@ -299,8 +299,12 @@ def parse_answer(text: str, shape: tuple[int, ...], allow_inf: bool = False) -> 
         widths = {len(row) for row in rows}
         if len(widths) == 1:  # rectangular, but maybe the wrong size
             if (len(rows), len(rows[0])) != (r_want, c_want):
-                raise _fail(None, None, f"应为 {r_want}×{c_want}，实际 {_dims(rows)}",
-                            f"expected {r_want}×{c_want}, got {_dims(rows)}")
+                zh, en = f"应为 {r_want}×{c_want}，实际 {_dims(rows)}", f"expected {r_want}×{c_want}, got {_dims(rows)}"
+                if (len(rows), len(rows[0])) == (c_want, r_want):
+                    # The classic slip on non-square scores: KQᵀ (or Vᵀ…) instead of QKᵀ.
+                    zh += "（行列颠倒了：是不是算成了转置，比如 KQᵀ 而不是 QKᵀ？）"
+                    en += " (rows and columns swapped: a transpose, e.g. KQᵀ instead of QKᵀ?)"
+                raise _fail(None, None, zh, en)
         else:  # ragged: point at the first row of the wrong length
             r, row = next((r, row) for r, row in enumerate(rows, 1) if len(row) != c_want)
             raise _fail(r, None, f"这一行有 {len(row)} 个数，应为 {c_want} 个",

@@ -94,6 +94,14 @@ def test_wrong_shape_messages():
     err = located("1 2 3\n4 5 6\n7 8", (3, 3))
     assert err.row == 3 and err.message_zh == "第 3 行：这一行有 2 个数，应为 3 个"
     assert located("1 2 3", (4,)).message_en == "expected 4 numbers, got 3"
+
+
+def test_transposed_shape_names_the_likely_slip():
+    """Non-square scores typed as KQᵀ: the shape error says rows and columns are swapped."""
+    err = located("1 2\n3 4\n5 6", (2, 3))
+    assert err.message_zh.startswith("应为 2×3，实际 3×2") and "KQᵀ" in err.message_zh
+    assert "swapped" in err.message_en
+    assert "swapped" not in located("1 2\n3 4\n5 6", (3, 3)).message_en
     assert located("1 2", ()).message_zh == "应为 1 个数，实际 2 个"
     assert "one row of 4" in located("1 2; 3 4", (4,)).message_en
 
