@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
+
+def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    """One result, as JSON for scripts (`--json`) or as a line for people."""
+    if getattr(args, "json", False):
+        print(json.dumps(data, ensure_ascii=False, sort_keys=True))
+    else:
+        print(text)
 
 
 def db_path(args: argparse.Namespace) -> Path:
@@ -21,11 +29,14 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     before, head = check_database(path)
     result = upgrade_database(path)
     if before == head:
-        print(f"{path}: already at head ({head})")
+        text = f"{path}: already at head ({head})"
     elif before is None:
-        print(f"{path}: created at head ({head})")
+        text = f"{path}: created at head ({head})"
     else:
-        print(f"{path}: upgraded from {result.upgraded_from or 'empty'} to head; backup at {result.backup or '-'}")
+        text = f"{path}: upgraded from {result.upgraded_from or 'empty'} to head; backup at {result.backup or '-'}"
+    data = {"path": str(path), "from": before, "revision": head,
+            "backup": str(result.backup) if result.backup else None}
+    _report(args, data, text)
     return 0
 
 
@@ -34,11 +45,13 @@ def cmd_current(args: argparse.Namespace) -> int:
 
     path = db_path(args)
     if not path.exists():
-        print(f"{path}: does not exist yet (created on first run)")
+        _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
+                f"{path}: does not exist yet (created on first run)")
         return 0
     revision, head = check_database(path)
     state = "head" if revision == head else f"older than head {head}"
-    print(f"{path}: {revision or 'empty'} ({state})")
+    _report(args, {"path": str(path), "exists": True, "revision": revision, "head": head},
+            f"{path}: {revision or 'empty'} ({state})")
     return 0
 
 
@@ -52,7 +65,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         raise UsageError(f"{path} does not exist")
     check_database(path)
     target = backup_file(path, "backup")
-    print(target)
+    _report(args, {"path": str(path), "backup": str(target)}, str(target))
     return 0
 
 
@@ -88,9 +101,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)
-    db_sub.add_parser("upgrade", help="create or upgrade the database to the current schema").set_defaults(handler=cmd_upgrade)
-    db_sub.add_parser("current", help="show the schema revision").set_defaults(handler=cmd_current)
-    db_sub.add_parser("backup", help="write a backup copy beside the database").set_defaults(handler=cmd_backup)
+    for name, handler, help_text in (
+        ("upgrade", cmd_upgrade, "create or upgrade the database to the current schema"),
+        ("current", cmd_current, "show the schema revision"),
+        ("backup", cmd_backup, "write a backup copy beside the database"),
+    ):
+        command = db_sub.add_parser(name, help=help_text)
+        command.add_argument("--json", action="store_true")
+        command.set_defaults(handler=handler)
 
     stats = sub.add_parser("stats", help="due counts and progress")
     stats.add_argument("--json", action="store_true")

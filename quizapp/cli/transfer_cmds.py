@@ -27,7 +27,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
     finally:
         prepared.db.close()
-    print(f"{out}: {count} items ({args.format})")
+    if args.json:
+        print(json.dumps({"file": str(out), "format": args.format, "items": count}))
+    else:
+        print(f"{out}: {count} items ({args.format})")
     return 0
 
 
@@ -36,7 +39,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not source.is_file():
         raise UsageError(f"file not found: {source}")
     if source.suffix in (".yaml", ".yml"):
-        return _import_deck(source)
+        return _import_deck(source, args.json)
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.store.transfer import ImportFormatError, import_json
@@ -53,18 +56,25 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise UsageError(f"{source}: {exc}") from exc
     finally:
         prepared.db.close()
-    print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
-          f"{result['items_unknown']} unknown items skipped")
+    if args.json:
+        print(json.dumps({"file": str(source), "kind": "export", **result}))
+    else:
+        print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
+              f"{result['items_unknown']} unknown items skipped")
     return 0
 
 
-def _import_deck(source: Path) -> int:
+def _import_deck(source: Path, as_json: bool = False) -> int:
     """Validate a YAML deck and copy it into the user decks folder (loaded on every start)."""
     from quizapp.content.loader import load_file
     from quizapp.paths import user_decks_dir
 
     result = load_file(source)
     if result.errors:
+        if as_json:
+            print(json.dumps({"file": str(source), "kind": "deck", "ok": False,
+                              "errors": [e.as_dict() for e in result.errors]}, ensure_ascii=False))
+            return 1
         for error in result.errors:
             print(f"error: {error}")
         print(f"{source}: not imported ({len(result.errors)} error(s))")
@@ -73,7 +83,10 @@ def _import_deck(source: Path) -> int:
     decks.mkdir(parents=True, exist_ok=True)
     target = decks / source.name
     shutil.copyfile(source, target)
-    print(f"{target}: {len(result.qa)} Q&A, {len(result.mcq)} MCQ added as a user deck")
+    if as_json:
+        print(json.dumps({"file": str(target), "kind": "deck", "ok": True, "qa": len(result.qa), "mcq": len(result.mcq)}))
+    else:
+        print(f"{target}: {len(result.qa)} Q&A, {len(result.mcq)} MCQ added as a user deck")
     return 0
 
 
@@ -81,8 +94,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="export progress (json, csv) or an Anki deck (apkg)")
     export.add_argument("--format", choices=["json", "csv", "apkg"], required=True)
     export.add_argument("-o", "--output", required=True, metavar="FILE")
+    export.add_argument("--json", action="store_true")
     export.set_defaults(handler=cmd_export)
 
     imp = sub.add_parser("import", help="import a JSON export, or a YAML deck into your decks folder")
     imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--json", action="store_true")
     imp.set_defaults(handler=cmd_import)

@@ -89,3 +89,17 @@ def test_cli_import_yaml_deck_validates(tmp_path, isolated_user_dirs):
     assert (isolated_user_dirs / "decks" / "mine.yaml").exists()
     listed = json.loads(_cli("content", "list", "--kind", "mcq", "--json").stdout)
     assert any(row["id"] == "my-1" for row in listed)
+
+
+def test_db_and_transfer_commands_speak_json(tmp_path):
+    db = tmp_path / "q.db"
+    upgraded = json.loads(_cli("--db", str(db), "db", "upgrade", "--json").stdout)
+    assert upgraded["from"] is None and upgraded["revision"]
+    current = json.loads(_cli("--db", str(db), "db", "current", "--json").stdout)
+    assert current["revision"] == current["head"] == upgraded["revision"]
+    backup = json.loads(_cli("--db", str(db), "db", "backup", "--json").stdout)
+    assert (tmp_path / backup["backup"].split("/")[-1]).exists()
+    exported = json.loads(_cli("--db", str(db), "export", "--format", "json", "-o", str(tmp_path / "e.json"), "--json").stdout)
+    assert exported["items"] >= 81
+    imported = json.loads(_cli("--db", str(db), "import", str(tmp_path / "e.json"), "--json").stdout)
+    assert imported["reviews_added"] == 0 and imported["items_unknown"] == 0
