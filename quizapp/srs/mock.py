@@ -6,254 +6,75 @@ so quitting (or a crash) at any point keeps everything answered so far.
 Positions are 0-based. An interview is `in_progress`, `abandoned` (quit mid-way; it can be
 resumed) or `completed` (finished; its results have been fed to the scheduler).
 
-Assembly is a pure function of the seed, the content, the configuration and — when
-`favour_weak` is set — the learning state (retrievability, recent lapses, past mock
-misses). With `favour_weak=False` the same seed and the same content always give the same
-interview; with `favour_weak=True` they do so while the learning state is unchanged.
-`repeat(mock_id)` re-asks exactly the questions of an earlier interview.
+`repeat(mock_id)` re-asks exactly the questions of an earlier interview. Question assembly
+lives in `mock_selection`, the plain objects in `mock_views`; both are re-exported here, so
+`from quizapp.srs.mock import MockConfig` (etc.) keeps working.
 """
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from fsrs import Rating
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
-from quizapp.srs.drills import DrillService, json_safe, load_engine, skill_item_id
+from quizapp.srs.drills import DrillService, json_safe, load_engine
+from quizapp.srs.mock_selection import (
+    RECENT_LAPSE_WINDOW,
+    seeded_rng,
+    select_questions,
+    weakness_weight,
+    weighted_sample,
+)
+from quizapp.srs.mock_topics import drill_topics, topic_scores, weakest_topics
+from quizapp.srs.mock_views import (
+    ABANDONED,
+    COMPLETED,
+    IN_PROGRESS,
+    MISS_THRESHOLD,
+    DrillOutcome,
+    MockConfig,
+    MockError,
+    MockNotFound,
+    MockQuestion,
+    MockReport,
+    MockSummary,
+    MockView,
+    ReportQuestion,
+    TopicScore,
+    WeakTopic,
+)
 from quizapp.srs.service import StudyService
 from quizapp.store.database import Database
-from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview, Review
-from quizapp.store.sync import SKILL_PREFIX
+from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview
 
-MISS_THRESHOLD = 0.6  # a question scored below this is "missed": rated Again when finished
-RECENT_LAPSE_WINDOW = timedelta(days=30)
-
-IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
-
-
-class MockError(Exception):
-    """A request that does not fit the interview's state; nothing was saved."""
-
-
-class MockNotFound(MockError, KeyError):
-    pass
-
-
-# ----------------------------------------------------------------------------- config
-
-
-class MockConfig(BaseModel):
-    """What the set-up screen asks. The defaults are a 30-minute interview: 5 Q&A × 4 min,
-    4 MCQ × 1 min and one difficulty-2 calculation × 6 min."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    total_minutes: int = Field(30, ge=1, le=240)
-    n_qa: int = Field(5, ge=0, le=50)
-    n_mcq: int = Field(4, ge=0, le=50)
-    n_drill: int = Field(1, ge=0, le=10)
-    topics: list[str] = Field(default_factory=list)  # tags; empty = all
-    favour_weak: bool = True
-    seed: int | None = Field(None, ge=0, le=2**31 - 1)
-    qa_seconds: int = Field(240, ge=10, le=3600)
-    mcq_seconds: int = Field(60, ge=10, le=3600)
-    drill_seconds: int = Field(360, ge=10, le=3600)
-    drill_difficulty: int = Field(2, ge=1, le=3)
-
-    @field_validator("topics")
-    @classmethod
-    def _clean_topics(cls, topics: list[str]) -> list[str]:
-        seen: list[str] = []
-        for topic in topics:
-            topic = topic.strip()
-            if topic and topic not in seen:
-                seen.append(topic)
-        return seen
-
-    @model_validator(mode="after")
-    def _some_questions(self) -> "MockConfig":
-        if self.n_qa + self.n_mcq + self.n_drill == 0:
-            raise ValueError("an interview needs at least one question")
-        return self
-
-    def time_limit(self, kind: str) -> int:
-        return {"qa": self.qa_seconds, "mcq": self.mcq_seconds, "drill": self.drill_seconds}[kind]
-
-    @property
-    def total_seconds(self) -> int:
-        return self.total_minutes * 60
-
-    @property
-    def planned_seconds(self) -> int:
-        """Sum of the per-question limits (the set-up screen can warn when it exceeds the total)."""
-        return self.n_qa * self.qa_seconds + self.n_mcq * self.mcq_seconds + self.n_drill * self.drill_seconds
-
-
-# ----------------------------------------------------------------------------- views
-
-
-@dataclass(frozen=True)
-class MockQuestion:
-    position: int  # 0-based
-    kind: str  # qa | mcq | drill
-    item_id: str | None  # content item, or the skill item "drill:<type>" for a drill
-    question: str  # item question; for a drill, its type id
-    tags: list[str]
-    item: dict[str, Any]  # content payload (QA/MCQ as JSON); for a drill the problem JSON if the engine is present
-    spec: dict[str, Any]  # {"time_limit_s"} (+ "type", "seed", "difficulty" for a drill)
-    answer: dict[str, Any] | None
-    score: float | None
-    time_used_s: float | None
-    over_time: bool
-    answered_at: datetime | None
-
-    @property
-    def answered(self) -> bool:
-        return self.answered_at is not None
-
-    @property
-    def time_limit_s(self) -> int:
-        return int(self.spec["time_limit_s"])
-
-
-@dataclass(frozen=True)
-class MockView:
-    mock_id: int
-    seed: int
-    config: MockConfig
-    status: str
-    started_at: datetime  # aware UTC
-    finished_at: datetime | None
-    elapsed_s: float
-    score: float | None  # set when completed
-    questions: list[MockQuestion]
-
-    @property
-    def total_s(self) -> int:
-        return self.config.total_seconds
-
-    @property
-    def remaining_s(self) -> float:
-        return max(0.0, self.total_s - self.elapsed_s)
-
-    @property
-    def next_position(self) -> int | None:
-        return next((q.position for q in self.questions if not q.answered), None)
-
-    @property
-    def answered_count(self) -> int:
-        return sum(1 for q in self.questions if q.answered)
-
-
-@dataclass(frozen=True)
-class DrillOutcome:
-    """Result of answering a drill question. With a format error nothing is stored:
-    `question` and `attempt_id` are None and the screen shows `verdict`'s located error."""
-
-    verdict: Any  # the engine's Verdict
-    format_error: bool
-    question: MockQuestion | None
-    attempt_id: int | None
-
-
-@dataclass(frozen=True)
-class ReportQuestion:
-    position: int
-    kind: str
-    item_id: str | None
-    question: str
-    topics: list[str]
-    score: float  # 0 for an unanswered question
-    answered: bool
-    time_used_s: float | None
-    time_limit_s: int
-    over_time: bool
-    drill: dict[str, Any] | None  # {"type", "seed", "difficulty"} for a drill
-
-
-@dataclass(frozen=True)
-class TopicScore:
-    topic: str
-    score: float  # mean over the interview's questions with this topic
-    questions: int
-    item_ids: list[str]  # the interview's items with this topic
-
-
-@dataclass(frozen=True)
-class WeakTopic:
-    topic: str
-    score: float
-    item_ids: list[str]  # items "review these" makes due: the topic's items in the bank + this interview's
-
-
-@dataclass(frozen=True)
-class MockReport:
-    mock_id: int
-    seed: int
-    status: str
-    started_at: datetime
-    finished_at: datetime | None
-    elapsed_s: float
-    total_s: int
-    score: float  # mean of question scores, unanswered counting 0
-    questions: list[ReportQuestion]
-    topics: list[TopicScore]  # sorted by topic name
-    weakest: list[WeakTopic]  # up to 3, lowest mean first; topics scored 1.0 are never "weak"
-    over_time_count: int
-
-
-@dataclass(frozen=True)
-class MockSummary:
-    mock_id: int
-    started_at: datetime
-    finished_at: datetime | None
-    status: str
-    score: float | None  # None while not completed
-    elapsed_s: float
-    questions: int
-    answered: int
-    seed: int
-
-
-# ----------------------------------------------------------------------------- selection
-
-
-def weighted_sample(candidates: Sequence[str], weights: Mapping[str, float], n: int, rng: random.Random) -> list[str]:
-    """Up to `n` distinct candidates, each drawn with probability ∝ weight (Efraimidis–Spirakis).
-
-    Deterministic for a given rng state: candidates are visited in sorted order.
-    """
-    keyed = []
-    for cand in sorted(candidates):
-        u = rng.random()
-        w = max(weights.get(cand, 1.0), 1e-6)
-        keyed.append((u ** (1.0 / w), cand))
-    keyed.sort(key=lambda pair: (-pair[0], pair[1]))
-    return [cand for _, cand in keyed[:n]]
-
-
-def weakness_weight(retrievability: float | None, reps: int, recent_again: int, mock_misses: int) -> float:
-    """Selection weight of an item when weak items are favoured (1 = a well-known item).
-
-    Low retrievability, Again ratings in the last 30 days and past mock misses all raise it;
-    a never-studied item counts as half-forgotten.
-    """
-    r = 0.5 if reps == 0 or retrievability is None else retrievability
-    return 1.0 + 3.0 * (1.0 - r) + 1.5 * min(recent_again, 3) + 2.0 * min(mock_misses, 3)
-
-
-def _rng(seed: int, stream: str) -> random.Random:
-    return random.Random(f"quizapp-mock:{seed}:{stream}")
+__all__ = [
+    "ABANDONED",
+    "COMPLETED",
+    "IN_PROGRESS",
+    "MISS_THRESHOLD",
+    "RECENT_LAPSE_WINDOW",
+    "DrillOutcome",
+    "MockConfig",
+    "MockError",
+    "MockNotFound",
+    "MockQuestion",
+    "MockReport",
+    "MockService",
+    "MockSummary",
+    "MockView",
+    "ReportQuestion",
+    "TopicScore",
+    "WeakTopic",
+    "seeded_rng",
+    "weakness_weight",
+    "weighted_sample",
+]
 
 
 # ----------------------------------------------------------------------------- service
@@ -289,111 +110,9 @@ class MockService:
                     counts[tag] += 1
         return sorted(counts.items())
 
-    def _weights(
-        self, session: Session, item_ids: Sequence[str], retrievability: Mapping[str, float]
-    ) -> dict[str, float]:
-        now = self._now()
-        rows = session.execute(select(Card.item_id, Card.id, Card.reps).where(Card.item_id.in_(list(item_ids)))).all()
-        card_of = {item_id: (card_id, reps) for item_id, card_id, reps in rows}
-        recent = dict(
-            session.execute(
-                select(Review.card_id, func.count(Review.id))
-                .where(Review.rating == int(Rating.Again), Review.reviewed_at >= now - RECENT_LAPSE_WINDOW)
-                .group_by(Review.card_id)
-            ).all()
-        )
-        misses = dict(
-            session.execute(
-                select(MockAnswer.item_id, func.count(MockAnswer.id))
-                .where(MockAnswer.answered_at.is_not(None), MockAnswer.score < MISS_THRESHOLD)
-                .group_by(MockAnswer.item_id)
-            ).all()
-        )
-        weights = {}
-        for item_id in item_ids:
-            card_id, reps = card_of.get(item_id, (None, 0))
-            weights[item_id] = weakness_weight(
-                retrievability.get(item_id), reps, recent.get(card_id, 0), misses.get(item_id, 0)
-            )
-        return weights
-
-    def _candidates(self, session: Session, kind: str, topics: Sequence[str]) -> list[Item]:
-        query = (
-            select(Item)
-            .join(Card, Card.item_id == Item.id)
-            .where(Item.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
-            .order_by(Item.id)
-        )
-        items = list(session.scalars(query))
-        if topics:
-            wanted = set(topics)
-            items = [item for item in items if wanted & set(item.tags or [])]
-        return items
-
-    def _drill_types(
-        self, session: Session, chosen_qa: Sequence[Item], topics: Sequence[str], matched_any: bool
-    ) -> list[str]:
-        """Drill types practised by the chosen Q&A items, else by the topics' Q&A items, else
-        topics that are themselves drill type ids, else every type — unless topics were
-        given and match nothing at all (then no drill: the interview would be off-topic)."""
-        known = set(DRILL_TYPES)
-        types = sorted({d for item in chosen_qa for d in (item.payload or {}).get("drills", []) if d in known})
-        if not types and topics:
-            topic_items = self._candidates(session, "qa", topics)
-            types = sorted({d for item in topic_items for d in (item.payload or {}).get("drills", []) if d in known})
-            if not types:
-                types = sorted(known & set(topics))
-            if not types and not matched_any:
-                return []
-        return types or list(DRILL_TYPES)
-
     def _select(self, session: Session, config: MockConfig, seed: int) -> list[dict[str, Any]]:
         retrievability = self.study.retrievabilities() if config.favour_weak else {}
-        chosen: dict[str, list[Item]] = {}
-        matched_any = False
-        for kind, n in (("qa", config.n_qa), ("mcq", config.n_mcq)):
-            candidates = self._candidates(session, kind, config.topics)
-            matched_any = matched_any or bool(candidates)
-            by_id = {item.id: item for item in candidates}
-            weights = self._weights(session, list(by_id), retrievability) if config.favour_weak else {}
-            picked = weighted_sample(list(by_id), weights, n, _rng(seed, kind))
-            chosen[kind] = [by_id[item_id] for item_id in picked]
-
-        questions: list[dict[str, Any]] = []
-        for kind in ("qa", "mcq"):
-            for item in chosen[kind]:
-                questions.append(
-                    {"kind": kind, "item_id": item.id, "spec": {"time_limit_s": config.time_limit(kind)}}
-                )
-
-        if config.n_drill and (types := self._drill_types(session, chosen["qa"], config.topics, matched_any)):
-            suspended = set(
-                session.scalars(
-                    select(Card.item_id).where(Card.item_id.like(f"{SKILL_PREFIX}%"), Card.suspended.is_(True))
-                )
-            )
-            skill_ids = [skill_item_id(t) for t in types if skill_item_id(t) not in suspended] or [
-                skill_item_id(t) for t in types
-            ]
-            weights = self._weights(session, skill_ids, retrievability) if config.favour_weak else {}
-            rng = _rng(seed, "drill")
-            picked = weighted_sample(skill_ids, weights, config.n_drill, rng)
-            while len(picked) < config.n_drill:  # fewer types than drills asked: repeat them
-                picked.append(picked[len(picked) % len(skill_ids)])
-            for skill_id in picked:
-                questions.append(
-                    {
-                        "kind": "drill",
-                        "item_id": skill_id,
-                        "spec": {
-                            "time_limit_s": config.drill_seconds,
-                            "type": skill_id[len(SKILL_PREFIX):],
-                            "seed": rng.randrange(1_000_000),
-                            "difficulty": config.drill_difficulty,
-                        },
-                    }
-                )
-        return questions
+        return select_questions(session, config, seed, retrievability, self._now())
 
     def _persist(self, session: Session, config: MockConfig, seed: int, questions: list[dict[str, Any]]) -> int:
         if not questions:
@@ -774,10 +493,13 @@ class MockService:
 
     # -- report ---------------------------------------------------------------
     def report(self, mock_id: int) -> MockReport:
-        """The report of any interview (a running or abandoned one is scored as it stands)."""
+        """The report of any interview (a running or abandoned one is scored as it stands).
+
+        A drill question counts toward the content tags it practises (see `mock_topics`)."""
         with self.db.session() as session:
             mock = self._mock(session, mock_id)
             view = self._view(session, mock, with_payload=False)
+            practised = drill_topics(session, {q.spec.get("type", "") for q in view.questions if q.kind == "drill"})
             rows: list[ReportQuestion] = []
             for q in view.questions:
                 drill = (
@@ -791,7 +513,7 @@ class MockService:
                         kind=q.kind,
                         item_id=q.item_id,
                         question=q.question,
-                        topics=q.tags,
+                        topics=list(practised[q.spec.get("type", "")]) if q.kind == "drill" else q.tags,
                         score=q.score or 0.0,
                         answered=q.answered,
                         time_used_s=q.time_used_s,
@@ -800,24 +522,8 @@ class MockService:
                         drill=drill,
                     )
                 )
-            per_topic: dict[str, list[ReportQuestion]] = defaultdict(list)
-            for row in rows:
-                for topic in row.topics:
-                    per_topic[topic].append(row)
-            topics = [
-                TopicScore(
-                    topic=topic,
-                    score=sum(r.score for r in qs) / len(qs),
-                    questions=len(qs),
-                    item_ids=sorted({r.item_id for r in qs if r.item_id}),
-                )
-                for topic, qs in sorted(per_topic.items())
-            ]
-            weak = sorted((t for t in topics if t.score < 1.0), key=lambda t: (t.score, -t.questions, t.topic))[:3]
-            weakest = [
-                WeakTopic(t.topic, t.score, sorted(set(t.item_ids) | set(self._topic_items(session, t.topic))))
-                for t in weak
-            ]
+            topics = topic_scores(rows)
+            weakest = weakest_topics(session, topics)
             total = view.score if view.score is not None else (sum(r.score for r in rows) / len(rows) if rows else 0.0)
             return MockReport(
                 mock_id=view.mock_id,
@@ -833,15 +539,6 @@ class MockService:
                 weakest=weakest,
                 over_time_count=sum(1 for r in rows if r.over_time),
             )
-
-    def _topic_items(self, session: Session, topic: str) -> list[str]:
-        """Active, unsuspended bank items with this tag (make_due_now would unsuspend others)."""
-        items = session.execute(
-            select(Item.id, Item.tags)
-            .join(Card, Card.item_id == Item.id)
-            .where(Item.kind.in_(("qa", "mcq")), Item.retired_at.is_(None), Card.suspended.is_(False))
-        ).all()
-        return [item_id for item_id, tags in items if topic in (tags or [])]
 
     def review_weak(self, mock_id: int) -> int:
         """"Review these": make the weakest topics' items due now. Returns how many cards."""

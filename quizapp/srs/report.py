@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import tzinfo
 from pathlib import Path
 
-from quizapp.srs.mock import MockReport, ReportQuestion
+from quizapp.srs.mock_views import MockReport, ReportQuestion
 
 _TEXT = {
     "zh": {

@@ -183,7 +183,9 @@ def test_whole_interview_with_a_timeout_and_the_report(mocks, clock):
     for topic in by_topic.values():
         rows = [r for r in report.questions if topic.topic in r.topics]
         assert topic.score == pytest.approx(sum(r.score for r in rows) / len(rows))
-    assert f"drill:{qs[9].spec['type']}" in by_topic
+    # The drill counts toward the content tags it practises, not a "drill:<type>" pseudo-topic.
+    assert report.questions[9].topics and all(t in by_topic for t in report.questions[9].topics)
+    assert not any(t.topic.startswith("drill:") for t in report.topics)
     assert 1 <= len(report.weakest) <= 3
     weakest_scores = [w.score for w in report.weakest]
     assert weakest_scores == sorted(weakest_scores)
@@ -307,6 +309,42 @@ def test_results_read_back_exactly_after_reopening(mocks, clock, db_path, engine
         assert after == before
     finally:
         again.db.close()
+
+
+def test_a_drill_counts_toward_the_content_tags_it_practises(mocks, clock):
+    # t-causal (tags [mask, causal]) is the only Q&A item listing the causal_mask drill.
+    view = mocks.create(MockConfig(topics=["causal"], n_qa=1, n_mcq=0, n_drill=1, seed=3, favour_weak=False))
+    qa, drill = view.questions
+    assert (qa.item_id, drill.item_id) == ("t-causal", "drill:causal_mask")
+    mocks.answer_qa(view.mock_id, 0, "", 30)  # blank: 0
+    problem = mocks.problem(view.mock_id, 1)
+    mocks.answer_drill(view.mock_id, 1, fake.solution_text(problem), 60)  # right: 1
+    report = mocks.finish(view.mock_id)
+
+    assert report.questions[1].topics == ["mask", "causal"]
+    by_topic = {t.topic: t for t in report.topics}
+    assert set(by_topic) == {"mask", "causal"}
+    for tag in ("mask", "causal"):
+        assert by_topic[tag].questions == 2
+        assert by_topic[tag].score == pytest.approx(0.5)  # mean of the Q&A's 0 and the drill's 1
+        assert by_topic[tag].item_ids == ["drill:causal_mask", "t-causal"]
+
+    # "Review these" still pulls forward the weak tag's bank items (and the missed skill).
+    weak = {w.topic: set(w.item_ids) for w in report.weakest}
+    assert weak["mask"] == {"t-causal", "t-padding", "t-mcq-mask", "drill:causal_mask"}
+    assert weak["causal"] == {"t-causal", "t-mcq-mask", "drill:causal_mask"}
+    assert mocks.review_weak(view.mock_id) == 4
+
+
+def test_a_drill_no_item_lists_keeps_its_drill_topic(mocks):
+    view = mocks.create(MockConfig(topics=["layernorm"], n_qa=1, n_mcq=1, n_drill=1, seed=1))
+    [drill] = view.questions
+    assert drill.spec["type"] == "layernorm"
+    mocks.answer_drill(view.mock_id, 0, {"A": "0"}, 60)
+    report = mocks.report(view.mock_id)
+    assert report.questions[0].topics == ["drill:layernorm"]
+    assert [(t.topic, t.item_ids) for t in report.topics] == [("drill:layernorm", ["drill:layernorm"])]
+    assert [(w.topic, w.item_ids) for w in report.weakest] == [("drill:layernorm", ["drill:layernorm"])]
 
 
 def test_review_weak_makes_the_weakest_topics_due_now(mocks, clock, study):
