@@ -64,15 +64,15 @@ def dynamic_keys() -> set[str]:
 def binding_keys() -> set[str]:
     from quizapp.tui.app import QuizApp
     from quizapp.tui.screens import (
-        browse, confirm, drill, error, home, mock_history, mock_report, mock_run, mock_setup, quiz, settings,
-        stats, study,
+        browse, confirm, drill, error, home, mock_history, mock_quit, mock_report, mock_run, mock_setup, quiz,
+        settings, stats, study,
     )
 
     owners = [
         QuizApp, home.HomeScreen, study.StudyScreen, quiz.QuizScreen, browse.BrowseScreen,
         settings.SettingsScreen, stats.StatsScreen, error.ErrorScreen, confirm.ConfirmScreen,
         drill.DrillScreen, drill.TypeList, mock_setup.MockSetupScreen, mock_run.MockRunScreen,
-        mock_run.QuitMockModal, mock_report.MockReportScreen, mock_history.MockHistoryScreen,
+        mock_quit.QuitMockModal, mock_report.MockReportScreen, mock_history.MockHistoryScreen,
     ]
     ids = set()
     for owner in owners:

@@ -23,6 +23,11 @@ TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
 MOCK_FILES = [
     TUI_DIR / "screens" / "mock_setup.py",
     TUI_DIR / "screens" / "mock_run.py",
+    TUI_DIR / "screens" / "mock_qa.py",
+    TUI_DIR / "screens" / "mock_mcq.py",
+    TUI_DIR / "screens" / "mock_drill.py",
+    TUI_DIR / "screens" / "mock_quit.py",
+    TUI_DIR / "widgets" / "key_points.py",
     TUI_DIR / "screens" / "mock_report.py",
     TUI_DIR / "screens" / "mock_history.py",
 ]
@@ -394,6 +399,74 @@ async def test_quitting_during_the_review_keeps_the_submitted_answer(db, clock):
         mocks.db.close()
 
 
+async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_time(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_small_mock(pilot)
+        screen = run_screen(app)
+        mock_id = screen.mock_id
+        await type_text(pilot, "方差")
+        clock.advance(seconds=40)
+        await press(pilot, "ctrl+s", "enter")
+        assert screen.position == 1 and screen.phase == "answering"
+        await type_text(pilot, "还没想好")
+        clock.advance(seconds=25)
+        await pilot.press("ctrl+q")  # quits the whole app, not just the interview
+        await pilot.pause()
+    assert app.return_code == 0
+
+    mocks = mocks_of(db, clock)
+    try:
+        view = mocks.get(mock_id)
+        assert view.status == "abandoned"
+        assert view.answered_count == 1 and view.questions[0].answer["text"] == "方差"
+        assert view.elapsed_s == 65  # 40 s answered + 25 s on the question left open
+        assert [s.mock_id for s in mocks.resumable()] == [mock_id]
+    finally:
+        mocks.db.close()
+
+    # The next run resumes it at question 2 with the time already used counted.
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        await press(pilot, "ctrl+r")
+        screen = run_screen(app)
+        assert screen.mock_id == mock_id and screen.position == 1 and screen.phase == "answering"
+        assert screen.query_one("#mock-qa-text", TextArea).text == ""
+        assert "8:55" in screen.query_one("#mock-total-clock").text  # 10:00 − 65 s
+        clock.advance(seconds=10)
+        await press(pilot, "ctrl+s", "enter")
+        assert screen.position == 2
+    mocks = mocks_of(db, clock)
+    try:
+        view = mocks.get(mock_id)
+        assert view.answered_count == 2 and view.elapsed_s == 75
+    finally:
+        mocks.db.close()
+
+
+async def test_quitting_the_app_from_the_quit_dialog_or_the_review_keeps_the_mock(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_small_mock(pilot)
+        screen = run_screen(app)
+        mock_id = screen.mock_id
+        await type_text(pilot, "方差 饱和")
+        clock.advance(seconds=50)
+        await press(pilot, "ctrl+s", "escape")  # in the review, with the quit dialog open
+        assert type(app.screen).__name__ == "QuitMockModal"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    mocks = mocks_of(db, clock)
+    try:
+        view = mocks.get(mock_id)
+        assert view.status == "abandoned"
+        assert view.questions[0].answer["text"] == "方差 饱和" and view.questions[0].time_used_s == 50
+        assert view.elapsed_s == 50
+    finally:
+        mocks.db.close()
+
+
 # -- the report ----------------------------------------------------------------------------------------
 async def finish_with_misses(pilot: Pilot, clock) -> int:
     """A small interview answered badly (empty Q&A, wrong MCQ, empty drill)."""
@@ -606,9 +679,9 @@ def used_keys() -> set[str]:
 
 
 def binding_keys() -> set[str]:
-    from quizapp.tui.screens import mock_history, mock_report, mock_run, mock_setup
+    from quizapp.tui.screens import mock_history, mock_quit, mock_report, mock_run, mock_setup
 
-    owners = [mock_setup.MockSetupScreen, mock_run.MockRunScreen, mock_run.QuitMockModal,
+    owners = [mock_setup.MockSetupScreen, mock_run.MockRunScreen, mock_quit.QuitMockModal,
               mock_report.MockReportScreen, mock_history.MockHistoryScreen]
     ids = set()
     for owner in owners:

@@ -14,7 +14,14 @@ and reading a result do not use it up.
 
 Every answer is stored by the service in its own transaction, so quitting (`escape`,
 confirmed) leaves the interview abandoned with everything answered so far; Mock set-up
-and the history resume it at the first unanswered question.
+and the history resume it at the first unanswered question. Quitting the whole app
+(ctrl+q) mid-question does the same when the screen is unmounted, time on the open
+question included.
+
+The question kinds live in their own modules, mixed into the screen: `mock_qa` (typed
+answer and key-point review), `mock_mcq` (options and verdict), `mock_drill`
+(calculation answer entry and marking); the key-point rows are `widgets.key_points`,
+the quit dialog is `mock_quit`.
 """
 
 from __future__ import annotations
@@ -22,92 +29,36 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Click
 from textual.message import Message
 from textual.widgets import ContentSwitcher, Footer, Header, Input, Static, TextArea
 
-from quizapp.tui.screens.base import BaseModal, BaseScreen
+from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.screens.mock_drill import MockDrillMixin
+from quizapp.tui.screens.mock_mcq import MockMCQMixin
+from quizapp.tui.screens.mock_qa import MockQAMixin
+from quizapp.tui.screens.mock_quit import QuitMockModal
 from quizapp.tui.screens.mock_setup import mock_service
 from quizapp.tui.screens.quiz import LETTERS, OptionRow
 from quizapp.tui.widgets.countdown import Countdown
-from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
-from quizapp.tui.widgets.matrix_view import hint_tables
+from quizapp.tui.widgets.key_points import MAX_POINTS, KeyPointRow
+from quizapp.tui.widgets.math_markdown import MathMarkdown
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockConfig, MockQuestion, MockReport, MockView
 
-MAX_POINTS = 6  # content has 3–6 key points per Q&A item (validated); keys 1–6 toggle them
+__all__ = ["MAX_POINTS", "PANES", "KeyPointRow", "MockRunScreen", "QuitMockModal"]
+
 PANES = {"qa": "mock-qa", "mcq": "mock-mcq", "drill": "mock-drill"}
-
-
-# ----------------------------------------------------------------------------- drill display
-
-
-class KeyPointRow(Static):
-    """One key point of a Q&A answer with its tick; clicking it toggles the tick."""
-
-    class Toggled(Message):
-        def __init__(self, index: int) -> None:
-            super().__init__()
-            self.index = index
-
-    def __init__(self, index: int) -> None:
-        super().__init__(id=f"mock-point-{index}", classes="mock-point")
-        self.index = index
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Toggled(self.index))
-
-
-class QuitMockModal(BaseModal):
-    """"Quit the interview?" — yes keeps it abandoned (resumable), no goes on."""
-
-    DEFAULT_CSS = """
-    QuitMockModal {
-        align: center middle;
-    }
-    QuitMockModal > Vertical {
-        width: 64;
-        height: auto;
-        border: round $warning;
-        background: $surface;
-        padding: 1 2;
-    }
-    QuitMockModal #mock-quit-keys {
-        color: $text-muted;
-        margin-top: 1;
-    }
-    """
-
-    BINDINGS = [
-        Binding("y", "answer(True)", "Quit", id="mock_quit.yes"),
-        Binding("n,escape", "answer(False)", "Keep going", id="mock_quit.no"),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(id="mock-quit-text")
-            yield Static(id="mock-quit-keys")
-        yield Footer()
-
-    def render_texts(self) -> None:
-        self.query_one("#mock-quit-text", Static).update(self.t("mock.quit.text"))
-        self.query_one("#mock-quit-keys", Static).update(self.t("mock.quit.keys"))
-
-    def action_answer(self, quit_now: bool) -> None:
-        self.dismiss(quit_now)
 
 
 # ----------------------------------------------------------------------------- screen
 
 
-class MockRunScreen(BaseScreen):
+class MockRunScreen(MockQAMixin, MockMCQMixin, MockDrillMixin, BaseScreen):
     DEFAULT_CSS = """
     MockRunScreen #mock-run-bar {
         height: 1;
@@ -424,298 +375,7 @@ class MockRunScreen(BaseScreen):
         self.render_texts()
         self.tick()
 
-    # -- Q&A ---------------------------------------------------------------------------------
-    async def _show_qa(self, question: MockQuestion) -> None:
-        self.typed = ""
-        self.auto_points, self.points, self.matched = [], [], []
-        await self.query_one("#mock-qa-question", MathMarkdown).show(question.item.get("question", question.question))
-        await self.query_one("#mock-qa-reference", MathMarkdown).show(question.item.get("answer", ""))
-        area = self.query_one("#mock-qa-text", TextArea)
-        area.read_only = False
-        area.text = ""
-        area.remove_class("-reviewing")
-        self.query_one("#mock-qa-review").display = False
-        self.query_one("#mock-qa").scroll_home(animate=False)
-        area.focus()
-
-    def key_points(self) -> list[dict[str, Any]]:
-        question = self.current
-        return list(question.item.get("key_points") or []) if question else []
-
-    def _start_review(self) -> None:
-        from quizapp.srs.coverage import key_point_coverage
-
-        area = self.query_one("#mock-qa-text", TextArea)
-        self.typed = area.text
-        self.frozen_used = self.question_used()
-        coverage = key_point_coverage(self.typed, self.key_points())
-        self.auto_points = list(coverage.points)
-        self.points = list(coverage.points)
-        self.matched = list(coverage.matched)
-        area.read_only = True
-        area.add_class("-reviewing")
-        self.set_focus(None)
-        self.query_one("#mock-qa-review").display = True
-        self._set_phase("review")
-        self.render_texts()
-        self.tick()
-        self.query_one("#mock-qa-ref-title").scroll_visible(top=True, animate=False)
-
-    def _render_points(self) -> None:
-        points = self.key_points()
-        for index in range(MAX_POINTS):
-            row = self.query_one(f"#mock-point-{index}", KeyPointRow)
-            row.display = index < len(points) and self.phase == "review"
-            if index >= len(points):
-                continue
-            ticked = index < len(self.points) and self.points[index]
-            auto = index < len(self.auto_points) and self.auto_points[index]
-            text = Text(f"{index + 1} ")
-            text.append("☑ " if ticked else "☐ ", style="bold")
-            text.append(render_math(str(points[index].get("text", ""))))
-            matched = self.matched[index] if index < len(self.matched) else None
-            if ticked != auto:
-                text.append("   " + self.t("mock.run.point_corrected"), style="dim")
-            elif matched:
-                text.append("   " + self.t("mock.run.point_matched", keyword=matched), style="dim")
-            row.update(text)
-            row.set_class(ticked, "-ticked")
-            row.set_class(ticked != auto, "-corrected")
-        covered = sum(self.points)
-        total = len(points)
-        share = covered / total if total else 0.0
-        self.query_one("#mock-qa-score", Static).update(
-            self.t("mock.run.qa_score", covered=covered, total=total, pct=f"{share:.0%}")
-        )
-
-    def _confirmed_points(self) -> list[bool] | None:
-        """The ticks to store: None when the user kept the automatic ones."""
-        return None if self.points == self.auto_points else list(self.points)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _store_qa(self, position: int, text: str, used: float, confirmed: list[bool] | None) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            question = mock_service(self).answer_qa(self.mock_id, position, text, used, confirmed)
-        except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
-            return
-        self.post_message(self.Answered(question))
-
-    # -- MCQ ------------------------------------------------------------------------------------
-    async def _show_mcq(self, question: MockQuestion) -> None:
-        await self.query_one("#mock-mcq-question", MathMarkdown).show(question.item.get("question", question.question))
-        await self.query_one("#mock-mcq-explanation", MathMarkdown).show(question.item.get("explanation", ""))
-        self.query_one("#mock-mcq").scroll_home(animate=False)
-        self.set_focus(None)
-        self._render_options()
-
-    def _render_options(self) -> None:
-        question = self.current
-        if question is None or question.kind != "mcq":
-            return
-        options = question.item.get("options") or []
-        correct = question.item.get("answer") if self.answered is not None else None
-        shown = self.answered is not None
-        for index, letter in enumerate(LETTERS):
-            row = self.query_one(f"#quiz-opt-{letter}", OptionRow)
-            text = render_math(options[index]) if index < len(options) else ""
-            mark = "  "
-            if shown and letter == correct:
-                mark = "✓ "
-            elif shown and letter == self.chosen:
-                mark = "✗ "
-            row.update(f"{mark}{letter}. {text}")
-            row.set_class(shown and letter == correct, "-correct")
-            row.set_class(shown and letter == self.chosen and letter != correct, "-wrong")
-            row.set_class(shown and letter not in (correct, self.chosen), "-dimmed")
-            row.display = index < len(options)
-        self.query_one("#mock-mcq-explanation").display = shown
-        verdict = self.query_one("#mock-mcq-verdict", Static)
-        verdict.display = shown
-        if shown:
-            if self.chosen is None:
-                head = self.t("mock.run.mcq_timeout", answer=correct)
-            elif self.chosen == correct:
-                head = self.t("mock.run.mcq_right")
-            else:
-                head = self.t("mock.run.mcq_wrong", answer=correct)
-            verdict.update(head)
-            verdict.set_class(self.chosen == correct, "-right")
-            verdict.set_class(self.chosen != correct, "-wrong")
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _store_mcq(self, position: int, letter: str, used: float) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            question = mock_service(self).answer_mcq(self.mock_id, position, letter, used)
-        except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
-            return
-        self.post_message(self.Answered(question))
-
-    # -- drill ------------------------------------------------------------------------------------
-    # The answer entry is the Drill screen's: one `PartEntry` (a grid of cells, or a text
-    # field on ctrl+t) per answer part, and the given matrices as `MatrixView`s.
-    async def _show_drill(self, question: MockQuestion) -> None:
-        from quizapp.tui.widgets.matrix_grid import PartEntry
-        from quizapp.tui.widgets.matrix_view import MatrixView
-
-        problem = self.problems.get(question.position)
-        given = self.query_one("#mock-drill-given", Horizontal)
-        await given.remove_children()
-        parts = self.query_one("#mock-drill-parts", Vertical)
-        await parts.remove_children()
-        if problem is not None:
-            await given.mount_all([MatrixView(name, value) for name, value in problem.given.items()])
-            await parts.mount_all([PartEntry(spec, id=f"mock-part-{index}") for index, spec in enumerate(problem.parts)])
-        self.query_one("#mock-drill").scroll_home(animate=False)
-        entries = self.entries()
-        if entries:
-            entries[0].focus_first()
-        else:
-            self.set_focus(None)
-
-    def entries(self) -> list[Any]:
-        """The PartEntry of every answer part of the drill on screen, in order."""
-        from quizapp.tui.widgets.matrix_grid import PartEntry
-
-        return list(self.query_one("#mock-drill-parts").query(PartEntry))
-
-    def drill_typed(self) -> dict[str, str]:
-        """What is typed in each part (cells or text), as answer text."""
-        return {entry.spec.name: entry.answer_text() for entry in self.entries()}
-
-    def _drill_title(self, question: MockQuestion) -> str:
-        kind = question.spec.get("type", "")
-        titles = self.titles.get(kind)
-        return (titles[0] if self.quiz_app.tr.lang == "zh" else titles[1]) if titles else kind
-
-    def _render_drill(self) -> None:
-        question = self.current
-        if question is None or question.kind != "drill":
-            return
-        lang = self.quiz_app.tr.lang
-        problem = self.problems.get(question.position)
-        self.query_one("#mock-drill-meta", Static).update(
-            self.t("mock.run.drill_meta", title=self._drill_title(question), type=question.spec.get("type", ""),
-                   seed=question.spec.get("seed"), difficulty=question.spec.get("difficulty"))
-        )
-        if problem is None:
-            self.query_one("#mock-drill-prompt", Static).update(self.t("mock.run.drill_missing"))
-            self.query_one("#mock-drill-hints").display = False
-            return
-        self.query_one("#mock-drill-prompt", Static).update(problem.prompt(lang))
-        title = self.t("mock.run.hint_table")
-        hints = hint_tables(problem.hints, lambda _kind: title)
-        self.query_one("#mock-drill-hints", Static).update(hints if hints is not None else "")
-        self.query_one("#mock-drill-hints").display = hints is not None
-        for entry in self.entries():
-            spec = entry.spec
-            header = Text()
-            header.append(spec.name, style="bold")
-            header.append(f"  {'×'.join(str(n) for n in spec.shape) or '1'}", style="dim")
-            header.append(f"  {spec.label(lang)}")
-            if entry.text_mode:
-                header.append(f"  [{self.t('mock.run.text_mode')}]", style="italic")
-            entry.set_header(header)
-            entry.set_placeholder(self.t("mock.run.text_placeholder", part=spec.name))
-            self._render_part_status(entry)
-        self.query_one("#mock-drill-result", Static).update(self._drill_result(problem, lang))
-
-    def _render_part_status(self, entry: Any) -> None:
-        lang = self.quiz_app.tr.lang
-        name = entry.spec.name
-        if self.verdict is not None and self.answered is not None:
-            part = self.verdict.parts.get(name)
-            if part is None:
-                return
-            cells = part.cells if isinstance(part.cells, list) else [part.cells]
-            flat = [bool(c) for row in cells for c in (row if isinstance(row, list) else [row])]
-            if not part.answered:
-                entry.set_status(self.t("mock.run.part_unanswered"), "wrong")
-            else:
-                entry.set_status(
-                    self.t("mock.run.part_score", right=sum(flat), total=len(flat), pct=f"{float(part.score):.0%}"),
-                    "right" if part.score >= 1.0 else "wrong",
-                )
-            return
-        if self.format_verdict is not None:
-            part = self.format_verdict.parts.get(name)
-            if part is not None and part.error is not None:
-                entry.set_status(self.t("mock.run.format_error", part=name, message=part.error.message(lang)), "error")
-                return
-        if self.cell_errors.get(name):
-            entry.set_status(self.cell_errors[name], "error")
-        else:
-            entry.set_status("")
-
-    def _drill_result(self, problem: Any, lang: str) -> Any:
-        """After grading: the score, the right values of the parts that were wrong, the
-        diagnosed mistake and hints. Before grading: how to type an answer."""
-        question = self.answered
-        if question is None or question.kind != "drill":
-            return Text(self.t("mock.run.drill_help"), style="dim")
-        from quizapp.engine import hint_message
-        from quizapp.tui.widgets.matrix_view import bracket_rows, value_cells
-
-        verdict = self.verdict
-        text = Text()
-        text.append(self.t("mock.run.drill_score", pct=f"{(question.score or 0):.0%}"), style="bold")
-        for part in problem.parts:
-            pv = verdict.parts.get(part.name) if verdict is not None else None
-            if pv is not None and pv.score >= 1.0:
-                continue
-            text.append("\n\n" + self.t("mock.run.solution", part=part.name), style="bold")
-            for line in bracket_rows(value_cells(problem.solution[part.name])):
-                text.append("\n" + line)
-        if verdict is not None:
-            for diagnosis in verdict.diagnosis:
-                text.append("\n\n" + self.t("mock.run.diagnosis", part=diagnosis.part), style="bold yellow")
-                text.append("\n" + diagnosis.message(lang))
-            for key in verdict.hints:
-                try:
-                    text.append("\n\n" + hint_message(key, lang), style="dim")
-                except KeyError:
-                    continue
-        return text
-
-    def _check_cells(self) -> bool:
-        """Point at every grid cell that is empty or unreadable (nothing is stored, no
-        attempt is used); True if there was one."""
-        lang = self.quiz_app.tr.lang
-        self.cell_errors = {}
-        first = None
-        for entry in self.entries():
-            entry.clear_feedback()
-            if entry.text_mode:
-                continue
-            problem = entry.cell_problem()
-            if problem is None:
-                continue
-            message = problem.error.message(lang) if problem.error else self.t("mock.run.cell_empty")
-            entry.show_error_at_cell(problem.row, problem.col)
-            self.cell_errors[entry.spec.name] = self.t(
-                "mock.run.cell_error", part=entry.spec.name, row=problem.row + 1, col=problem.col + 1, message=message
-            )
-            entry.set_status(self.cell_errors[entry.spec.name], "error")
-            first = first or (entry, problem)
-        if first is not None:
-            entry, problem = first
-            entry.grid.focus_cell(problem.row, problem.col)
-        return first is not None
-
-    def _submit_drill(self, question: MockQuestion) -> None:
-        self.format_verdict = None
-        if self._check_cells():
-            self.notify(self.t("mock.run.format_notice"), severity="warning", timeout=4)
-            return
-        self.busy = True
-        self._store_drill(question.position, self.drill_typed(), self.question_used())
-        self.refresh_bindings()
-
+    # -- Q&A, MCQ, drill: see mock_qa.py, mock_mcq.py, mock_drill.py ------------------------------
     @on(Input.Submitted, "CellInput")
     def _enter_in_cell(self, event: Input.Submitted) -> None:
         """Enter moves to the next cell; on the very last cell of the answer it submits."""
@@ -726,62 +386,6 @@ class MockRunScreen(BaseScreen):
             self.action_submit()
         else:
             self.focus_next()
-
-    def action_toggle_text(self) -> None:
-        """Switch the focused part between its cells and a text field (paste a whole matrix)."""
-        if self.phase != "answering" or self.current is None or self.current.kind != "drill":
-            return
-        entries = self.entries()
-        entry = next((e for e in entries if e.contains_focus()), entries[0] if entries else None)
-        if entry is None:
-            return
-        entry.clear_feedback()
-        if entry.text_mode:
-            error = entry.to_cells()
-            if error is not None:
-                entry.show_text_error(True)
-                entry.set_status(self.t("mock.run.format_error", part=entry.spec.name,
-                                        message=error.message(self.quiz_app.tr.lang)), "error")
-                return
-        else:
-            entry.to_text()
-        self._render_drill()
-        entry.focus_first()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _store_drill(self, position: int, typed: dict[str, str], used: float) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            outcome = mock_service(self).answer_drill(self.mock_id, position, typed, used)
-        except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
-            return
-        if outcome.format_error:
-            self.post_message(self.FormatError(outcome.verdict))
-        else:
-            self.post_message(self.Answered(outcome.question, outcome.verdict))
-
-    def on_mock_run_screen_format_error(self, message: FormatError) -> None:
-        # Not an attempt: the clock keeps running, the user fixes the part and submits again.
-        self.busy = False
-        self.format_verdict = message.verdict
-        first = None
-        for entry in self.entries():
-            part = message.verdict.parts.get(entry.spec.name)
-            if part is None or part.error is None:
-                continue
-            if entry.text_mode:
-                entry.show_text_error(True)
-            elif part.error.row is not None and part.error.col is not None:
-                entry.show_error_at_cell(part.error.row - 1, part.error.col - 1)
-            first = first or entry
-        self._render_drill()
-        if first is not None:
-            first.focus_first()
-        self.notify(self.t("mock.run.format_notice"), severity="warning", timeout=4)
-        self.refresh_bindings()
-        self.tick()
 
     # -- timeouts -----------------------------------------------------------------------------------
     def time_up(self, interview_over: bool) -> None:
@@ -890,6 +494,14 @@ class MockRunScreen(BaseScreen):
         self.app.push_screen(QuitMockModal(), callback=decided)
 
     def _quit(self) -> None:
+        elapsed, save_review = self._quit_state()
+        self.busy = True
+        self._set_phase("finishing")
+        self._abandon(elapsed, save_review)
+
+    def _quit_state(self) -> tuple[float, tuple | None]:
+        """What quitting keeps: the interview time used (the answered questions and the open
+        one) and, during the review, the submitted Q&A answer to store first."""
         question = self.current
         save_review = None
         if question is not None and self.phase == "review":
@@ -897,24 +509,46 @@ class MockRunScreen(BaseScreen):
         running = self.question_used() if self.phase == "answering" else 0.0
         if save_review is not None:
             running = save_review[2]
-        self.busy = True
-        self._set_phase("finishing")
-        self._abandon(self.elapsed_before + running, save_review)
+        return self.elapsed_before + running, save_review
+
+    def _store_abandoned(self, elapsed: float, save_review: tuple | None) -> None:
+        service = mock_service(self)
+        if save_review is not None:
+            position, text, used, confirmed = save_review
+            service.answer_qa(self.mock_id, position, text, used, confirmed)
+        service.abandon(self.mock_id, elapsed)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
     def _abandon(self, elapsed: float, save_review: tuple | None) -> None:
         from quizapp.srs.mock import MockError
 
-        service = mock_service(self)
         try:
-            if save_review is not None:
-                position, text, used, confirmed = save_review
-                service.answer_qa(self.mock_id, position, text, used, confirmed)
-            service.abandon(self.mock_id, elapsed)
+            self._store_abandoned(elapsed, save_review)
         except MockError as exc:
             self.post_message(self.Refused(str(exc)))
             return
         self.post_message(self.Abandoned())
+
+    def on_unmount(self) -> None:
+        """The screen goes away mid-interview without `escape` (ctrl+q quits the app: its
+        screens are unmounted while the database is still open): keep the interview
+        abandoned with the time used so far, as quitting does, so it can be resumed.
+
+        Synchronous, because the app is going away and a worker would not get to run (it
+        is one quick SQLite transaction). Not while an answer is being stored: that save
+        counts the question's time itself, and an abandoned interview would refuse it.
+        """
+        if self.closing or self.busy or self.current is None or self.phase in ("loading", "finishing"):
+            return
+        from quizapp.srs.mock import MockError
+
+        elapsed, save_review = self._quit_state()
+        self.closing = True
+        self.phase = "finishing"
+        try:
+            self._store_abandoned(elapsed, save_review)
+        except MockError:
+            pass  # completed or removed elsewhere: nothing left to keep
 
     def on_mock_run_screen_abandoned(self, _message: Abandoned) -> None:
         self.notify(self.t("mock.run.abandoned", id=self.mock_id), timeout=5)
