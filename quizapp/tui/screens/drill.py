@@ -37,7 +37,7 @@ from textual.widgets.option_list import Option
 from quizapp import engine
 from quizapp.tui.screens.base import BaseScreen, translate_bindings
 from quizapp.tui.widgets.heatmap import Heatmap
-from quizapp.tui.widgets.matrix_grid import CellInput, PartEntry
+from quizapp.tui.widgets.matrix_grid import CellInput, PartEntry, toggle_focused_entry
 from quizapp.tui.widgets.matrix_view import MatrixView, format_number, hint_tables, shape_label
 
 if TYPE_CHECKING:
@@ -564,20 +564,14 @@ class DrillScreen(BaseScreen):
     def action_toggle_text(self) -> None:
         if self.phase != "solving":
             return
-        entries = self.entries()
-        entry = next((e for e in entries if e.contains_focus()), entries[0] if entries else None)
-        if entry is None:
+        toggled = toggle_focused_entry(self.entries())
+        if toggled is None:
             return
-        entry.clear_feedback()
-        if entry.text_mode:
-            error = entry.to_cells()
-            if error is not None:
-                entry.show_text_error(True)
-                message = error.message(self.lang)
-                entry.set_status(self.t("drill.part_error", part=entry.spec.name, message=message), "error")
-                return
-        else:
-            entry.to_text()
+        entry, error = toggled
+        if error is not None:
+            message = error.message(self.lang)
+            entry.set_status(self.t("drill.part_error", part=entry.spec.name, message=message), "error")
+            return
         self._render_part_header(entry)
         entry.focus_first()
 

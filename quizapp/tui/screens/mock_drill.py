@@ -189,20 +189,16 @@ class MockDrillMixin:
         """Switch the focused part between its cells and a text field (paste a whole matrix)."""
         if self.phase != "answering" or self.current is None or self.current.kind != "drill":
             return
-        entries = self.entries()
-        entry = next((e for e in entries if e.contains_focus()), entries[0] if entries else None)
-        if entry is None:
+        from quizapp.tui.widgets.matrix_grid import toggle_focused_entry
+
+        toggled = toggle_focused_entry(self.entries())
+        if toggled is None:
             return
-        entry.clear_feedback()
-        if entry.text_mode:
-            error = entry.to_cells()
-            if error is not None:
-                entry.show_text_error(True)
-                entry.set_status(self.t("mock.run.format_error", part=entry.spec.name,
-                                        message=error.message(self.quiz_app.tr.lang)), "error")
-                return
-        else:
-            entry.to_text()
+        entry, error = toggled
+        if error is not None:
+            entry.set_status(self.t("mock.run.format_error", part=entry.spec.name,
+                                    message=error.message(self.quiz_app.tr.lang)), "error")
+            return
         self._render_drill()
         entry.focus_first()
 

@@ -12,7 +12,7 @@ from textual import work
 from textual.widgets import Static
 
 from quizapp.tui.screens.mock_setup import mock_service
-from quizapp.tui.screens.quiz import LETTERS, OptionRow
+from quizapp.tui.screens.quiz import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
@@ -37,19 +37,7 @@ class MockMCQMixin:
         options = question.item.get("options") or []
         correct = question.item.get("answer") if self.answered is not None else None
         shown = self.answered is not None
-        for index, letter in enumerate(LETTERS):
-            row = self.query_one(f"#quiz-opt-{letter}", OptionRow)
-            text = render_math(options[index]) if index < len(options) else ""
-            mark = "  "
-            if shown and letter == correct:
-                mark = "✓ "
-            elif shown and letter == self.chosen:
-                mark = "✗ "
-            row.update(f"{mark}{letter}. {text}")
-            row.set_class(shown and letter == correct, "-correct")
-            row.set_class(shown and letter == self.chosen and letter != correct, "-wrong")
-            row.set_class(shown and letter not in (correct, self.chosen), "-dimmed")
-            row.display = index < len(options)
+        show_options(self, options, correct, self.chosen, shown)
         self.query_one("#mock-mcq-explanation").display = shown
         verdict = self.query_one("#mock-mcq-verdict", Static)
         verdict.display = shown

@@ -17,6 +17,8 @@ from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
+    from textual.widget import Widget
+
     from quizapp.srs.views import StudyCard
 
 LETTERS = ("A", "B", "C", "D")
@@ -45,6 +47,23 @@ class OptionRow(Static):
     def on_click(self, event: Click) -> None:
         event.stop()
         self.post_message(self.Chosen(self.letter))
+
+
+def show_options(screen: Widget, options: list[str], correct: str | None, chosen: str | None, shown: bool) -> None:
+    """Fill the four OptionRows of `screen`; once `shown`, mark right ✓, the wrong choice ✗."""
+    for index, letter in enumerate(LETTERS):
+        row = screen.query_one(f"#quiz-opt-{letter}", OptionRow)
+        text = render_math(options[index]) if index < len(options) else ""
+        mark = "  "
+        if shown and letter == correct:
+            mark = "✓ "
+        elif shown and letter == chosen:
+            mark = "✗ "
+        row.update(f"{mark}{letter}. {text}")
+        row.set_class(shown and letter == correct, "-correct")
+        row.set_class(shown and letter == chosen and letter != correct, "-wrong")
+        row.set_class(shown and letter not in (correct, chosen), "-dimmed")
+        row.display = index < len(options)
 
 
 class QuizScreen(SessionScreen):
@@ -90,18 +109,7 @@ class QuizScreen(SessionScreen):
         options = card.item.get("options") or []
         correct = card.item.get("answer")
         answered = self.chosen is not None
-        for index, letter in enumerate(LETTERS):
-            row = self.query_one(f"#quiz-opt-{letter}", OptionRow)
-            text = render_math(options[index]) if index < len(options) else ""
-            mark = "  "
-            if answered and letter == correct:
-                mark = "✓ "
-            elif answered and letter == self.chosen:
-                mark = "✗ "
-            row.update(f"{mark}{letter}. {text}")
-            row.set_class(answered and letter == correct, "-correct")
-            row.set_class(answered and letter == self.chosen and letter != correct, "-wrong")
-            row.set_class(answered and letter not in (correct, self.chosen), "-dimmed")
+        show_options(self, options, correct, self.chosen, answered)
         self.query_one("#quiz-verdict").display = answered
         self.query_one("#quiz-explanation").display = answered
 

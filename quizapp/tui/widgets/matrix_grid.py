@@ -237,6 +237,25 @@ class MatrixGrid(Widget):
                 self._set_mark(r, c, None)
 
 
+def toggle_focused_entry(entries: list[PartEntry]) -> tuple[PartEntry, FormatError | None] | None:
+    """Switch the focused part (or the first) between cells and a text field.
+
+    Going back to cells parses the text; on a format error the part stays in text mode,
+    its field is marked, and the error is returned for the screen to word.
+    """
+    entry = next((e for e in entries if e.contains_focus()), entries[0] if entries else None)
+    if entry is None:
+        return None
+    entry.clear_feedback()
+    if entry.text_mode:
+        error = entry.to_cells()
+        if error is not None:
+            entry.show_text_error(True)
+        return entry, error
+    entry.to_text()
+    return entry, None
+
+
 @dataclass(frozen=True)
 class CellProblem:
     """Why one cell cannot be read (0-based position); `error` None means the cell is empty."""
