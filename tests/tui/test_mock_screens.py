@@ -11,6 +11,7 @@ import string
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
@@ -119,7 +120,6 @@ async def type_text(pilot: Pilot, text: str) -> None:
     """Type character by character, as the terminal delivers what an input method commits:
     one Key event per character, with the character itself (full-width punctuation
     included, which `pilot.press` cannot send)."""
-    from textual import events
     from textual.keys import _character_to_key
 
     for char in text:
@@ -730,3 +730,23 @@ def test_countdown_formats_time_left_rounded_up_and_time_used_rounded():
 
     assert [format_seconds(s) for s in (240, 239.2, 61, 0.2, 0, -5)] == ["4:00", "4:00", "1:01", "0:01", "0:00", "0:00"]
     assert [format_duration(s) for s in (10.4, 59.6, 3600)] == ["0:10", "1:00", "60:00"]
+
+
+async def test_drill_cells_typed_ahead_land_where_tab_moved(db, clock):
+    """Keys arriving in a burst (a fast typist, a paste into the terminal): each tab moves to
+    the next cell before the following digits are handled, as on the Drill screen."""
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        fill_form(app, {**SMALL, "n_qa": "0", "n_mcq": "0"})
+        await press(pilot, "ctrl+s")
+        screen = run_screen(app)
+        assert screen.current.kind == "drill"
+        cells = [value for entry in screen.entries() for value in drill_answer(screen)[entry.spec.name].split()]
+        screen.entries()[0].focus_first()
+        await settle(pilot)
+        names = {".": "full_stop", "-": "minus", "\t": "tab", "\n": "enter"}
+        for char in "\t".join(cells) + "\n":
+            app.post_message(events.Key(names.get(char, char), char))
+        await settle(pilot)
+        assert "100%" in text_of(app, "#mock-drill-result")

@@ -25,6 +25,8 @@ MESSAGES: dict[str, str] = {
     "binding.mock_run.toggle5": "Tick point",
     "binding.mock_run.toggle6": "Tick point",
     "binding.mock_run.text": "Text/cells",
+    "binding.mock_run.next_cell": "Next cell",
+    "binding.mock_run.previous_cell": "Previous cell",
     "binding.mock_run.quit": "Quit (resumable)",
     "binding.mock_quit.yes": "Quit",
     "binding.mock_quit.no": "Keep going",

@@ -25,6 +25,8 @@ MESSAGES: dict[str, str] = {
     "binding.mock_run.toggle5": "勾选要点",
     "binding.mock_run.toggle6": "勾选要点",
     "binding.mock_run.text": "文本/格子",
+    "binding.mock_run.next_cell": "下一格",
+    "binding.mock_run.previous_cell": "上一格",
     "binding.mock_run.quit": "退出（可继续）",
     "binding.mock_quit.yes": "退出",
     "binding.mock_quit.no": "继续答题",

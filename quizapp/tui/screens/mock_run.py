@@ -156,6 +156,11 @@ class MockRunScreen(MockQAMixin, MockMCQMixin, MockDrillMixin, BaseScreen):
         Binding("5", "toggle_point(4)", "Tick", show=False, id="mock_run.toggle5"),
         Binding("6", "toggle_point(5)", "Tick", show=False, id="mock_run.toggle6"),
         Binding("escape", "quit_mock", "Quit (resumable)", id="mock_run.quit"),
+        # As on the Drill screen: moving between cells is decided when the key arrives, so
+        # keys typed ahead ("0.5<tab>0.25", a paste) land in the cell the user moved to.
+        Binding("tab", "next_cell", "Next cell", show=False, priority=True, id="mock_run.next_cell"),
+        Binding("shift+tab", "previous_cell", "Previous cell", show=False, priority=True,
+                id="mock_run.previous_cell"),
     ]
 
     # phases: loading → answering → (review | feedback) → answering … → finishing
@@ -572,11 +577,21 @@ class MockRunScreen(MockQAMixin, MockMCQMixin, MockDrillMixin, BaseScreen):
                 return False
             index = int(parameters[0]) if parameters else 0
             return index < min(len(self.key_points()), MAX_POINTS)
+        if action in ("next_cell", "previous_cell"):
+            from quizapp.tui.widgets.matrix_grid import CellInput
+
+            return self.phase == "answering" and kind == "drill" and isinstance(self.focused, CellInput)
         if action == "quit_mock":
             if self.phase in ("loading", "finishing"):
                 return False
             return None if self.busy else True
         return True
+
+    def action_next_cell(self) -> None:
+        self.focus_next()
+
+    def action_previous_cell(self) -> None:
+        self.focus_previous()
 
     def action_submit(self) -> None:
         question = self.current
