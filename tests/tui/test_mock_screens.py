@@ -320,10 +320,13 @@ async def test_mcq_timeout_without_a_choice_and_a_drill_format_error(db, clock):
         assert screen.answered.time_used_s == 30
     mocks = mocks_of(db, clock)
     try:
+        from sqlalchemy import func, select
+
         from quizapp.store.models import DrillAttempt
 
         with mocks.db.session() as session:
-            assert session.query(DrillAttempt).count() == 1  # the unreadable answer was not an attempt
+            # the unreadable answer was not an attempt
+            assert session.scalar(select(func.count(DrillAttempt.id))) == 1
     finally:
         mocks.db.close()
 
