@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from fsrs import Rating
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session, object_session
 
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
@@ -39,6 +39,7 @@ from quizapp.srs.mock_views import (
     MISS_THRESHOLD,
     DrillOutcome,
     MockConfig,
+    MockAnswerTaken,
     MockError,
     MockNotFound,
     MockQuestion,
@@ -257,7 +258,7 @@ class MockService:
         if kind is not None and answer.kind != kind:
             raise MockError(f"question {position} is {answer.kind}, not {kind}")
         if answer.answered_at is not None:
-            raise MockError(f"question {position} is already answered")
+            raise MockAnswerTaken(f"question {position} is already answered")
         return mock, answer
 
     def _save(
@@ -269,12 +270,25 @@ class MockService:
         time_used_s: float,
         over_time: bool,
     ) -> None:
-        answer.answer = data
-        answer.score = float(score)
-        answer.time_used_s = float(time_used_s)
-        answer.over_time = bool(over_time)
-        answer.answered_at = self._now()
-        mock.elapsed_s = float(mock.elapsed_s or 0.0) + float(time_used_s)
+        # Compare-and-swap: only an unanswered question takes an answer, checked by the
+        # UPDATE itself; the interview's time is added in SQL, not read-modify-written.
+        session = object_session(answer)
+        assert session is not None
+        result = session.execute(
+            update(MockAnswer)
+            .where(MockAnswer.id == answer.id, MockAnswer.answered_at.is_(None))
+            .values(answer=data, score=float(score), time_used_s=float(time_used_s),
+                    over_time=bool(over_time), answered_at=self._now())
+            .execution_options(synchronize_session="fetch")
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
+        session.execute(
+            update(MockInterview)
+            .where(MockInterview.id == mock.id)
+            .values(elapsed_s=func.coalesce(MockInterview.elapsed_s, 0.0) + float(time_used_s))
+            .execution_options(synchronize_session="fetch")
+        )
 
     @staticmethod
     def _late(answer: MockAnswer, time_used_s: float) -> bool:

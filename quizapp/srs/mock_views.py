@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from quizapp.store.errors import ChangedElsewhere
+
 MISS_THRESHOLD = 0.6  # a question scored below this is "missed": rated Again when finished
 
 IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
@@ -21,6 +23,9 @@ IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
 class MockError(Exception):
     """A request that does not fit the interview's state; nothing was saved."""
 
+
+class MockAnswerTaken(MockError, ChangedElsewhere):
+    """The question was answered elsewhere (another window) first; this answer was not saved."""
 
 class MockNotFound(MockError, KeyError):
     pass

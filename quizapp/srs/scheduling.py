@@ -36,6 +36,18 @@ def to_fsrs(card: Card) -> FsrsCard:
     )
 
 
+def fsrs_values(fsrs_card: FsrsCard) -> dict[str, Any]:
+    """The card columns an fsrs review sets (for a compare-and-swap UPDATE)."""
+    return {
+        "state": int(fsrs_card.state),
+        "step": fsrs_card.step,
+        "stability": fsrs_card.stability,
+        "difficulty": fsrs_card.difficulty,
+        "due": to_naive_utc(fsrs_card.due),
+        "last_review": to_naive_utc(fsrs_card.last_review) if fsrs_card.last_review else None,
+    }
+
+
 def apply_fsrs(card: Card, fsrs_card: FsrsCard) -> None:
     card.state = int(fsrs_card.state)
     card.step = fsrs_card.step
@@ -56,11 +68,19 @@ def snapshot(card: Card) -> dict[str, Any]:
     return data
 
 
-def restore(card: Card, data: dict[str, Any]) -> None:
+def restore_values(data: dict[str, Any]) -> dict[str, Any]:
+    """The card columns a snapshot holds (what undo writes back)."""
+    values: dict[str, Any] = {}
     for name in _SNAPSHOT_FIELDS:
         value = data.get(name)
         if name in ("due", "last_review") and value is not None:
             value = datetime.fromisoformat(value)
+        values[name] = value
+    return values
+
+
+def restore(card: Card, data: dict[str, Any]) -> None:
+    for name, value in restore_values(data).items():
         setattr(card, name, value)
 
 

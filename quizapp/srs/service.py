@@ -13,8 +13,9 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from quizapp.content.models import parse_source_ref
+from quizapp.srs.cas import StaleCard, update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.scheduling import apply_fsrs, make_scheduler, preview_intervals, restore, snapshot, to_fsrs
+from quizapp.srs.scheduling import fsrs_values, make_scheduler, preview_intervals, restore_values, snapshot, to_fsrs
 from quizapp.srs.settings import Settings, load_settings, save_settings
 from quizapp.srs.views import (
     AnswerResult,
@@ -29,10 +30,6 @@ from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
 LEARN_AHEAD = timedelta(minutes=20)
-
-
-class StaleCard(Exception):
-    """The card changed since it was shown (another window answered it); nothing was saved."""
 
 
 class UndoError(Exception):
@@ -82,9 +79,12 @@ class StudyService:
         with self.db.session() as session:
             return load_settings(session)
 
-    def save_settings(self, settings: Settings) -> None:
+    def save_settings(self, settings: Settings, base: Settings | None = None) -> None:
+        """Store `settings`. With `base` (the settings the screen started from), only the
+        fields changed since then are written, and only if nobody else changed them
+        meanwhile (ChangedElsewhere otherwise; nothing is written)."""
         with self.db.session() as session, session.begin():
-            save_settings(session, settings)
+            save_settings(session, settings, base)
 
     # -- time -----------------------------------------------------------------
     def now(self) -> datetime:
@@ -285,20 +285,20 @@ class StudyService:
         card = session.get(Card, card_id)
         if card is None:
             raise KeyError(card_id)
-        if expected_version is not None and card.version != expected_version:
-            raise StaleCard(f"card {card.item_id} changed since it was shown")
+        # The version the user saw; without one (drills rate what they just graded), the one
+        # read now. Either way the UPDATE below is what checks it.
+        version = card.version if expected_version is None else expected_version
         before = snapshot(card)
         was_review = card.state == int(State.Review)
         reviewed, _log = scheduler.review_card(to_fsrs(card), Rating(rating), review_datetime=now)
-        apply_fsrs(card, reviewed)
-        card.reps += 1
+        values = {**fsrs_values(reviewed), "reps": card.reps + 1}
         leech_now = False
         if was_review and rating == int(Rating.Again):
-            card.lapses += 1
-            if card.lapses >= settings.leech_threshold and not card.leech:
-                card.leech = True
+            values["lapses"] = card.lapses + 1
+            if values["lapses"] >= settings.leech_threshold and not card.leech:
+                values["leech"] = True
                 leech_now = True
-        card.version += 1
+        update_card(session, card, version, values)
         review = Review(
             card_id=card.id,
             mode=mode,
@@ -324,8 +324,7 @@ class StudyService:
             latest = session.scalar(select(func.max(Review.id)).where(Review.card_id == card.id))
             if latest != review.id:
                 raise UndoError("the card was answered again after this; undo that first")
-            restore(card, review.prev_card)
-            card.version += 1
+            update_card(session, card, card.version, restore_values(review.prev_card))
             session.delete(review)
             session.flush()
             kind = session.get(Item, card.item_id).kind
@@ -383,13 +382,15 @@ class StudyService:
                 reviews=reviews,
             )
 
-    def set_suspended(self, item_id: str, suspended: bool) -> None:
+    def set_suspended(self, item_id: str, suspended: bool, expected_version: int | None = None) -> None:
+        """Suspend or unsuspend; with `expected_version` (the card as shown), refuse with
+        StaleCard if it changed meanwhile."""
         with self.db.session() as session, session.begin():
             card = session.scalar(select(Card).where(Card.item_id == item_id))
             if card is None:
                 raise KeyError(item_id)
-            card.suspended = suspended
-            card.version += 1
+            version = card.version if expected_version is None else expected_version
+            update_card(session, card, version, {"suspended": suspended})
 
     def make_due_now(self, item_ids: Sequence[str]) -> int:
         """Pull cards forward so they are due now (mock report → "review these")."""
@@ -397,10 +398,10 @@ class StudyService:
         with self.db.session() as session, session.begin():
             cards = session.scalars(select(Card).where(Card.item_id.in_(list(item_ids)))).all()
             for card in cards:
+                values: dict[str, Any] = {"suspended": False}
                 if card.reps > 0 and card.due > now:
-                    card.due = now
-                    card.version += 1
-                card.suspended = False
+                    values["due"] = now
+                update_card(session, card, card.version, values)
             return len(cards)
 
     def totals(self) -> dict[str, int]:

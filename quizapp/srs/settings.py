@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from quizapp.store.errors import ChangedElsewhere
 from quizapp.store.models import Setting
 
 
@@ -46,10 +47,24 @@ def load_settings(session: Session) -> Settings:
     return settings
 
 
-def save_settings(session: Session, settings: Settings) -> None:
+def save_settings(session: Session, settings: Settings, base: Settings | None = None) -> None:
+    """Write settings in the caller's (write) transaction.
+
+    With `base` — the settings the user started editing from — only the fields changed since
+    then are written, each as a compare-and-swap: if another window stored a different value
+    of that field meanwhile, ChangedElsewhere is raised and the caller's transaction rolls
+    back. Two windows changing different settings then both keep their change.
+    """
     data = settings.model_dump(mode="json")
+    before = base.model_dump(mode="json") if base is not None else None
+    stored = load_settings(session).model_dump(mode="json")
     existing = {row.key: row for row in session.scalars(select(Setting))}
     for key, value in data.items():
+        if before is not None:
+            if value == before[key]:
+                continue  # not changed here: leave whatever is stored
+            if stored[key] != before[key] and stored[key] != value:
+                raise ChangedElsewhere(f"the setting {key} was changed elsewhere; nothing was saved")
         if key in existing:
             existing[key].value = value
         else:

@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 _DATABASE_NAMES = {"Database", "default_db_path", "open_database"}
-_ERROR_NAMES = {"DatabaseError", "DatabaseLocked", "NotAQuizappDatabase", "SchemaTooNew"}
+_ERROR_NAMES = {
+    "ChangedElsewhere", "DatabaseBusy", "DatabaseError", "DatabaseLocked", "NotAQuizappDatabase", "SchemaTooNew",
+}
 
 __all__ = sorted(_DATABASE_NAMES | _ERROR_NAMES)
 

@@ -24,10 +24,11 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from quizapp.resources import migrations_dir
-from quizapp.store.errors import DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
+from quizapp.store.errors import DatabaseBusy, DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
 
 __all__ = [
     "Database",
+    "DatabaseBusy",
     "DatabaseError",
     "DatabaseLocked",
     "NotAQuizappDatabase",
@@ -46,6 +47,16 @@ log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
+BUSY_MESSAGE = "the database is busy (another quizapp is writing)"
+
+
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another writer; QUIZAPP_BUSY_TIMEOUT_MS overrides it
+    (the reliability tests shorten it to keep their run time modest)."""
+    try:
+        return max(0, int(os.environ.get("QUIZAPP_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
+    except ValueError:
+        return BUSY_TIMEOUT_MS
 
 
 def default_db_path() -> Path:
@@ -79,7 +90,7 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
     if header != SQLITE_HEADER:
         raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_timeout_ms() / 1000)
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
             if not check or check[0] != "ok":
@@ -124,19 +135,60 @@ class OpenResult:
     backup: Path | None
 
 
+# -- connections and transactions ------------------------------------------------------
+#
+# pysqlite's own transaction handling emits BEGIN only before the first INSERT/UPDATE, so
+# a read-then-write ran its read outside any transaction and its version check saw nothing.
+# We take over (SQLAlchemy's documented recipe): every transaction is a real BEGIN, and a
+# transaction opened with an explicit `session.begin()` — a write — is BEGIN IMMEDIATE:
+# it takes the write lock first (waiting up to the busy timeout for another writer), so
+# what it reads cannot change before it writes, and a write never fails half-way on a
+# stale snapshot.
+
+_IMMEDIATE = "quizapp_immediate"
+
+
 def _configure_engine(engine: Engine) -> None:
+    timeout = busy_timeout_ms()
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
+        dbapi_conn.isolation_level = None  # we emit BEGIN ourselves (see above)
         cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout={timeout}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        if not engine.url.query.get("mode") == "ro":
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_IMMEDIATE) else "BEGIN")
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context) -> None:
+        original = context.original_exception
+        if isinstance(original, sqlite3.OperationalError) and (
+            "locked" in str(original) or "busy" in str(original)
+        ):
+            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from context.sqlalchemy_exception
+
+
+class QuizSession(Session):
+    """A Session whose explicit `begin()` is a write transaction (BEGIN IMMEDIATE).
+
+    Reads use autobegin (a plain BEGIN: a snapshot, no lock), so they never wait for a writer.
+    """
+
+    def begin(self, nested: bool = False):  # type: ignore[override]
+        if not nested and not self.in_transaction():
+            self.execution_options = self.execution_options.union({_IMMEDIATE: True})
+        return super().begin(nested=nested)
+
 
 def make_engine(path: Path) -> Engine:
-    engine = create_engine(f"sqlite:///{path}", future=True)
+    engine = create_engine(f"sqlite:///{path}")
     _configure_engine(engine)
     return engine
 
@@ -196,7 +248,7 @@ class Database:
         self.path = Path(path)
         self.open_result = upgrade_database(self.path)
         self.engine = make_engine(self.path)
-        self.Session = sessionmaker(self.engine, expire_on_commit=False)
+        self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
 
     def session(self) -> Session:
         return self.Session()

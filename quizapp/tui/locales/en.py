@@ -71,6 +71,8 @@ MESSAGES: dict[str, str] = {
     "session.loading": "Loading…",
     "session.progress": "{done} / {total}",
     "session.stale": "This card was changed elsewhere; nothing was saved. Showing it again.",
+    "db.busy": "The database is busy (another quizapp is writing) — retrying; nothing is lost.",
+    "db.changed_elsewhere": "This was changed elsewhere (another quizapp window); nothing was saved.",
     "session.undo_failed": "Nothing more to undo.",
     "session.undone": "Undone.",
     "session.leech": "You have forgotten this card many times; it is now tagged leech.",

@@ -71,6 +71,8 @@ MESSAGES: dict[str, str] = {
     "session.loading": "加载中……",
     "session.progress": "{done} / {total}",
     "session.stale": "这张卡片已在别处被修改，本次未保存，重新显示。",
+    "db.busy": "数据库正忙（另一个 quizapp 正在写入）— 正在重试，不会丢失。",
+    "db.changed_elsewhere": "已在别处（另一个 quizapp 窗口）被修改；本次未保存。",
     "session.undo_failed": "没有可以撤销的了。",
     "session.undone": "已撤销。",
     "session.leech": "这张卡片已多次遗忘，已标记为难点（leech）。",

@@ -7,7 +7,7 @@ workers (`@work(thread=True, ...)`) and get plain objects back in messages.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from quizapp.srs.service import StudyService
     from quizapp.tui.app import QuizApp
     from quizapp.tui.i18n import Translator
+
+
+WriteT = TypeVar("WriteT")
 
 
 def translate_bindings(node: DOMNode, tr: Translator) -> None:
@@ -70,11 +73,28 @@ class BaseScreen(LocalizedMixin, Screen[None]):
             raise RuntimeError("the database is not open yet")
         return backend.service
 
+    def db_write(self, write: Callable[[], WriteT]) -> WriteT:
+        """Call a service write from a worker: a busy database is waited out with a notice
+        (nothing answered is lost). See quizapp.tui.writes."""
+        from quizapp.tui.writes import BUSY_KEY, write_retrying
+
+        return write_retrying(self, write, notice=self.t(BUSY_KEY))
+
     def on_worker_state_changed(self, event: Any) -> None:
         # Expected failures (stale card, nothing to undo) are handled inside the workers;
-        # anything that reaches here is a bug or a broken database: show it, keep running.
+        # a write that lost a race or found the database busy is a notice, not an error;
+        # anything else that reaches here is a bug or a broken database: show it, keep running.
         if event.state == WorkerState.ERROR and event.worker.error is not None:
-            self.quiz_app.report_error(event.worker.error)
+            from quizapp.store.errors import ChangedElsewhere, DatabaseBusy
+            from quizapp.tui.writes import BUSY_KEY, CHANGED_KEY
+
+            error = event.worker.error
+            if isinstance(error, ChangedElsewhere):
+                self.notify(self.t(CHANGED_KEY), severity="warning", timeout=5)
+            elif isinstance(error, DatabaseBusy):
+                self.notify(self.t(BUSY_KEY), severity="warning", timeout=6)
+            else:
+                self.quiz_app.report_error(error)
 
 
 ResultT = TypeVar("ResultT")

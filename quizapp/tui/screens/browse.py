@@ -115,8 +115,15 @@ class BrowseScreen(BaseScreen):
             self.post_message(self.Detail(detail))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-suspend")
-    def set_suspended(self, item_id: str, suspended: bool) -> None:
-        self.service.set_suspended(item_id, suspended)
+    def set_suspended(self, item_id: str, suspended: bool, expected_version: int | None = None) -> None:
+        from quizapp.store.errors import ChangedElsewhere
+
+        try:
+            self.db_write(lambda: self.service.set_suspended(item_id, suspended, expected_version))
+        except ChangedElsewhere:
+            # Show the card as it is stored now; BaseScreen shows the notice.
+            self.app.call_from_thread(self.load_detail, item_id)
+            raise
         self.post_message(self.Suspended(item_id, suspended))
 
     # -- events ------------------------------------------------------------------------
@@ -279,7 +286,8 @@ class BrowseScreen(BaseScreen):
 
     def action_toggle_suspend(self) -> None:
         if self.detail is not None and self.detail.card is not None:
-            self.set_suspended(self.detail.summary.item_id, not self.detail.card.suspended)
+            card = self.detail.card
+            self.set_suspended(self.detail.summary.item_id, not card.suspended, card.version)
 
     def action_study_now(self) -> None:
         if self.detail is None:

@@ -149,7 +149,7 @@ class SessionScreen(BaseScreen):
         from quizapp.srs.service import StaleCard
 
         try:
-            result = self.service.answer(
+            result = self.db_write(lambda: self.service.answer(
                 card.card.card_id,
                 rating,
                 mode=self.MODE,
@@ -157,7 +157,7 @@ class SessionScreen(BaseScreen):
                 duration_ms=duration_ms,
                 answer=answer,
                 score=None,
-            )
+            ))
         except StaleCard:
             self.post_message(self.Problem("session.stale"))
             self.post_message(self._fetch(answered))
@@ -168,12 +168,12 @@ class SessionScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="session")
     def undo_last(self, answer: Answer) -> None:
-        from quizapp.srs.service import UndoError
+        from quizapp.srs.service import StaleCard, UndoError
 
         service = self.service
         try:
-            service.undo(answer.review_id)
-        except UndoError:
+            self.db_write(lambda: service.undo(answer.review_id))
+        except (UndoError, StaleCard):
             self.post_message(self.Problem("session.undo_failed"))
             self.post_message(self.Loaded(self.current, self.preview, self.remaining))
             return

@@ -120,7 +120,10 @@ class SettingsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
     def save_settings(self, settings: Settings) -> None:
-        self.service.save_settings(settings)
+        # Only what was changed here is written, and only if no other window changed it
+        # meanwhile (else BaseScreen shows "changed elsewhere" and nothing is saved).
+        base = self.stored
+        self.db_write(lambda: self.service.save_settings(settings, base))
         self.post_message(self.Saved(settings))
 
     def on_settings_screen_loaded(self, message: Loaded) -> None:

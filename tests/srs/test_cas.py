@@ -1,0 +1,78 @@
+"""Compare-and-swap writes: a write whose row changed since it was shown saves nothing."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from quizapp.srs.mock import MockConfig, MockService
+from quizapp.srs.service import StaleCard, StudyService
+from quizapp.store.errors import ChangedElsewhere
+from quizapp.store.models import Card, MockAnswer, Review
+
+
+def _card(study: StudyService):
+    shown = study.next_card("qa")
+    assert shown is not None
+    return shown.card
+
+
+def _reviews(study: StudyService) -> int:
+    with study.db.session() as session:
+        return session.scalar(select(func.count(Review.id))) or 0
+
+
+def test_answer_with_a_stale_version_saves_nothing(study):
+    card = _card(study)
+    study.answer(card.card_id, 3, mode="study", expected_version=card.version)
+    with pytest.raises(StaleCard) as caught:
+        study.answer(card.card_id, 1, mode="study", expected_version=card.version)
+    assert isinstance(caught.value, ChangedElsewhere)
+    assert _reviews(study) == 1
+    with study.db.session() as session:
+        assert session.get(Card, card.card_id).version == card.version + 1
+
+
+def test_suspend_of_a_card_changed_since_shown_is_refused(study):
+    card = _card(study)
+    study.answer(card.card_id, 3, mode="study", expected_version=card.version)
+    with pytest.raises(StaleCard):
+        study.set_suspended(card.item_id, True, expected_version=card.version)
+    with study.db.session() as session:
+        assert session.get(Card, card.card_id).suspended is False
+    study.set_suspended(card.item_id, True, expected_version=card.version + 1)
+    with study.db.session() as session:
+        assert session.get(Card, card.card_id).suspended is True
+
+
+def test_undo_bumps_the_version_so_a_stale_answer_is_refused(study):
+    card = _card(study)
+    result = study.answer(card.card_id, 3, mode="study", expected_version=card.version)
+    study.undo(result.review_id)
+    with pytest.raises(StaleCard):
+        study.answer(card.card_id, 3, mode="study", expected_version=result.card.version)
+    assert _reviews(study) == 0
+
+
+def test_settings_two_windows_keep_both_changes_and_refuse_a_conflict(study):
+    base = study.settings()
+    study.save_settings(base.model_copy(update={"new_per_day": 7}), base)  # window A
+    study.save_settings(base.model_copy(update={"leech_threshold": 5}), base)  # window B
+    stored = study.settings()
+    assert (stored.new_per_day, stored.leech_threshold) == (7, 5)
+    with pytest.raises(ChangedElsewhere):
+        study.save_settings(base.model_copy(update={"new_per_day": 9, "leech_threshold": 6}), base)
+    stored = study.settings()
+    assert (stored.new_per_day, stored.leech_threshold) == (7, 5)  # nothing of it written
+
+
+def test_a_mock_answer_given_twice_keeps_the_first(mocks: MockService):
+    view = mocks.create(MockConfig(seed=5))
+    position = next(q.position for q in view.questions if q.kind == "mcq")
+    mocks.answer_mcq(view.mock_id, position, "A", 10)
+    with pytest.raises(ChangedElsewhere):
+        mocks.answer_mcq(view.mock_id, position, "B", 12)
+    with mocks.db.session() as session:
+        row = session.scalar(select(MockAnswer).where(MockAnswer.mock_id == view.mock_id, MockAnswer.position == position))
+        assert row.answer["choice"] == "A"
+        assert row.time_used_s == 10
