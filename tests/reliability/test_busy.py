@@ -1,0 +1,142 @@
+"""Waiting, not failing: a write that meets another writer waits, and nothing answered is lost.
+
+The "long import" is another process holding the write lock (BEGIN IMMEDIATE) for longer
+than the app's busy timeout, which the test shortens (QUIZAPP_BUSY_TIMEOUT_MS) so that the
+run stays short; a real import holds it for a short bulk write only.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from tests.tui.conftest import SIZE, make_db, press, settle
+
+HOLD_S = 3.0
+
+LOCKER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("UPDATE settings SET value = value WHERE key = 'theme'")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
+print("released", flush=True)
+"""
+
+
+def hold_write_lock(db: Path, seconds: float) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), str(seconds)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "locked"
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def short_busy_timeout(monkeypatch):
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "300")
+
+
+@pytest.fixture
+def frozen(monkeypatch):
+    from tests.tui.conftest import FIXTURE_CONTENT
+
+    monkeypatch.setattr("quizapp.srs.bootstrap.content_dir", lambda: FIXTURE_CONTENT)
+
+
+@pytest.fixture
+def clock():
+    from quizapp.srs.clock import FixedClock
+    from tests.tui.conftest import START
+
+    return FixedClock(current=START)
+
+
+def _reviews(db: Path) -> list[tuple[str, int]]:
+    from quizapp.store.database import open_database
+    from quizapp.store.models import Card, Review
+
+    database = open_database(db)
+    try:
+        with database.session() as session:
+            return list(session.execute(select(Card.item_id, Review.rating).join(Card)).all())
+    finally:
+        database.close()
+
+
+async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_path, frozen, clock):
+    from quizapp.tui.app import make_app
+
+    db = make_db(tmp_path / "busy.db", clock)
+    app = make_app(db_path=db, clock=clock, start="study", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        shown = screen.current.card.item_id
+        await press(pilot, "space")
+        locker = hold_write_lock(db, HOLD_S)
+        try:
+            started = time.monotonic()
+            await pilot.press("3")
+            # The answer waits for the lock (the screen stays responsive), says so once,
+            # then goes through when the other writer is done.
+            while not any("busy" in str(n.message) for n in app._notifications):
+                assert time.monotonic() - started < HOLD_S + 10, "no busy notice"
+                await pilot.pause(0.05)
+            assert locker.poll() is None, "the notice came only after the lock was released"
+            await settle(pilot)
+            assert locker.wait(timeout=30) == 0
+        finally:
+            locker.kill()
+        assert [a.rating for a in screen.history] == [3]
+        assert screen.phase == "question"
+        # The rating keys work again at once (no stuck "busy" state).
+        await press(pilot, "space", "4")
+        assert [a.rating for a in screen.history] == [3, 4]
+    stored = _reviews(db)
+    assert (shown, 3) in stored and len(stored) == 2
+
+
+def _cli(db: Path, *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "quizapp", "--db", str(db), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tmp_path, frozen, clock):
+    db = make_db(tmp_path / "cli.db", clock)
+    export = tmp_path / "export.json"
+    assert subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "export", "--format", "json",
+                           "-o", str(export)], capture_output=True).returncode == 0
+    locker = hold_write_lock(db, HOLD_S)
+    try:
+        proc = _cli(db, "import", str(export))
+        out, err = proc.communicate(timeout=60)
+    finally:
+        locker.kill()
+    assert proc.returncode == 2, (out, err)
+    assert "Traceback" not in err
+    assert err.strip().count("\n") == 0
+    assert "busy" in err
+
+
+def test_two_cli_imports_at_once_both_succeed_or_one_waits_cleanly(tmp_path, frozen, clock):
+    db = make_db(tmp_path / "two.db", clock)
+    export = tmp_path / "export.json"
+    assert subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "export", "--format", "json",
+                           "-o", str(export)], capture_output=True).returncode == 0
+    procs = [_cli(db, "import", "--json", str(export)) for _ in range(2)]
+    results = [p.communicate(timeout=120) for p in procs]
+    for proc, (out, err) in zip(procs, results):
+        assert "Traceback" not in err
+        assert proc.returncode in (0, 2), (out, err)
+        if proc.returncode == 2:
+            assert err.strip().count("\n") == 0 and "busy" in err
+        else:
+            json.loads(out)
