@@ -10,93 +10,28 @@ from __future__ import annotations
 from datetime import tzinfo
 from pathlib import Path
 
+from quizapp.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
+from quizapp.i18n.formatting import clock, percent
 from quizapp.srs.mock_views import MockReport, ReportQuestion
-
-_TEXT = {
-    "zh": {
-        "title": "模拟面试报告",
-        "date": "日期",
-        "status": "状态",
-        "seed": "种子",
-        "total": "总分",
-        "duration": "用时",
-        "of": "共",
-        "questions": "题目",
-        "col_no": "#",
-        "col_kind": "类型",
-        "col_question": "题目",
-        "col_score": "得分",
-        "col_time": "用时",
-        "col_over": "超时",
-        "topics": "各主题得分",
-        "col_topic": "主题",
-        "col_count": "题数",
-        "weakest": "最薄弱的主题",
-        "weak_items": "待复习条目",
-        "no_weak": "没有薄弱主题，全部答对。",
-        "unanswered": "未作答",
-        "over_time": "超时题数",
-        "drill": "计算题",
-        "difficulty": "难度",
-        "kind": {"qa": "问答", "mcq": "选择", "drill": "计算"},
-        "status_names": {"completed": "已完成", "abandoned": "已中止", "in_progress": "进行中"},
-        "yes": "是",
-        "no": "",
-    },
-    "en": {
-        "title": "Mock interview report",
-        "date": "Date",
-        "status": "Status",
-        "seed": "Seed",
-        "total": "Total score",
-        "duration": "Time used",
-        "of": "of",
-        "questions": "Questions",
-        "col_no": "#",
-        "col_kind": "Kind",
-        "col_question": "Question",
-        "col_score": "Score",
-        "col_time": "Time",
-        "col_over": "Over time",
-        "topics": "Scores by topic",
-        "col_topic": "Topic",
-        "col_count": "Questions",
-        "weakest": "Weakest topics",
-        "weak_items": "items to review",
-        "no_weak": "No weak topics: everything was answered correctly.",
-        "unanswered": "not answered",
-        "over_time": "Over time",
-        "drill": "Calculation",
-        "difficulty": "difficulty",
-        "kind": {"qa": "Q&A", "mcq": "MCQ", "drill": "Drill"},
-        "status_names": {"completed": "completed", "abandoned": "abandoned", "in_progress": "in progress"},
-        "yes": "yes",
-        "no": "",
-    },
-}
-
 
 def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def _pct(score: float) -> str:
-    return f"{round(score * 100)}%"
+def _named(t: Translator, prefix: str, name: str) -> str:
+    """The catalog's name for a status or kind; the raw name for one the catalog lacks."""
+    key = f"{prefix}.{name}"
+    return t(key) if t.has(key) else name
 
 
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "—"
-    total = int(round(seconds))
-    return f"{total // 60}:{total % 60:02d}"
-
-
-def _question_text(row: ReportQuestion, t: dict) -> str:
+def _question_text(row: ReportQuestion, t: Translator) -> str:
     if row.kind == "drill" and row.drill:
         drill = row.drill
-        return (
-            f"{t['drill']} `{drill.get('type')}` · {t['seed']} {drill.get('seed')} "
-            f"· {t['difficulty']} {drill.get('difficulty')}"
+        return t(
+            "report.drill_question",
+            type=drill.get("type"),
+            seed=drill.get("seed"),
+            difficulty=drill.get("difficulty"),
         )
     return row.question
 
@@ -106,49 +41,49 @@ def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = No
 
     Times are shown in `tz` (UTC when not given).
     """
-    t = _TEXT["en" if lang == "en" else "zh"]
+    t = Translator(lang if lang in LANGUAGES else DEFAULT_LANGUAGE)
     started = report.started_at.astimezone(tz) if tz else report.started_at
     zone = "" if tz else " UTC"
     lines = [
-        f"# {t['title']} #{report.mock_id}",
+        f"# {t('report.title', mock_id=report.mock_id)}",
         "",
-        f"- {t['date']}: {started:%Y-%m-%d %H:%M}{zone}",
-        f"- {t['status']}: {t['status_names'].get(report.status, report.status)}",
-        f"- {t['total']}: **{_pct(report.score)}**",
-        f"- {t['duration']}: {_duration(report.elapsed_s)} / {_duration(report.total_s)}",
-        f"- {t['over_time']}: {report.over_time_count}",
-        f"- {t['seed']}: {report.seed}",
+        f"- {t('report.date')}: {started:%Y-%m-%d %H:%M}{zone}",
+        f"- {t('report.status')}: {_named(t, 'report.status', report.status)}",
+        f"- {t('report.total')}: **{percent(report.score)}**",
+        f"- {t('report.duration')}: {clock(report.elapsed_s)} / {clock(report.total_s)}",
+        f"- {t('report.over_time')}: {report.over_time_count}",
+        f"- {t('report.seed')}: {report.seed}",
         "",
-        f"## {t['questions']}",
+        f"## {t('report.questions')}",
         "",
-        f"| {t['col_no']} | {t['col_kind']} | {t['col_question']} "
-        f"| {t['col_score']} | {t['col_time']} | {t['col_over']} |",
+        f"| {t('report.col.no')} | {t('report.col.kind')} | {t('report.col.question')} "
+        f"| {t('report.col.score')} | {t('report.col.time')} | {t('report.col.over')} |",
         "| ---: | --- | --- | ---: | ---: | :---: |",
     ]
     for row in report.questions:
-        score = _pct(row.score) if row.answered else t["unanswered"]
-        time = f"{_duration(row.time_used_s)} / {_duration(row.time_limit_s)}"
-        over = t["yes"] if row.over_time else t["no"]
+        score = percent(row.score) if row.answered else t("report.unanswered")
+        time = f"{clock(row.time_used_s)} / {clock(row.time_limit_s)}"
+        over = t("report.yes") if row.over_time else ""
         lines.append(
-            f"| {row.position + 1} | {t['kind'].get(row.kind, row.kind)} | {_cell(_question_text(row, t))} "
+            f"| {row.position + 1} | {_named(t, 'report.kind', row.kind)} | {_cell(_question_text(row, t))} "
             f"| {score} | {time} | {over} |"
         )
     lines += [
         "",
-        f"## {t['topics']}",
+        f"## {t('report.topics')}",
         "",
-        f"| {t['col_topic']} | {t['col_score']} | {t['col_count']} |",
+        f"| {t('report.col.topic')} | {t('report.col.score')} | {t('report.col.count')} |",
         "| --- | ---: | ---: |",
     ]
     for topic in report.topics:
-        lines.append(f"| {_cell(topic.topic)} | {_pct(topic.score)} | {topic.questions} |")
-    lines += ["", f"## {t['weakest']}", ""]
+        lines.append(f"| {_cell(topic.topic)} | {percent(topic.score)} | {topic.questions} |")
+    lines += ["", f"## {t('report.weakest')}", ""]
     if report.weakest:
-        for n, topic in enumerate(report.weakest, 1):
-            items = ", ".join(f"`{i}`" for i in topic.item_ids)
-            lines.append(f"{n}. **{topic.topic}** — {_pct(topic.score)}; {t['weak_items']}: {items}")
+        for n, weak in enumerate(report.weakest, 1):
+            items = ", ".join(f"`{i}`" for i in weak.item_ids)
+            lines.append(t("report.weak_line", n=n, topic=weak.topic, pct=percent(weak.score), items=items))
     else:
-        lines.append(t["no_weak"])
+        lines.append(t("report.no_weak"))
     return "\n".join(lines) + "\n"
 
 

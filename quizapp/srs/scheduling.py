@@ -93,24 +93,3 @@ def preview_intervals(scheduler: Scheduler, card: Card, now: datetime) -> dict[R
         reviewed, _ = scheduler.review_card(FsrsCard.from_dict(base.to_dict()), rating, review_datetime=now)
         result[rating] = reviewed.due - now
     return result
-
-
-def format_interval(delta: timedelta, lang: str = "zh") -> str:
-    seconds = max(0, int(delta.total_seconds()))
-    minutes = seconds / 60
-    if minutes < 60:
-        n = max(1, round(minutes))
-        return f"{n}分钟" if lang == "zh" else f"{n}m"
-    hours = minutes / 60
-    if hours < 24:
-        n = round(hours)
-        return f"{n}小时" if lang == "zh" else f"{n}h"
-    days = hours / 24
-    if days < 31:
-        n = round(days)
-        return f"{n}天" if lang == "zh" else f"{n}d"
-    if days < 365:
-        n = round(days / 30, 1)
-        return f"{n:g}个月" if lang == "zh" else f"{n:g}mo"
-    n = round(days / 365, 1)
-    return f"{n:g}年" if lang == "zh" else f"{n:g}y"

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
 
 from quizapp.tui.app import QuizApp, make_app
-from quizapp.tui.locales import mock_en, mock_zh
+from quizapp.i18n.locales import mock_en, mock_zh
 from tests.tui.conftest import SIZE, open_service, press, settle
 
 TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
@@ -657,7 +657,7 @@ def test_mock_catalogs_have_the_same_keys_and_placeholders():
 
 
 def test_mock_catalogs_do_not_override_other_strings():
-    from quizapp.tui.locales import en, zh
+    from quizapp.i18n.locales import en, zh
 
     for base, mock in ((zh.MESSAGES, mock_zh.MESSAGES), (en.MESSAGES, mock_en.MESSAGES)):
         clashes = {key for key in mock if key in base and base[key] != mock[key]}
@@ -696,7 +696,7 @@ def binding_keys() -> set[str]:
 
 @pytest.mark.parametrize("module", [mock_zh, mock_en])
 def test_every_key_the_mock_screens_use_exists(module):
-    from quizapp.tui.locales import en, zh
+    from quizapp.i18n.locales import en, zh
 
     base = zh.MESSAGES if module is mock_zh else en.MESSAGES
     known = set(module.MESSAGES) | set(base)

@@ -12,7 +12,7 @@ from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
 
-from quizapp.srs.scheduling import format_interval
+from quizapp.i18n import formatting
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
@@ -125,7 +125,7 @@ class QuizScreen(SessionScreen):
             return
         correct = card.item.get("answer")
         interval = self.preview.get(self.rating)
-        shown = format_interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
+        shown = formatting.interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
         head = self.t("quiz.right") if self.chosen == correct else self.t("quiz.wrong", answer=correct)
         verdict.update(f"{head}\n{self.t('quiz.rated', rating=self.t(f'rating.{self.rating}'), interval=shown)}")
         verdict.set_class(self.chosen == correct, "-right")

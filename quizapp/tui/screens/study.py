@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from quizapp.srs.scheduling import format_interval
+from quizapp.i18n import formatting
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown
 from quizapp.tui.widgets.rating_bar import RatingBar
@@ -88,7 +88,7 @@ class StudyScreen(SessionScreen):
         labels = {}
         for rating in (1, 2, 3, 4):
             interval = self.preview.get(rating)
-            shown = format_interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
+            shown = formatting.interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
             labels[rating] = f"{rating} {self.t(f'rating.{rating}')} · {shown}"
         self.query_one(RatingBar).set_labels(labels)
 

@@ -1,0 +1,82 @@
+"""How numbers, percentages, intervals and durations are written, everywhere in the app.
+
+One rule per kind of number, so a value reads the same in a worked solution, a given
+matrix, a report and a button:
+
+* `num`: integers bare ("2"), exact two-decimal values as they are ("0.5", "0.25"),
+  everything else to 3 decimals ("0.707", "0.140"), −∞ for masked cells; U+2212 for minus.
+  This is how the seed material writes numbers.
+* `percent`: a fraction as a percentage, rounded half up (12.5% → 13%, never banker's
+  rounding), with `decimals` places when they are not zero ("67%", "66.7%", "50%").
+* `interval`: a scheduling interval as Anki shows it on its buttons ("10m", "3d", "1.5mo"),
+  units from the catalog (`interval.*`).
+* `clock`: a duration as m:ss ("12:05"); `—` for none.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from quizapp.i18n import Translator
+
+MINUS = "\u2212"
+NONE = "—"
+
+
+def num(x: float) -> str:
+    """One number, seed style (see the module docstring)."""
+    x = float(x)
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "∞" if x > 0 else MINUS + "∞"
+    if x == round(x) and abs(x) < 1e15:
+        text = str(int(round(x)))
+    elif abs(x * 100 - round(x * 100)) < 1e-9:
+        text = f"{x:.2f}".rstrip("0").rstrip(".")
+    else:
+        text = f"{x:.3f}"
+    if text in ("-0", "-0.000"):
+        text = text[1:]
+    return text.replace("-", MINUS)
+
+
+def percent(fraction: float, decimals: int = 0) -> str:
+    """0.6667 → "67%" (decimals=1: "66.7%"); 0.5 → "50%" either way; 0.125 → "13%"."""
+    if math.isnan(fraction):
+        return NONE
+    # Decimal(str(...)) rounds the number as written, not its binary approximation.
+    value = (Decimal(repr(float(fraction))) * 100).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    text = f"{value:f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text == "-0":
+        text = "0"
+    return text.replace("-", MINUS) + "%"
+
+
+def interval(delta: timedelta, lang: str) -> str:
+    """A scheduling interval, at least a minute: "10m"/"10分钟", "3d", "1.5mo", "2y"."""
+    t = Translator(lang)
+    minutes = max(0, int(delta.total_seconds())) / 60
+    if minutes < 60:
+        return t("interval.minutes", n=max(1, round(minutes)))
+    hours = minutes / 60
+    if hours < 24:
+        return t("interval.hours", n=round(hours))
+    days = hours / 24
+    if days < 31:
+        return t("interval.days", n=round(days))
+    if days < 365:
+        return t("interval.months", n=f"{round(days / 30, 1):g}")
+    return t("interval.years", n=f"{round(days / 365, 1):g}")
+
+
+def clock(seconds: float | None) -> str:
+    """A duration as m:ss (minutes may exceed 59: "75:00"); `—` when there is none."""
+    if seconds is None:
+        return NONE
+    total = round(seconds)
+    return f"{total // 60}:{total % 60:02d}"

@@ -1,1 +1,0 @@
-"""UI string catalogs, one module per language, each a flat `MESSAGES` dict."""
