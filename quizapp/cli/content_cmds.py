@@ -55,7 +55,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             "group": getattr(item, "group", None),
             "section": item.section,
             "tags": list(item.tags),
-            "question": item.question,
+            "question": item.question.primary,
         }
         for item in items
     ]

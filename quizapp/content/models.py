@@ -2,19 +2,33 @@
 
 A content file is a YAML mapping with optional `qa:` and `mcq:` lists. The same schema
 serves the shipped content and users' own decks.
+
+Every text field is bilingual: `{zh: …, en: …}` (built-in items give both), or a plain
+string for a one-language user deck, taken as Chinese when it contains CJK characters and
+as English otherwise. Key-point keywords likewise: `{zh: [...], en: [...]}` or one list.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from quizapp.drill_types import DRILL_TYPES
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{1,63}$")]
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+Lang = Literal["zh", "en"]
 
 Number = float | int | str  # str only for "inf" / "-inf"
 Matrix = list[list[Number]] | list[Number] | Number
@@ -24,11 +38,119 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+LANGS: tuple[Lang, ...] = ("zh", "en")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether `text` contains Chinese characters or full-width CJK punctuation."""
+    return bool(_CJK.search(text))
+
+
+def language_of(text: str) -> Lang:
+    """The language a plain (one-language) string is taken to be in."""
+    return "zh" if has_cjk(text) else "en"
+
+
+class Picked(NamedTuple):
+    """A text in the language asked for, or the other one when it is missing."""
+
+    text: str
+    lang: Lang  # the language `text` is in
+    fallback: bool  # True when `lang` is not the one asked for
+
+
+class Localized(_Strict):
+    """One text in Chinese and/or English (at least one); a plain string is one language."""
+
+    zh: NonEmpty | None = None
+    en: NonEmpty | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_string(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return {language_of(value): value}
+        return value
+
+    @model_validator(mode="after")
+    def _at_least_one(self) -> Localized:
+        if self.zh is None and self.en is None:
+            raise ValueError("give the text in zh and/or en")
+        return self
+
+    @model_serializer
+    def _dump(self) -> dict[str, str]:
+        return {lang: text for lang in LANGS if (text := getattr(self, lang)) is not None}
+
+    @property
+    def langs(self) -> tuple[Lang, ...]:
+        return tuple(lang for lang in LANGS if getattr(self, lang) is not None)
+
+    @property
+    def missing(self) -> tuple[Lang, ...]:
+        return tuple(lang for lang in LANGS if getattr(self, lang) is None)
+
+    @property
+    def primary(self) -> str:
+        """Chinese if given, else English: the value of the items.question column."""
+        return self.zh if self.zh is not None else self.en  # type: ignore[return-value]
+
+    def get(self, lang: str) -> Picked:
+        """The text in `lang`, falling back to the other language (and saying so)."""
+        text = getattr(self, lang, None) if lang in LANGS else None
+        if text is not None:
+            return Picked(text, lang, False)  # type: ignore[arg-type]
+        other: Lang = self.langs[0]
+        return Picked(getattr(self, other), other, True)
+
+    def __str__(self) -> str:
+        return self.primary
+
+
+class Keywords(_Strict):
+    """The words that reveal a key point in a typed answer, per language.
+
+    A plain list (mixed languages, as in older decks) is split by script: entries with
+    Chinese characters are `zh`, the rest `en`. Matching always uses both lists.
+    """
+
+    zh: list[NonEmpty] = Field(default_factory=list)
+    en: list[NonEmpty] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_list(cls, value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            split: dict[str, list[Any]] = {"zh": [], "en": []}
+            for word in value:
+                split[language_of(word) if isinstance(word, str) else "en"].append(word)
+            return split
+        return value
+
+    @model_validator(mode="after")
+    def _at_least_one(self) -> Keywords:
+        if not self.zh and not self.en:
+            raise ValueError("give at least one keyword")
+        return self
+
+    @model_serializer
+    def _dump(self) -> dict[str, list[str]]:
+        return {lang: list(words) for lang in LANGS if (words := getattr(self, lang))}
+
+    @property
+    def missing(self) -> tuple[Lang, ...]:
+        return tuple(lang for lang in LANGS if not getattr(self, lang))
+
+    def all(self) -> list[str]:
+        return [*self.zh, *self.en]
+
+
 class KeyPoint(_Strict):
     """One thing a good spoken answer must cover, with the words that reveal it."""
 
-    text: NonEmpty
-    keywords: list[NonEmpty] = Field(min_length=1)
+    text: Localized
+    keywords: Keywords
 
 
 class ComputationCheck(_Strict):
@@ -58,9 +180,9 @@ class QAItem(_Strict):
     source_no: int | None = Field(default=None, ge=1)
     group: NonEmpty
     section: NonEmpty
-    question: NonEmpty
-    answer: NonEmpty
-    long_answer: str | None = None
+    question: Localized
+    answer: Localized
+    long_answer: Localized | None = None
     key_points: list[KeyPoint] = Field(min_length=3, max_length=6)
     tags: list[NonEmpty] = Field(min_length=1)
     drills: list[NonEmpty] = Field(default_factory=list)
@@ -81,19 +203,21 @@ OptionLetter = Literal["A", "B", "C", "D"]
 class MCQItem(_Strict):
     id: ItemId
     kind: Literal["mcq"] = "mcq"
-    question: NonEmpty
-    options: list[NonEmpty] = Field(min_length=4, max_length=4)
+    question: Localized
+    options: list[Localized] = Field(min_length=4, max_length=4)
     answer: OptionLetter
-    explanation: NonEmpty
+    explanation: Localized
     tags: list[NonEmpty] = Field(min_length=1)
     source: NonEmpty
     section: str | None = None
     checks: list[ComputationCheck] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _distinct_options(self) -> "MCQItem":
-        if len({o.strip() for o in self.options}) != 4:
-            raise ValueError("options must be 4 distinct texts")
+    def _distinct_options(self) -> MCQItem:
+        for lang in LANGS:
+            texts = [text.strip() for o in self.options if (text := getattr(o, lang)) is not None]
+            if len(set(texts)) != len(texts):
+                raise ValueError("options must be 4 distinct texts")
         return self
 
     @property
@@ -107,6 +231,21 @@ class ContentFile(_Strict):
 
 
 Item = QAItem | MCQItem
+
+
+def missing_translations(item: Item) -> list[tuple[str, Lang]]:
+    """(field path, language) for every text of `item` not given in both languages."""
+    fields: list[tuple[str, Localized | Keywords]] = [("question", item.question)]
+    if isinstance(item, QAItem):
+        fields.append(("answer", item.answer))
+        if item.long_answer is not None:
+            fields.append(("long_answer", item.long_answer))
+        for n, point in enumerate(item.key_points):
+            fields += [(f"key_points.{n}.text", point.text), (f"key_points.{n}.keywords", point.keywords)]
+    else:
+        fields += [(f"options.{n}", option) for n, option in enumerate(item.options)]
+        fields.append(("explanation", item.explanation))
+    return [(path, lang) for path, value in fields for lang in value.missing]
 
 _SOURCE_NO = re.compile(r"^[Qq](\d+)$")
 

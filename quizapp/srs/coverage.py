@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from quizapp.content.bilingual import keywords_of
+
 # Minus-like characters that NFKC leaves alone; they all mean "minus" in an answer.
 _MINUS_SIGNS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
 
@@ -90,9 +92,9 @@ class Coverage:
 
 
 def _keywords_of(point: Any) -> Sequence[str]:
-    if isinstance(point, Mapping):
-        return point.get("keywords") or ()
-    return getattr(point, "keywords", ()) or ()
+    """Both languages' keywords: `{zh: [...], en: [...]}`, a plain list, or a `Keywords`."""
+    keywords = point.get("keywords") if isinstance(point, Mapping) else getattr(point, "keywords", None)
+    return keywords_of(keywords)
 
 
 def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:

@@ -12,6 +12,7 @@ from fsrs import Rating, State
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from quizapp.content.bilingual import texts_of
 from quizapp.content.models import parse_source_ref
 from quizapp.srs.cas import StaleCard, update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
@@ -66,6 +67,7 @@ def summary_view(item: Item, card: Card | None) -> ItemSummary:
         tags=list(item.tags or []),
         suspended=bool(card and card.suspended),
         retired=item.retired_at is not None,
+        question_texts=texts_of((item.payload or {}).get("question")),
     )
 
 
@@ -350,7 +352,9 @@ class StudyService:
                     or_(
                         func.lower(Item.id).like(like),
                         func.lower(Item.question).like(like),
-                        func.lower(func.json_extract(Item.payload, "$.answer")).like(like),
+                        func.lower(func.json_extract(Item.payload, "$.question.en")).like(like),
+                        func.lower(func.json_extract(Item.payload, "$.answer.zh")).like(like),
+                        func.lower(func.json_extract(Item.payload, "$.answer.en")).like(like),
                         func.lower(Item.tags).like(like),
                     )
                 )

@@ -61,10 +61,11 @@ class ItemSummary:
     source_no: int | None
     group: str | None
     section: str | None
-    question: str
+    question: str  # the items.question column: Chinese, or English when that is all there is
     tags: list[str]
     suspended: bool
     retired: bool
+    question_texts: dict[str, str] = field(default_factory=dict)  # {lang: text}, both languages
 
 
 @dataclass(frozen=True)

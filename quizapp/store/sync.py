@@ -43,7 +43,7 @@ def _row_fields(item: QAItem | MCQItem) -> dict:
         "source_no": getattr(item, "source_no", None),
         "group": getattr(item, "group", None),
         "section": item.section,
-        "question": item.question,
+        "question": item.question.primary,  # the full {zh, en} text is in the payload
         "tags": list(item.tags),
         "payload": payload,
         "content_hash": _hash(payload),

@@ -100,10 +100,12 @@ def write_apkg(session: Session, path: Path) -> int:
 
     from quizapp.content.render import to_unicode
 
-    def html(text: str) -> str:
+    def html(text: object) -> str:
         import html as html_lib
 
-        return html_lib.escape(to_unicode(text)).replace("\n", "<br>")
+        from quizapp.content.bilingual import primary_text
+
+        return html_lib.escape(to_unicode(primary_text(text))).replace("\n", "<br>")
 
     qa_model = genanki.Model(
         _stable_id("quizapp-qa-model"), "quizapp Q&A",

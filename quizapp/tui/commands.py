@@ -46,7 +46,13 @@ class QuizCommands(Provider):
     def _item_title(self, item: ItemSummary) -> str:
         from quizapp.content.render import to_unicode
 
-        return f"{item_number(item)}  {one_line(to_unicode(item.question), 60)}"
+        from quizapp.content.bilingual import material_for
+
+        settings = self.quiz_app.settings
+        mode = getattr(settings, "material", "ui") if settings is not None else "ui"
+        question = material_for({"question": item.question_texts or item.question}, self.quiz_app.tr.lang, mode)["question"]
+        question = question or ""
+        return f"{item_number(item)}  {one_line(to_unicode(question), 60)}"
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._modes():
@@ -72,6 +78,7 @@ class QuizCommands(Provider):
                 if item.source_no == number:
                     yield Hit(1.0, matcher.highlight(title), callback, text=title, help=help_text)
                 continue
-            haystack = " ".join([item_number(item), item.item_id, item.question, *item.tags]).lower()
+            texts = [item.question, *item.question_texts.values()]
+            haystack = " ".join([item_number(item), item.item_id, *texts, *item.tags]).lower()
             if needle and needle in haystack:
                 yield Hit(0.9, title, callback, text=title, help=help_text)

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from quizapp.content.bilingual import texts_of
 from quizapp.content.loader import load_builtin
 from quizapp.content.render import latex_to_unicode, render_matrix, to_unicode
 
@@ -50,14 +51,16 @@ def test_malformed_math_does_not_raise():
 
 
 def _texts(item):
+    """(field, text) for every text of an item, in every language it is given in."""
     data = item.model_dump()
-    for key in ("question", "answer", "long_answer", "explanation"):
-        if data.get(key):
-            yield key, data[key]
-    for option in data.get("options") or []:
-        yield "option", option
-    for point in data.get("key_points") or []:
-        yield "key_point", point["text"]
+    fields = [(key, data[key]) for key in ("question", "long_answer", "explanation") if data.get(key)]
+    if item.kind == "qa":
+        fields.append(("answer", data["answer"]))
+    fields += [(f"option {n}", option) for n, option in enumerate(data.get("options") or [])]
+    fields += [(f"key_point {n}", point["text"]) for n, point in enumerate(data.get("key_points") or [])]
+    for key, value in fields:
+        for lang, text in texts_of(value).items():
+            yield f"{key} ({lang})", text
 
 
 RAW_LATEX = re.compile(r"\\(frac|sqrt|top|infty|sum|mathrm|begin|end|cdot|text|times|hat)\b|\^\\top|\^\{|_\{|\$")

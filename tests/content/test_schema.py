@@ -34,7 +34,7 @@ def test_bank_numbers_each_exactly_once(content):
 def test_section_only_questions_present(content):
     section_items = [item for item in content.qa if item.source_no is None]
     for section, phrase in SECTION_ONLY.items():
-        assert any(item.section == section and phrase in item.question for item in section_items), section
+        assert any(item.section == section and phrase in item.question.primary for item in section_items), section
 
 
 def test_bank_items_are_grouped(content):
@@ -49,7 +49,7 @@ def test_mcqs_have_one_valid_answer_and_cover_the_quiz_blocks(content):
     for item in content.mcq:
         assert len(item.options) == 4
         assert item.answer in "ABCD"
-        assert item.explanation.strip()
+        assert item.explanation.primary.strip()
 
 
 def _write(tmp_path: Path, text: str) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta, timezone
 
 import srs_fake_engine as fake
+from quizapp.content.bilingual import keywords_of
 from quizapp.srs.mock import MockConfig
 from quizapp.srs.report import export_markdown, report_markdown
 
@@ -12,7 +13,7 @@ from quizapp.srs.report import export_markdown, report_markdown
 def _finished(mocks, clock):
     view = mocks.create(MockConfig(seed=13, n_qa=2, n_mcq=2, n_drill=1))
     qs = view.questions
-    mocks.answer_qa(view.mock_id, 0, qs[0].item["key_points"][0]["keywords"][0], 95)
+    mocks.answer_qa(view.mock_id, 0, keywords_of(qs[0].item["key_points"][0]["keywords"])[0], 95)
     mocks.timeout(view.mock_id, 1, "", 240)
     mocks.answer_mcq(view.mock_id, 2, qs[2].item["answer"], 20)
     wrong = next(x for x in "ABCD" if x != qs[3].item["answer"])

@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 
 import srs_fake_engine as fake
 from conftest import reopen
+from quizapp.content.bilingual import keywords_of
 from quizapp.srs.clock import to_naive_utc
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockConfig, MockError, MockNotFound, MockService
@@ -23,7 +24,7 @@ MCQ_IDS = {"t-mcq-shape", "t-mcq-axis", "t-mcq-scale", "t-mcq-mask", "t-mcq-qkv"
 
 def full_answer(question) -> str:
     """A typed answer that mentions one keyword of every key point."""
-    return "；".join(point["keywords"][0] for point in question.item["key_points"])
+    return "；".join(keywords_of(point["keywords"])[0] for point in question.item["key_points"])
 
 
 def shape(view):
@@ -129,12 +130,12 @@ def run_interview(mocks: MockService, clock, seed: int = 7):
     mocks.answer_qa(view.mock_id, 0, full_answer(qs[0]), 100)
     n1 = len(qs[1].item["key_points"])
     clock.advance(seconds=120)
-    auto = mocks.qa_coverage(view.mock_id, 1, qs[1].item["key_points"][0]["keywords"][0])
+    auto = mocks.qa_coverage(view.mock_id, 1, keywords_of(qs[1].item["key_points"][0]["keywords"])[0])
     assert auto.points == [True] + [False] * (n1 - 1)
-    mocks.answer_qa(view.mock_id, 1, qs[1].item["key_points"][0]["keywords"][0], 120,
+    mocks.answer_qa(view.mock_id, 1, keywords_of(qs[1].item["key_points"][0]["keywords"])[0], 120,
                     confirmed_points=[True, True] + [False] * (n1 - 2))
     clock.advance(seconds=240)
-    mocks.timeout(view.mock_id, 2, qs[2].item["key_points"][0]["keywords"][0], 240)
+    mocks.timeout(view.mock_id, 2, keywords_of(qs[2].item["key_points"][0]["keywords"])[0], 240)
     clock.advance(seconds=250)
     mocks.answer_qa(view.mock_id, 3, "", 250)
     clock.advance(seconds=90)
@@ -167,7 +168,7 @@ def test_whole_interview_with_a_timeout_and_the_report(mocks, clock):
     assert [q.score for q in qs] == pytest.approx([1.0, 2 / n1, 1 / n2, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0])
     assert [q.over_time for q in qs] == [False, False, True, True] + [False] * 6
     assert qs[1].answer["confirmed"] and qs[1].answer["auto_points"] == [True] + [False] * (n1 - 1)
-    assert qs[2].answer["timed_out"] and qs[2].answer["text"] == qs[2].item["key_points"][0]["keywords"][0]
+    assert qs[2].answer["timed_out"] and qs[2].answer["text"] == keywords_of(qs[2].item["key_points"][0]["keywords"])[0]
     assert qs[7].answer["choice"] != qs[7].answer["correct"]
     assert qs[9].answer["answers"] == fake.solution_text(mocks.problem(view.mock_id, 9))
     assert mid.elapsed_s == pytest.approx(100 + 120 + 240 + 250 + 90 + 30 + 30 + 40 + 20 + 300)

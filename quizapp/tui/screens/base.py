@@ -6,6 +6,7 @@ workers (`@work(thread=True, ...)`) and get plain objects back in messages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
@@ -49,6 +50,14 @@ class LocalizedMixin:
 
     def t(self, key: str, /, **values: object) -> str:
         return self.quiz_app.tr(key, **values)
+
+    def material(self, item: Mapping[str, Any], flipped: bool = False) -> dict[str, Any]:
+        """An item payload with its texts in the material language(s) (`content.bilingual`)."""
+        from quizapp.content.bilingual import material_for
+
+        settings = self.quiz_app.settings
+        mode = getattr(settings, "material", "ui") if settings is not None else "ui"
+        return material_for(item, self.quiz_app.tr.lang, mode, flipped)
 
     def render_texts(self) -> None:
         """Set every text that depends on the language. Called on mount and on a switch."""

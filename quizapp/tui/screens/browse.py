@@ -25,8 +25,11 @@ NUMBER_WIDTH = 10
 QUESTION_WIDTH = 26
 
 
-def detail_markdown(detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str) -> str:
-    item = detail.item
+def detail_markdown(
+    detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str, item: dict | None = None
+) -> str:
+    """`item` is the detail's payload in the material language (`BaseScreen.material`)."""
+    item = detail.item if item is None else item
     parts = [f"### {item.get('question', detail.summary.question)}"]
     if detail.summary.kind == "mcq":
         options = item.get("options") or []
@@ -189,9 +192,12 @@ class BrowseScreen(BaseScreen):
             table.add_row(
                 Text(one_line(item_number(summary), NUMBER_WIDTH), style=style),
                 Text(self.t(f"kind.short.{summary.kind}"), style=style),
-                Text(one_line(render_math(summary.question), QUESTION_WIDTH), style=style),
+                Text(one_line(render_math(self._question_of(summary)), QUESTION_WIDTH), style=style),
                 key=summary.item_id,
             )
+
+    def _question_of(self, summary: ItemSummary) -> str:
+        return self.material({"question": summary.question_texts or summary.question})["question"] or ""
 
     async def _render_detail_body(self) -> None:
         body = self.query_one("#browse-detail-body", MathMarkdown)
@@ -199,7 +205,13 @@ class BrowseScreen(BaseScreen):
             await body.show("")
             return
         await body.show(
-            detail_markdown(self.detail, self.t("study.answer"), self.t("study.long_answer"), self.t("quiz.explanation"))
+            detail_markdown(
+                self.detail,
+                self.t("study.answer"),
+                self.t("study.long_answer"),
+                self.t("quiz.explanation"),
+                self.material(self.detail.item),
+            )
         )
         self.query_one("#browse-detail").scroll_home(animate=False)
 

@@ -24,8 +24,9 @@ class MockMCQMixin:
     state, widgets and messages of `MockRunScreen`)."""
 
     async def _show_mcq(self, question: MockQuestion) -> None:
-        await self.query_one("#mock-mcq-question", MathMarkdown).show(question.item.get("question", question.question))
-        await self.query_one("#mock-mcq-explanation", MathMarkdown).show(question.item.get("explanation", ""))
+        item = self.material(question.item)
+        await self.query_one("#mock-mcq-question", MathMarkdown).show(item.get("question") or question.question)
+        await self.query_one("#mock-mcq-explanation", MathMarkdown).show(item.get("explanation") or "")
         self.query_one("#mock-mcq").scroll_home(animate=False)
         self.set_focus(None)
         self._render_options()
@@ -34,7 +35,7 @@ class MockMCQMixin:
         question = self.current
         if question is None or question.kind != "mcq":
             return
-        options = question.item.get("options") or []
+        options = self.material(question.item).get("options") or []
         correct = question.item.get("answer") if self.answered is not None else None
         shown = self.answered is not None
         show_options(self, options, correct, self.chosen, shown)

@@ -28,8 +28,9 @@ class MockQAMixin:
     async def _show_qa(self, question: MockQuestion) -> None:
         self.typed = ""
         self.auto_points, self.points, self.matched = [], [], []
-        await self.query_one("#mock-qa-question", MathMarkdown).show(question.item.get("question", question.question))
-        await self.query_one("#mock-qa-reference", MathMarkdown).show(question.item.get("answer", ""))
+        item = self.material(question.item)
+        await self.query_one("#mock-qa-question", MathMarkdown).show(item.get("question") or question.question)
+        await self.query_one("#mock-qa-reference", MathMarkdown).show(item.get("answer") or "")
         area = self.query_one("#mock-qa-text", TextArea)
         area.read_only = False
         area.text = ""
@@ -40,7 +41,8 @@ class MockQAMixin:
 
     def key_points(self) -> list[dict[str, Any]]:
         question = self.current
-        return list(question.item.get("key_points") or []) if question else []
+        # Texts in the material language; keywords of both languages (either may be typed).
+        return list(self.material(question.item).get("key_points") or []) if question else []
 
     def _start_review(self) -> None:
         from quizapp.srs.coverage import key_point_coverage

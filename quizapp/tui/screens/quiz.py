@@ -97,8 +97,9 @@ class QuizScreen(SessionScreen):
     async def show_card(self, card: StudyCard) -> None:
         self.chosen = None
         self.rating = None
-        await self.query_one("#quiz-question", MathMarkdown).show(card.item.get("question", ""))
-        await self.query_one("#quiz-explanation", MathMarkdown).show(card.item.get("explanation", ""))
+        item = self.material(card.item)
+        await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
+        await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
         self.query_one("#quiz-scroll").scroll_home(animate=False)
         self._render_options()
 
@@ -106,7 +107,7 @@ class QuizScreen(SessionScreen):
         card = self.current
         if card is None:
             return
-        options = card.item.get("options") or []
+        options = self.material(card.item).get("options") or []
         correct = card.item.get("answer")
         answered = self.chosen is not None
         show_options(self, options, correct, self.chosen, answered)

@@ -59,7 +59,7 @@ class StudyScreen(SessionScreen):
 
     async def show_card(self, card: StudyCard) -> None:
         self.long_shown = False
-        item = card.item
+        item = self.material(card.item)
         self.query_one("#study-meta", Static).update(self.meta_line(card))
         await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
         await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
@@ -95,7 +95,9 @@ class StudyScreen(SessionScreen):
     def apply_language(self) -> None:
         super().apply_language()
         if self.current is not None:  # the key points heading is in the answer's Markdown
-            self.query_one("#study-answer", MathMarkdown).show(answer_markdown(self.current.item, self.t("study.key_points")))
+            self.query_one("#study-answer", MathMarkdown).show(
+                answer_markdown(self.material(self.current.item), self.t("study.key_points"))
+            )
 
     # -- actions --------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
