@@ -5,8 +5,9 @@
                   [--solution] [--json]
     quizapp grade --type T (--seed N | --given ...) [--difficulty D] --answer TEXT | --answer PART=TEXT ... [--json]
 
-`grade` exits 0 when every cell is right, 1 otherwise, 2 on a format error or bad usage
-(one line on stderr). A matrix on the command line is answer-parser text
+`grade` exits 0 when every cell is right; 1 otherwise (a carried cell — consistent with
+the user's own earlier answers but not the true value — is not right); 2 on a format
+error or bad usage (one line on stderr). A matrix on the command line is answer-parser text
 ("1 0; 0 1", "[[1,0],[0,1]]") or a JSON nested list with "-inf" as a string.
 """
 
@@ -19,7 +20,9 @@ import sys
 from typing import Any
 
 from quizapp.cli.errors import UsageError
-from quizapp.engine import (Problem, Verdict, from_given, generate, grade, hint_message, list_types,
+import numpy as np
+
+from quizapp.engine import (CellStatus, Problem, Verdict, from_given, generate, grade, hint_message, list_types,
                             problem_to_json, verdict_to_json)
 from quizapp.engine.text import Lang, block, num, shape_text
 
@@ -166,8 +169,12 @@ def _param_text(value: Any) -> str:
     return value if isinstance(value, str) else num(value)
 
 
+MARKS = {CellStatus.RIGHT: "✓", CellStatus.CARRIED: "↳", CellStatus.WRONG: "✗", CellStatus.BLANK: "·"}
+
+
 def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
-    """Per-part ✓/✗ grids, part scores, diagnosis and hints (for a graded verdict)."""
+    """Per-part grids of marks (✓ right, ↳ carried, ✗ wrong, · blank), part scores, the true
+    value of every carried cell, diagnosis and hints (for a graded verdict)."""
     t = Lang(lang)
     lines = []
     for spec in problem.parts:
@@ -176,13 +183,24 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
             lines.append(f"{spec.name} ({shape_text(spec.shape)}): " + t("未作答", "not answered"))
             continue
         lines.append(f"{spec.name} ({shape_text(spec.shape)}): {pv.score:.0%}")
-        cells = pv.cells if isinstance(pv.cells, list) else [pv.cells]
-        rows = cells if cells and isinstance(cells[0], list) else [cells]
-        lines += ["  " + " ".join("✓" if ok else "✗" for ok in row) for row in rows]
+        grid = pv.status if isinstance(pv.status, list) else [pv.status]
+        rows = grid if grid and isinstance(grid[0], list) else [grid]
+        lines += ["  " + " ".join(MARKS[status] for status in row) for row in rows]
+        truth = np.atleast_2d(problem.solution[spec.name])
+        carried = [f"[{i + 1},{j + 1}] = {num(truth[i, j])}" for i, row in enumerate(rows)
+                   for j, status in enumerate(row) if status == CellStatus.CARRIED]
+        if carried:
+            lines.append(t("  ↳ 与你前面的答案一致，但不是正确值；正确值 ", "  ↳ follows from your earlier answers but is "
+                           "not the true value; true ") + ", ".join(carried))
     for d in verdict.diagnosis:
         lines.append(t(f"诊断 [{d.part}] {d.mistake}：", f"Diagnosis [{d.part}] {d.mistake}: ") + d.message(lang))
     for key in verdict.hints:
         lines.append(t("提示：", "Hint: ") + hint_message(key, lang))
-    verdict_word = t("全对", "all correct") if verdict.correct else t("未全对", "not fully correct")
-    lines.append(t(f"得分 {verdict.score:.0%}（{verdict_word}）", f"Score {verdict.score:.0%} ({verdict_word})"))
+    verdict_word = t("全对", "all right") if verdict.correct else t("未全对", "not all right")
+    carried_note = ""
+    if verdict.carried_score > 0:
+        carried_note = t(f"，其中 {verdict.carried_score:.0%} 来自 ↳ 跟随得分（每格半分）",
+                         f"; {verdict.carried_score:.0%} of it from ↳ carried cells at half credit")
+    lines.append(t(f"得分 {verdict.score:.0%}（{verdict_word}{carried_note}）",
+                   f"Score {verdict.score:.0%} ({verdict_word}{carried_note})"))
     return lines

@@ -10,18 +10,21 @@ Knows nothing of the store or the UI (no Textual, no SQLAlchemy). Public API::
     format_answer(value) -> str                               # a value in answer syntax, 3 decimals
     problem_to_json(problem, solution=False, lang="zh") -> dict
     verdict_to_json(verdict, lang="zh") -> dict
+    status_from_json(stored_part) -> CellStatus grid          # also for attempts stored before statuses
+
+Every graded cell is a `CellStatus` (right / carried / wrong / blank): see `PartVerdict.status`.
 """
 
 from quizapp.engine.grade import grade
 from quizapp.engine.mistakes import HINTS, MISTAKES, hint_message
 from quizapp.engine.parse import MAX_ANSWER_CHARS, format_answer, parse_answer
 from quizapp.engine.registry import from_given, generate, list_types
-from quizapp.engine.serialize import problem_to_json, verdict_to_json
-from quizapp.engine.types import (AnswerFormatError, Diagnosis, FormatError, Hint, PartSpec, PartVerdict, Problem,
+from quizapp.engine.serialize import problem_to_json, status_from_json, verdict_to_json
+from quizapp.engine.types import (CARRIED_CREDIT, AnswerFormatError, CellStatus, Diagnosis, FormatError, Hint, PartSpec, PartVerdict, Problem,
                                   TypeInfo, Verdict)
 
 __all__ = [
-    "AnswerFormatError", "Diagnosis", "FormatError", "HINTS", "Hint", "MAX_ANSWER_CHARS", "MISTAKES", "PartSpec",
+    "AnswerFormatError", "CARRIED_CREDIT", "CellStatus", "Diagnosis", "FormatError", "HINTS", "Hint", "MAX_ANSWER_CHARS", "MISTAKES", "PartSpec",
     "PartVerdict", "Problem", "TypeInfo", "Verdict", "format_answer", "from_given", "generate", "grade",
-    "hint_message", "list_types", "parse_answer", "problem_to_json", "verdict_to_json",
+    "hint_message", "list_types", "parse_answer", "problem_to_json", "status_from_json", "verdict_to_json",
 ]

@@ -1,10 +1,16 @@
-"""Grading a typed answer: per-cell ✓/✗, follow-through marking, mistake diagnosis, hints.
+"""Grading a typed answer: a status per cell, follow-through marking, mistake diagnosis, hints.
 
-A cell is right when it is within `TOL` of the exact value (exact for integer parts and
-for ±∞) — or within `TOL` of the value recomputed from the user's *own* earlier parts
-(follow-through marking, as STACK does): whoever slips in S still earns the softmax of
-their S. A part that matches, cell for cell, what a classic mistake produces is named in
-the diagnosis. A wrong cell near the truth that matches a computation with intermediates
+Every cell gets a `CellStatus`:
+
+* RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞);
+* CARRIED when it is not, but is within `TOL` of the value recomputed from the user's
+  *own* earlier parts (follow-through marking, as STACK does): whoever slips in S still
+  earns part of the credit for the softmax of their S — half (`CARRIED_CREDIT`), and the
+  cell is never shown as right;
+* BLANK when left empty, WRONG otherwise.
+
+A part that matches, cell for cell, what a classic mistake produces is named in the
+diagnosis. A wrong cell near the truth that matches a computation with intermediates
 rounded to 1–2 decimals earns the "rounded too early" hint.
 
 If any part cannot be read, nothing is graded: the verdict only carries the located
@@ -22,8 +28,8 @@ from quizapp.engine.mistakes import MISTAKES
 from quizapp.engine.ops import EXACT, close
 from quizapp.engine.parse import parse_answer, to_array
 from quizapp.engine.text import shape_text
-from quizapp.engine.types import (AnswerFormatError, Diagnosis, FormatError, PartSpec, PartVerdict,
-                                  Problem, Verdict)
+from quizapp.engine.types import (CARRIED_CREDIT, AnswerFormatError, CellStatus, Diagnosis, FormatError, PartSpec,
+                                  PartVerdict, Problem, Verdict)
 from quizapp.engine.variants import rounded_solutions
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
@@ -66,29 +72,61 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         truth = problem.solution[spec.name]
         user = parsed.get(spec.name)
         if user is None:
-            ok = np.zeros(truth.shape, dtype=bool)
-            part_verdicts[spec.name] = PartVerdict(0.0, ok.tolist(), None, answered=False)
+            part_verdicts[spec.name] = _unanswered(truth.shape)
             continue
         finite = not spec.allow_inf
-        ok = close(user, truth, spec.integer, finite)
-        right = np.count_nonzero(ok)
-        found: tuple[Diagnosis, ...] = ()
-        if right < ok.size:
+        right = close(user, truth, spec.integer, finite)
+        n_right = np.count_nonzero(right)
+        if n_right == right.size:  # the hot path: a correct part
+            part_verdicts[spec.name] = PartVerdict(1.0, right.tolist(), None, True, (), _uniform(right.shape))
+            continue
+        blank = np.isnan(user)
+        carried = np.zeros(right.shape, dtype=bool)
+        if not (right | blank).all():
             # Only now is follow-through worth computing: a cell already right needs no second chance.
             follow = _follow_through(problem, _stage(problem, spec.name), parsed)
             if follow is not None:
-                ok |= close(user, follow, spec.integer, finite)
-                right = np.count_nonzero(ok)
-        if right < ok.size:
-            found = tuple(_diagnose(problem, spec, user))
-            diagnosis.extend(found)
-            if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, ok):
-                hints.append("rounded_early")
-        part_verdicts[spec.name] = PartVerdict(right / ok.size, ok.tolist(), None, True, found)
+                carried = close(user, follow, spec.integer, finite) & ~right & ~blank
+        n_carried = np.count_nonzero(carried)
+        found = tuple(_diagnose(problem, spec, user))
+        diagnosis.extend(found)
+        credited = right | carried
+        if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, credited | blank):
+            hints.append("rounded_early")
+        status = _status_grid(right, carried, blank)
+        carried_score = CARRIED_CREDIT * n_carried / right.size
+        part_verdicts[spec.name] = PartVerdict(n_right / right.size + carried_score, right.tolist(), None,
+                                               not blank.all(), found, status, carried_score)
 
-    score = sum(pv.score for pv in part_verdicts.values()) / len(part_verdicts)
-    correct = all(pv.score == 1.0 for pv in part_verdicts.values())
-    return Verdict(score=score, correct=correct, parts=part_verdicts, diagnosis=diagnosis, hints=hints)
+    n = len(part_verdicts)
+    score = sum(pv.score for pv in part_verdicts.values()) / n
+    carried_score = sum(pv.carried_score for pv in part_verdicts.values()) / n
+    correct = all(pv.score == 1.0 and pv.carried_score == 0.0 for pv in part_verdicts.values())
+    return Verdict(score=score, correct=correct, parts=part_verdicts, diagnosis=diagnosis, hints=hints,
+                   carried_score=carried_score)
+
+
+_CODES = np.array([CellStatus.WRONG, CellStatus.RIGHT, CellStatus.CARRIED, CellStatus.BLANK], dtype=object)
+
+
+def _status_grid(right: np.ndarray, carried: np.ndarray, blank: np.ndarray) -> Any:
+    """CellStatus per cell, nested like the part (a bare CellStatus for a scalar)."""
+    code = np.where(blank, 3, np.where(right, 1, np.where(carried, 2, 0)))
+    out = _CODES[code]
+    return out.tolist() if isinstance(out, np.ndarray) else out
+
+
+def _uniform(shape: tuple[int, ...], status: CellStatus = CellStatus.RIGHT) -> Any:
+    if not shape:
+        return status
+    if len(shape) == 1:
+        return [status] * shape[0]
+    return [[status] * shape[1] for _ in range(shape[0])]
+
+
+def _unanswered(shape: tuple[int, ...]) -> PartVerdict:
+    cells = np.zeros(shape, dtype=bool).tolist()
+    return PartVerdict(0.0, cells, None, False, (), _uniform(shape, CellStatus.BLANK))
 
 
 def _read(raw: Any, spec: PartSpec) -> np.ndarray:
@@ -100,8 +138,7 @@ def _read(raw: Any, spec: PartSpec) -> np.ndarray:
         raise AnswerFormatError(FormatError(spec.name, None, None, str(exc), str(exc))) from None
     if not spec.allow_inf and np.isinf(value).any():
         raise AnswerFormatError(FormatError(spec.name, None, None, "这里不能填 ∞", "∞ is not allowed here"))
-    if np.isnan(value).any():
-        raise AnswerFormatError(FormatError(spec.name, None, None, "不能填 NaN", "NaN is not a valid answer"))
+    # NaN cells of an array answer are cells left blank (a partly filled grid)
     if value.shape != spec.shape:
         got, want = shape_text(value.shape), shape_text(spec.shape)
         raise AnswerFormatError(FormatError(spec.name, None, None, f"应为 {want}，实际 {got}",
@@ -120,7 +157,9 @@ def _follow_through(problem: Problem, stage: Stage, parsed: dict[str, np.ndarray
     own = [name for name in stage.inputs if name in parsed]
     if not own or all(np.array_equal(parsed[name], env[name]) for name in own):
         return None
-    args = [parsed[name] if name in parsed else env[name] for name in stage.inputs]
+    # a blank upstream cell is taken as the true value
+    args = [np.where(np.isnan(parsed[name]), env[name], parsed[name]) if name in parsed else env[name]
+            for name in stage.inputs]
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         return np.asarray(stage.fn(EXACT, *args), dtype=float)
 
@@ -142,6 +181,8 @@ def _rounded_early(problem: Problem, spec: PartSpec, user: np.ndarray, truth: np
     if spec.integer:
         return False
     wrong = ~ok
+    if not wrong.any():
+        return False
     with np.errstate(invalid="ignore"):
         if not (np.abs(user - truth)[wrong] <= EARLY_ROUNDING_REACH).all():
             return False

@@ -191,7 +191,10 @@ _CELL_REASONS = {
 }
 
 
-def _cells(table: _Table, allow_inf: bool, locate: bool) -> list[list[float]]:
+BLANK_TOKENS = frozenset({"_", "?", "？"})  # a cell left empty on purpose (graded BLANK, no format error)
+
+
+def _cells(table: _Table, allow_inf: bool, locate: bool, allow_blank: bool = False) -> list[list[float]]:
     if table.plain:  # fast path: plain decimals, read at C speed; on any surprise, redo cell by cell
         try:
             rows = [list(map(float, row)) for row in table.rows]
@@ -206,6 +209,9 @@ def _cells(table: _Table, allow_inf: bool, locate: bool) -> list[list[float]]:
     for r, row in enumerate(table.rows, 1):
         values = []
         for c, token in enumerate(row, 1):
+            if allow_blank and token in BLANK_TOKENS:
+                values.append(math.nan)
+                continue
             try:
                 value = read_cell(token)
                 if not allow_inf and math.isinf(value):
@@ -259,7 +265,8 @@ def parse_answer(text: str, shape: tuple[int, ...], allow_inf: bool = False) -> 
     """Read `text` as an array of `shape` (() scalar, (n,) vector, (r, c) matrix).
 
     Raises `AnswerFormatError` with the row and column (1-based, as typed) of the first
-    unreadable cell, or a message such as "应为 3×3，实际 3×2" for a wrong shape.
+    unreadable cell, or a message such as "应为 3×3，实际 3×2" for a wrong shape. A cell
+    typed as `_` or `?` is left blank on purpose: it reads as NaN and is graded BLANK.
     """
     if not isinstance(text, str):
         raise TypeError("answer text must be a str")
@@ -267,7 +274,7 @@ def parse_answer(text: str, shape: tuple[int, ...], allow_inf: bool = False) -> 
     if fast is not None:
         return fast
     table = _read_table(text)
-    rows = _cells(table, allow_inf, locate=not (len(table.rows) == 1 and len(table.rows[0]) == 1))
+    rows = _cells(table, allow_inf, locate=not (len(table.rows) == 1 and len(table.rows[0]) == 1), allow_blank=True)
     count = sum(len(row) for row in rows)
 
     if len(shape) == 0:

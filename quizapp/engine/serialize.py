@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from quizapp.engine.mistakes import hint_message
-from quizapp.engine.types import FormatError, Problem, Verdict
+from quizapp.engine.types import CellStatus, FormatError, Problem, Verdict
 
 DECIMALS = 6
 
@@ -68,13 +68,53 @@ def _error_json(error: FormatError | None, lang: str) -> dict[str, Any] | None:
 
 
 def verdict_to_json(verdict: Verdict, lang: str = "zh") -> dict[str, Any]:
+    """The verdict as JSON. Per part: `score`, `cells` (True only where right), `status`
+    (the same grid with "right" / "carried" / "wrong" / "blank"; null when unreadable) and
+    `error`. `carried` is the share of `score` earned by carried cells.
+
+    Attempts stored before `status` existed lack it (and `carried`): read them back with
+    `status_from_json`, which derives the grid from `cells`.
+    """
     return {
         "score": round(verdict.score, DECIMALS),
         "correct": verdict.correct,
+        "carried": round(verdict.carried_score, DECIMALS),
         "parts": {
-            name: {"score": round(pv.score, DECIMALS), "cells": pv.cells, "error": _error_json(pv.error, lang)}
+            name: {"score": round(pv.score, DECIMALS), "cells": pv.cells, "status": _status_json(pv.status),
+                   "error": _error_json(pv.error, lang)}
             for name, pv in verdict.parts.items()
         },
         "diagnosis": [{"part": d.part, "mistake": d.mistake, "message": d.message(lang)} for d in verdict.diagnosis],
         "hints": [hint_message(key, lang) for key in verdict.hints],
     }
+
+
+def _status_json(grid: Any) -> Any:
+    if grid is None:
+        return None
+    if isinstance(grid, list):
+        return [_status_json(cell) for cell in grid]
+    return str(grid.value if isinstance(grid, CellStatus) else grid)
+
+
+def status_from_json(part: dict[str, Any]) -> Any:
+    """The CellStatus grid of one stored part (`verdict_to_json(...)["parts"][name]`).
+
+    Backward compatible: an attempt stored before statuses existed has only `cells`; its
+    True cells were credited (right or followed through) and are read as RIGHT, False cells
+    as WRONG (old verdicts did not tell a blank part apart). None when the part could not
+    be read.
+    """
+    status = part.get("status")
+    if status is not None:
+        return _map(status, CellStatus)
+    cells = part.get("cells")
+    if cells is None:
+        return None
+    return _map(cells, lambda ok: CellStatus.RIGHT if ok else CellStatus.WRONG)
+
+
+def _map(grid: Any, fn: Any) -> Any:
+    if isinstance(grid, list):
+        return [_map(cell, fn) for cell in grid]
+    return fn(grid)

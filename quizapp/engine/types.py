@@ -9,6 +9,7 @@ demand: those are not needed to grade a correct answer, so they are computed laz
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -112,12 +113,38 @@ class Diagnosis:
         return self.message_zh if lang == "zh" else self.message_en
 
 
+class CellStatus(StrEnum):
+    """How one graded cell stands.
+
+    * RIGHT   — matches the true value (within the 3-decimal band; exact for integers, ±∞);
+    * CARRIED — wrong against the truth, but consistent with the user's own earlier parts
+      (follow-through): it earns partial credit (`CARRIED_CREDIT`) and is never "right";
+    * WRONG   — neither;
+    * BLANK   — left empty (a whole part unanswered, or single cells typed as `_` / `?`,
+      or NaN cells in an array answer).
+
+    A StrEnum: the values are the strings `grade --json` prints and attempts store.
+    """
+
+    RIGHT = "right"
+    CARRIED = "carried"
+    WRONG = "wrong"
+    BLANK = "blank"
+
+
+# What a carried cell earns, relative to a right one (README: "Scoring").
+CARRIED_CREDIT = 0.5
+
+
 @dataclass(frozen=True)
 class PartVerdict:
     """Grading of one part.
 
-    `cells` mirrors the part's shape (a bare bool for a scalar part) and is None when the
-    part could not be read; `answered` is False for a missing or blank answer.
+    `status` mirrors the part's shape with one `CellStatus` per cell (a bare CellStatus for
+    a scalar part); it is None only when the part could not be read (`error` set).
+    `cells` is the same grid as bools, True only where the status is RIGHT (so a carried
+    cell is never a ✓). `score` = (right + CARRIED_CREDIT · carried) / cells; `carried_score`
+    is the carried cells' share of it. `answered` is False for a missing or blank answer.
     """
 
     score: float
@@ -125,11 +152,39 @@ class PartVerdict:
     error: FormatError | None = None
     answered: bool = True
     diagnosis: tuple[Diagnosis, ...] = ()
+    status: Any = None
+    carried_score: float = 0.0
+
+    def statuses(self) -> list[CellStatus]:
+        """Every cell's status, flattened in row-major order ([] when unreadable)."""
+        return _flatten(self.status)
+
+    def count(self, status: CellStatus) -> int:
+        return sum(1 for s in self.statuses() if s == status)
+
+    @property
+    def all_right(self) -> bool:
+        cells = self.statuses()
+        return bool(cells) and all(s == CellStatus.RIGHT for s in cells)
+
+
+def _flatten(grid: Any) -> list[Any]:
+    if grid is None:
+        return []
+    if isinstance(grid, list):
+        return [cell for row in grid for cell in _flatten(row)]
+    return [grid]
 
 
 @dataclass(frozen=True)
 class Verdict:
     """Grading of a whole answer.
+
+    `score` is the mean of the part scores; `carried_score` is how much of it comes from
+    carried cells (so `score - carried_score` is earned by right cells alone). `correct`
+    is True only when every cell of every part is RIGHT: carried, wrong or blank cells all
+    make it False (and `quizapp grade` exit 1). A non-empty `diagnosis` names a conceptual
+    mistake; the drill skill card is then rated Again whatever the score.
 
     A format error is not graded: `has_format_error` is True, `score` is 0 and the caller
     must not count the attempt. `hints` are keys of `mistakes.HINTS` (e.g. "rounded_early").
@@ -141,6 +196,11 @@ class Verdict:
     diagnosis: list[Diagnosis]
     hints: list[str] = field(default_factory=list)
     has_format_error: bool = False
+    carried_score: float = 0.0
+
+    def count(self, status: CellStatus) -> int:
+        """How many cells of the whole answer have `status`."""
+        return sum(pv.count(status) for pv in self.parts.values())
 
     @property
     def format_errors(self) -> list[FormatError]:

@@ -43,8 +43,17 @@ def skill_item_id(type_id: str) -> str:
     return SKILL_PREFIX + type_id
 
 
-def rating_for_score(score: float, duration_ms: int | None, difficulty: int, fast_ms: int | None = None) -> int:
-    """Map a drill score to an FSRS rating: 1.0 → Good (Easy if fast), ≥0.75 → Hard, else Again."""
+def rating_for_score(score: float, duration_ms: int | None, difficulty: int, fast_ms: int | None = None,
+                     *, mistake: bool = False) -> int:
+    """Map a drill score to an FSRS rating: 1.0 → Good (Easy if fast), ≥0.75 → Hard, else Again.
+
+    A diagnosed conceptual mistake (`mistake`: the verdict names one, e.g. no √d_k scaling)
+    rates Again whatever the score: follow-through may credit the rest of a chain built on
+    it, but the skill was not there. Carried cells earn half credit, so a score of 1.0
+    means every cell was right (README: "Drill scoring").
+    """
+    if mistake:
+        return int(Rating.Again)
     if score >= 1.0 - 1e-9:
         limit = fast_ms if fast_ms is not None else FAST_MS_BY_DIFFICULTY.get(difficulty, 120_000)
         if duration_ms is not None and duration_ms <= limit:
@@ -247,7 +256,8 @@ class DrillService:
             if review_card:
                 card_id = session.scalar(select(Card.id).where(Card.item_id == skill_item_id(row.type)))
                 if card_id is not None:
-                    rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms)
+                    rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms,
+                                              mistake=bool(row.diagnosis))
                     result = self.study.answer_in(
                         session,
                         card_id,

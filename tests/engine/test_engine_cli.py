@@ -86,14 +86,15 @@ def test_grade_json_contract(capsys):
     code, data, _ = run_json(capsys, "grade", "--type", "attention", *X_712,
                              "--answer", "S=0 1 1; 1 1 2; 1 2 3", "--answer", "S_scaled=0 1 1; 1 1 2; 1 2 3")
     assert code == 1
-    assert list(data) == ["score", "correct", "parts", "diagnosis", "hints"]
+    assert list(data) == ["score", "correct", "carried", "parts", "diagnosis", "hints"]
     assert data["correct"] is False and 0 < data["score"] < 1
-    assert data["parts"]["S"] == {"score": 1, "cells": [[True] * 3] * 3, "error": None}
+    assert data["parts"]["S"] == {"score": 1, "cells": [[True] * 3] * 3, "status": [["right"] * 3] * 3,
+                                  "error": None}
     assert data["parts"]["Q"]["score"] == 0
     assert {"part": "S_scaled", "mistake": "no_scaling"}.items() <= data["diagnosis"][0].items()
     code, data, _ = run_json(capsys, "grade", "--type", "softmax", "--given", "S=[[0, 1]]", "--answer", "1 x")
     assert code == 2 and data["parts"]["A"]["error"] == {"row": 1, "col": 2, "message": "第 1 行第 2 列：无法识别 'x'"}
-    assert data["parts"]["A"]["cells"] is None
+    assert data["parts"]["A"]["cells"] is None and data["parts"]["A"]["status"] is None
 
 
 def test_grade_by_seed_round_trips_with_drill(capsys):

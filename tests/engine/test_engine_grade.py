@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from quizapp.engine import MISTAKES, from_given, generate, grade
+from quizapp.engine import MISTAKES, CellStatus, from_given, generate, grade
 from quizapp.engine.mistakes import REQUIRED_MISTAKES
 
 X_712 = {"X": [[1, 0], [0, 1], [1, 1]], "W_Q": [[1, 0], [1, 1]], "W_K": [[0, 1], [1, 0]], "W_V": [[1, 0], [0, 1]]}
@@ -66,7 +66,8 @@ def test_unknown_part_is_a_caller_error():
 
 
 def test_follow_through_spares_later_parts():
-    """One slip in S: S_scaled, A and O computed from the user's own S are accepted."""
+    """One slip in S: S_scaled, A and O computed from the user's own S are carried (half
+    credit), never right, where they differ from the truth."""
     problem = from_given("attention", X_712)
     s_user = np.array([[0, 1, 1], [1, 1, 2], [1, 2, 4]], dtype=float)  # S₃₃ should be 3
     scaled = s_user / math.sqrt(2)
@@ -76,9 +77,17 @@ def test_follow_through_spares_later_parts():
                "S": s_user, "S_scaled": scaled.round(3), "A": a.round(3), "O": o.round(3)}
     verdict = grade(problem, answers)
     assert verdict.parts["S"].cells[2] == [True, True, False]
+    credited = 0.0
     for name in ("S_scaled", "A", "O"):
-        assert verdict.parts[name].score == 1, name
-    assert verdict.score == pytest.approx((6 + 8 / 9) / 7)
+        pv = verdict.parts[name]
+        statuses = np.array(pv.status)
+        assert set(statuses.ravel()) <= {CellStatus.RIGHT, CellStatus.CARRIED}, name
+        assert (statuses == CellStatus.CARRIED).any() and not pv.all_right, name
+        assert pv.cells == (statuses == CellStatus.RIGHT).tolist()
+        credited += pv.score
+    assert verdict.parts["S_scaled"].status[2] == [CellStatus.RIGHT, CellStatus.RIGHT, CellStatus.CARRIED]
+    assert verdict.score == pytest.approx((3 + 8 / 9 + credited) / 7)
+    assert verdict.carried_score > 0 and not verdict.correct
 
 
 def test_follow_through_does_not_accept_what_is_neither_true_nor_consistent():
@@ -98,7 +107,8 @@ def test_mistake_is_named_in_both_languages():
     assert ("S_scaled", "no_scaling") in names
     diagnosis = next(d for d in verdict.diagnosis if d.mistake == "no_scaling")
     assert "√d_k" in diagnosis.message_zh and "√d_k" in diagnosis.message_en
-    assert verdict.parts["A"].score == 1  # softmax of the user's own (unscaled) scores
+    a = verdict.parts["A"]  # softmax of the user's own (unscaled) scores: carried, not right
+    assert a.count(CellStatus.CARRIED) > 0 and a.count(CellStatus.WRONG) == 0 and not verdict.correct
 
 
 def test_used_k_not_v_in_the_textbook_example():

@@ -41,6 +41,11 @@ def test_score_maps_to_rating(score, duration_ms, difficulty, rating):
     assert rating_for_score(score, duration_ms, difficulty) == int(rating)
 
 
+@pytest.mark.parametrize("score", [1.0, 0.9, 0.5])
+def test_a_diagnosed_mistake_rates_again_whatever_the_score(score):
+    assert rating_for_score(score, 5_000, 1, mistake=True) == int(Rating.Again)
+
+
 def test_attempt_reads_back_exactly_after_reopening(drills, db_path, clock, engine):
     problem = engine.generate("softmax", 7, 2)
     answers = {"A": "1 2 x3"}  # unreadable → format error first, costs nothing

@@ -122,3 +122,17 @@ def test_a_mock_drill_with_the_real_engine(prepared, clock, study):
     assert q.over_time and 0 < q.score < 1 and q.answer["answers"] == partial
     report = mocks.finish(view.mock_id)
     assert report.questions[0].score == 1.0
+
+
+def test_a_consistent_no_mask_chain_rates_the_skill_card_again(real_drills):
+    """causal_mask with S_masked = S and its softmax: A is carried, not right, and the
+    diagnosed forgot_mask rates the skill Again although most cells earn credit."""
+    problem = engine.generate("causal_mask", 2, 1)
+    s = np.asarray(problem.given["S"], dtype=float)
+    e = np.exp(s - s.max(axis=1, keepdims=True))
+    answers = {"S_masked": typed(s), "A": typed((e / e.sum(axis=1, keepdims=True)).round(3))}
+    verdict = engine.grade(problem, answers)
+    assert verdict.parts["A"].count(engine.CellStatus.CARRIED) > 0 and verdict.score > 0.5
+    attempt = real_drills.record_attempt(problem, answers, verdict, 5_000)
+    assert attempt.rating == 1  # Again
+    assert attempt.verdict["correct"] is False and "carried" in str(attempt.verdict["parts"]["A"]["status"])
