@@ -67,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `quizapp content list | head`: not an error worth a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as exc:
         # A database the driver could not use (damaged page, disk I/O error, a lock that
         # outlasted the busy timeout): one line, exit 2, and `quizapp db check` for details.
@@ -76,10 +80,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"quizapp: database error: {first[0] if first else type(exc).__name__} "
               f"(run `quizapp db check` for details)", file=sys.stderr)
         return 2
-    except BrokenPipeError:
-        # `quizapp content list | head`: not an error worth a traceback.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":

@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import sys
 from pathlib import Path
 
 from quizapp.cli.errors import UsageError
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.schema:
+        from quizapp.store.export_schema import json_schema
+
+        print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
+        return 0
+    if not args.format or not args.output:
+        raise UsageError("export needs --format and -o FILE (or --schema)")
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.store import transfer
@@ -42,18 +50,25 @@ def cmd_import(args: argparse.Namespace) -> int:
         return _import_deck(source, args.json)
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
-    from quizapp.store.transfer import ImportFormatError, import_json
+    from quizapp.srs.settings import setting_problem
+    from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export
 
+    # Read and validate everything before the database is even opened: a bad file costs
+    # no lock and changes nothing; the write itself is one short transaction.
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{source} is not a JSON export or a YAML deck ({exc})") from exc
+        raw = source.read_bytes()
+        export = parse_export(raw)
+        check_settings(export, setting_problem)
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
+    except ImportFormatError as exc:
+        for line in exc.errors[:-1]:
+            print(f"quizapp: {source}: {line}", file=sys.stderr)
+        raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
     prepared = prepare(db_path(args))
     try:
         with prepared.db.session() as session, session.begin():
-            result = import_json(session, data)
-    except ImportFormatError as exc:
-        raise UsageError(f"{source}: {exc}") from exc
+            result = import_export(session, export)
     finally:
         prepared.db.close()
     if args.json:
@@ -92,8 +107,9 @@ def _import_deck(source: Path, as_json: bool = False) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="export progress (json, csv) or an Anki deck (apkg)")
-    export.add_argument("--format", choices=["json", "csv", "apkg"], required=True)
-    export.add_argument("-o", "--output", required=True, metavar="FILE")
+    export.add_argument("--format", choices=["json", "csv", "apkg"])
+    export.add_argument("-o", "--output", metavar="FILE")
+    export.add_argument("--schema", action="store_true", help="print the JSON export format as JSON Schema")
     export.add_argument("--json", action="store_true")
     export.set_defaults(handler=cmd_export)
 

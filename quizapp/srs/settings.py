@@ -69,3 +69,14 @@ def save_settings(session: Session, settings: Settings, base: Settings | None = 
             existing[key].value = value
         else:
             session.add(Setting(key=key, value=value))
+
+
+def setting_problem(key: str, value: object) -> str | None:
+    """Why `value` is not acceptable for the setting `key` (an import checks each), or None."""
+    if key not in Settings.model_fields:
+        return "unknown setting"
+    try:
+        Settings.model_validate({key: value}, strict=True)
+    except ValidationError as exc:
+        return exc.errors()[0]["msg"].removeprefix("Value error, ")
+    return None

@@ -1,8 +1,11 @@
 """Export progress to JSON / CSV / an Anki package, and import a JSON export back.
 
-JSON is the lossless format (items' cards and every review, drill attempts, mock
-interviews); importing it merges by stable item id, so exporting on one machine and
-importing on another never duplicates a review.
+JSON is the lossless format (quizapp.store.export_schema): cards, every review, settings,
+drill attempts, mock interviews with their answers. It is written as it is read (one
+record at a time, never the whole tree in memory), into a temporary file that replaces
+the target only when complete (quizapp.atomic). Importing validates the whole file
+against the schema first — nothing is written if any field is bad — then merges by
+stable keys in one short write transaction, so importing twice adds nothing.
 """
 
 from __future__ import annotations
@@ -10,75 +13,197 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Callable, Iterator
 
+from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from quizapp.store.models import Card, DrillAttempt, Item, MockInterview, Review
+from quizapp.atomic import atomic_path, atomic_write
+from quizapp.store import export_schema as schema
+from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview, Review, Setting
 
-EXPORT_VERSION = 1
+EXPORT_VERSION = schema.VERSION
 _CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
+_MIN = datetime.min
 
 
 class ImportFormatError(ValueError):
-    """The file is not a quizapp export; nothing was imported."""
+    """The file is not a valid quizapp export; nothing was imported. `errors` are located
+    one-line messages (`items[3].reviews[17].rating: must be 1–4`)."""
+
+    def __init__(self, errors: list[str] | str) -> None:
+        self.errors = [errors] if isinstance(errors, str) else list(errors)
+        super().__init__(self.errors[0] if self.errors else "invalid export")
 
 
 def _iso(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
+def _utc(value: datetime | None) -> str | None:
+    """A stored (naive UTC) time as ISO text with its offset."""
+    return value.replace(tzinfo=timezone.utc).isoformat() if value is not None else None
+
+
+def _naive(value: datetime | None) -> datetime | None:
+    return value.astimezone(timezone.utc).replace(tzinfo=None) if value is not None else None
+
+
 def _card_dict(card: Card) -> dict[str, Any]:
     return {name: _iso(getattr(card, name)) for name in _CARD_FIELDS}
 
 
-def export_data(session: Session) -> dict[str, Any]:
-    items = []
-    for item in session.scalars(select(Item).order_by(Item.kind, Item.id)):
-        card = item.card
-        items.append({
-            "id": item.id,
-            "kind": item.kind,
-            "source_no": item.source_no,
-            "question": item.question,
-            "retired": item.retired_at is not None,
-            "card": _card_dict(card) if card else None,
-            "reviews": [
-                {"mode": r.mode, "rating": r.rating, "reviewed_at": _iso(r.reviewed_at), "duration_ms": r.duration_ms,
-                 "score": r.score, "answer": r.answer, "prev_card": r.prev_card}
-                for r in (card.reviews if card else [])
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+# -- JSON export (streamed) ----------------------------------------------------------------
+
+
+def _grouped(rows: Iterator[Any], key: str) -> Iterator[tuple[Any, list[Any]]]:
+    """Consecutive rows with the same `key` column, as (key, rows)."""
+    current: Any = object()
+    group: list[Any] = []
+    for row in rows:
+        value = getattr(row, key)
+        if value != current:
+            if group:
+                yield current, group
+            current, group = value, []
+        group.append(row)
+    if group:
+        yield current, group
+
+
+def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) -> int:
+    item_rows = session.execute(
+        select(
+            Item.id, Item.kind, Item.source_no, Item.question, Item.retired_at,
+            Card.id.label("card_id"), *(getattr(Card, name) for name in _CARD_FIELDS),
+        )
+        .outerjoin(Card, Card.item_id == Item.id)
+        .order_by(Item.kind, Item.id)
+    )
+    review_rows = session.execute(
+        select(
+            Review.id, Review.mode, Review.rating, Review.reviewed_at, Review.duration_ms, Review.score,
+            Review.answer, Review.prev_card, Card.item_id,
+        )
+        .join(Card, Card.id == Review.card_id)
+        .join(Item, Item.id == Card.item_id)
+        .order_by(Item.kind, Item.id, Review.reviewed_at, Review.id)
+    )
+    reviews = _grouped(iter(review_rows), "item_id")
+    pending = next(reviews, None)
+    count = 0
+    for row in item_rows:
+        mine: list[Any] = []
+        if pending is not None and pending[0] == row.id:
+            mine = pending[1]
+            pending = next(reviews, None)
+        records = []
+        for review in mine:
+            ref = review_refs[review.id] = len(review_refs) + 1
+            records.append({
+                "ref": ref, "mode": review.mode, "rating": review.rating, "reviewed_at": _utc(review.reviewed_at),
+                "duration_ms": review.duration_ms, "score": review.score, "answer": review.answer,
+                "prev_card": review.prev_card,
+            })
+        card = None
+        if row.card_id is not None:
+            card = {name: getattr(row, name) for name in _CARD_FIELDS}
+            card["due"], card["last_review"] = _utc(row.due), _utc(row.last_review)
+        record = {"id": row.id, "kind": row.kind, "source_no": row.source_no, "question": row.question,
+                  "retired": row.retired_at is not None, "card": card, "reviews": records}
+        out.write(("\n" if count == 0 else ",\n") + _dumps(record))
+        count += 1
+    return count
+
+
+def _write_attempts(session: Session, out: IO[str], review_refs: dict[int, int], mock_refs: dict[int, int]) -> dict[int, int]:
+    attempt_refs: dict[int, int] = {}
+    rows = session.execute(select(DrillAttempt.__table__).order_by(DrillAttempt.created_at, DrillAttempt.id))
+    for row in rows:
+        ref = attempt_refs[row.id] = len(attempt_refs) + 1
+        record = {
+            "ref": ref, "type": row.type, "seed": row.seed, "difficulty": row.difficulty, "given": row.given,
+            "answers": row.answers, "verdict": row.verdict, "diagnosis": row.diagnosis, "score": row.score,
+            "duration_ms": row.duration_ms, "created_at": _utc(row.created_at),
+            "review_ref": review_refs.get(row.review_id) if row.review_id is not None else None,
+            "mock_ref": mock_refs.get(row.mock_id) if row.mock_id is not None else None,
+        }
+        out.write(("\n" if ref == 1 else ",\n") + _dumps(record))
+    return attempt_refs
+
+
+def _mock_answer_refs(data: dict[str, Any] | None, attempt_refs: dict[int, int], review_refs: dict[int, int]) -> Any:
+    """Row ids inside a mock answer become refs of the file (and back on import)."""
+    if not data:
+        return data
+    data = dict(data)
+    for key, refs in (("attempt_id", attempt_refs), ("review_id", review_refs)):
+        if data.get(key) is not None:
+            data[key] = refs.get(data[key])
+    return data
+
+
+def _write_mocks(
+    session: Session, out: IO[str], mock_refs: dict[int, int], attempt_refs: dict[int, int], review_refs: dict[int, int]
+) -> None:
+    order = (MockInterview.started_at, MockInterview.id)
+    answers = _grouped(iter(session.execute(
+        select(MockAnswer.__table__).join(MockInterview, MockInterview.id == MockAnswer.mock_id)
+        .order_by(*order, MockAnswer.position)
+    )), "mock_id")
+    pending = next(answers, None)
+    for row in session.execute(select(MockInterview.__table__).order_by(*order)):
+        mine: list[Any] = []
+        if pending is not None and pending[0] == row.id:
+            mine = pending[1]
+            pending = next(answers, None)
+        record = {
+            "ref": mock_refs[row.id], "seed": row.seed, "config": row.config, "status": row.status,
+            "started_at": _utc(row.started_at), "finished_at": _utc(row.finished_at), "score": row.score,
+            "elapsed_s": row.elapsed_s,
+            "answers": [
+                {"position": a.position, "kind": a.kind, "item_id": a.item_id, "spec": a.spec,
+                 "answer": _mock_answer_refs(a.answer, attempt_refs, review_refs), "score": a.score,
+                 "time_used_s": a.time_used_s, "over_time": a.over_time, "answered_at": _utc(a.answered_at)}
+                for a in mine
             ],
-        })
-    attempts = [
-        {"type": a.type, "seed": a.seed, "difficulty": a.difficulty, "given": a.given, "answers": a.answers,
-         "verdict": a.verdict, "diagnosis": a.diagnosis, "score": a.score, "duration_ms": a.duration_ms,
-         "created_at": _iso(a.created_at)}
-        for a in session.scalars(select(DrillAttempt).order_by(DrillAttempt.id))
-    ]
-    mocks = [
-        {"seed": m.seed, "config": m.config, "status": m.status, "started_at": _iso(m.started_at),
-         "finished_at": _iso(m.finished_at), "score": m.score, "elapsed_s": m.elapsed_s,
-         "answers": [{"position": a.position, "kind": a.kind, "item_id": a.item_id, "spec": a.spec, "answer": a.answer,
-                      "score": a.score, "time_used_s": a.time_used_s, "over_time": a.over_time,
-                      "answered_at": _iso(a.answered_at)} for a in m.answers]}
-        for m in session.scalars(select(MockInterview).order_by(MockInterview.id))
-    ]
-    return {"format": "quizapp-export", "version": EXPORT_VERSION, "items": items,
-            "drill_attempts": attempts, "mock_interviews": mocks}
+        }
+        out.write(("\n" if record["ref"] == 1 else ",\n") + _dumps(record))
 
 
-def write_json(session: Session, path: Path) -> int:
-    data = export_data(session)
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
-    return len(data["items"])
+def stream_json(session: Session, out: IO[str], now: datetime | None = None) -> int:
+    """Write the whole export to `out` record by record; returns the number of items."""
+    exported_at = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat()
+    settings = {row.key: row.value for row in session.scalars(select(Setting).order_by(Setting.key))}
+    out.write(f'{{"format":"{schema.FORMAT}","version":{schema.VERSION},"exported_at":{_dumps(exported_at)},\n')
+    out.write(f'"settings":{_dumps(settings)},\n"items":[')
+    mock_ids = session.scalars(select(MockInterview.id).order_by(MockInterview.started_at, MockInterview.id)).all()
+    mock_refs = {mock_id: n for n, mock_id in enumerate(mock_ids, 1)}
+    review_refs: dict[int, int] = {}
+    count = _write_items(session, out, review_refs)
+    out.write('],\n"drill_attempts":[')
+    attempt_refs = _write_attempts(session, out, review_refs, mock_refs)
+    out.write('],\n"mock_interviews":[')
+    _write_mocks(session, out, mock_refs, attempt_refs, review_refs)
+    out.write("]}\n")
+    return count
+
+
+def write_json(session: Session, path: Path, now: datetime | None = None) -> int:
+    with atomic_write(path) as out:
+        return stream_json(session, out, now)
 
 
 def write_csv(session: Session, path: Path) -> int:
     rows = 0
-    with path.open("w", newline="", encoding="utf-8") as fh:
+    with atomic_write(path, newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(["id", "kind", "source_no", "question", *_CARD_FIELDS, "reviews"])
         for item in session.scalars(select(Item).where(Item.kind.in_(("qa", "mcq"))).order_by(Item.kind, Item.id)):
@@ -131,47 +256,154 @@ def write_apkg(session: Session, path: Path) -> int:
             model = mcq_model
         deck.add_note(genanki.Note(model=model, fields=fields, guid=genanki.guid_for("quizapp", item.id), tags=p.get("tags", [])))
         count += 1
-    genanki.Package(deck).write_to_file(str(path))
+    with atomic_path(path) as temp:
+        genanki.Package(deck).write_to_file(str(temp))
     return count
 
 
-def _parse_dt(value: Any) -> datetime | None:
-    return datetime.fromisoformat(value) if isinstance(value, str) else None
+# -- JSON import ----------------------------------------------------------------------------
 
 
-def import_json(session: Session, data: Any) -> dict[str, int]:
-    """Merge an export: new reviews are added, a card takes the newer of the two states."""
-    if not isinstance(data, dict) or data.get("format") != "quizapp-export" or not isinstance(data.get("items"), list):
+def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export:
+    """Validate a whole export file (no database needed); ImportFormatError with located
+    errors when anything is wrong."""
+    try:
+        head = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise ImportFormatError(f"not JSON ({str(exc).splitlines()[0][:120]})") from None
+    if not isinstance(head, dict) or head.get("format") != schema.FORMAT:
         raise ImportFormatError("not a quizapp export (expected a JSON file written by `quizapp export --format json`)")
-    if data.get("version") != EXPORT_VERSION:
-        raise ImportFormatError(f"unsupported export version {data.get('version')!r}")
-    cards = {c.item_id: c for c in session.scalars(select(Card))}
+    if head.get("version") != schema.VERSION:
+        raise ImportFormatError(
+            f"unsupported export version {head.get('version')!r} (this quizapp reads version {schema.VERSION})"
+        )
+    context = {"now": (now or datetime.now(timezone.utc)).astimezone(timezone.utc)}
+    try:
+        return schema.Export.model_validate_json(raw, context=context)
+    except ValidationError as exc:
+        raise ImportFormatError(schema.located_errors(exc)) from None
+
+
+def check_settings(export: schema.Export, validate: Callable[[str, Any], str | None]) -> None:
+    """Located errors for settings the app would not accept (`validate` returns a message)."""
+    errors = [f"settings.{key}: {message}" for key, value in export.settings.items()
+              if (message := validate(key, value)) is not None]
+    if errors:
+        raise ImportFormatError(errors)
+
+
+def _card_values(record: schema.CardRecord) -> dict[str, Any]:
+    values = record.model_dump()
+    values["due"], values["last_review"] = _naive(record.due), _naive(record.last_review)
+    return values
+
+
+def import_export(session: Session, export: schema.Export) -> dict[str, int]:
+    """Merge a validated export inside the caller's (write) transaction.
+
+    New reviews, attempts and interviews are added (matched by time and kind, so importing
+    twice adds nothing); a card takes the file's state when the file's last review is at
+    least as recent as ours; settings take the file's values.
+    """
+    cards = {card.item_id: card for card in session.scalars(select(Card))}
+    known_items = set(session.scalars(select(Item.id)))
+    have = {
+        (card_id, reviewed_at, rating, mode): review_id
+        for review_id, card_id, reviewed_at, rating, mode in session.execute(
+            select(Review.id, Review.card_id, Review.reviewed_at, Review.rating, Review.mode)
+        )
+    }
+    review_ids: dict[int, int] = {}
+    new_reviews: list[tuple[int, Review]] = []
     added = updated = skipped = 0
-    for entry in data["items"]:
-        if not isinstance(entry, dict):
-            raise ImportFormatError("malformed item entry")
-        card = cards.get(entry.get("id"))
+    for entry in export.items:
+        card = cards.get(entry.id)
         if card is None:
             skipped += 1
             continue
-        have = {(r.reviewed_at, r.rating, r.mode) for r in card.reviews}
-        for review in entry.get("reviews") or []:
-            reviewed_at = _parse_dt(review.get("reviewed_at"))
-            key = (reviewed_at, review.get("rating"), review.get("mode"))
-            if reviewed_at is None or key in have or review.get("rating") not in (1, 2, 3, 4):
+        for record in entry.reviews:
+            reviewed_at = _naive(record.reviewed_at)
+            existing = have.get((card.id, reviewed_at, record.rating, record.mode))
+            if existing is not None:
+                review_ids[record.ref] = existing
                 continue
-            session.add(Review(card_id=card.id, mode=str(review.get("mode") or "study"), rating=int(review["rating"]),
-                               reviewed_at=reviewed_at, duration_ms=review.get("duration_ms"),
-                               score=review.get("score"), answer=review.get("answer"),
-                               prev_card=review.get("prev_card") or {}))
+            review = Review(card_id=card.id, mode=record.mode, rating=record.rating, reviewed_at=reviewed_at,
+                            duration_ms=record.duration_ms, score=record.score, answer=record.answer,
+                            prev_card=record.prev_card.stored())
+            session.add(review)
+            new_reviews.append((record.ref, review))
+            have[(card.id, reviewed_at, record.rating, record.mode)] = -1
             added += 1
-        incoming = entry.get("card") or {}
-        theirs, ours = _parse_dt(incoming.get("last_review")), card.last_review
-        if theirs is not None and (ours is None or theirs > ours):
-            for name in _CARD_FIELDS:
-                value = incoming.get(name)
-                setattr(card, name, _parse_dt(value) if name in ("due", "last_review") else value)
-            card.version += 1
-            updated += 1
+        if entry.card is not None:
+            theirs = _card_values(entry.card)
+            if (theirs["last_review"] or _MIN) >= (card.last_review or _MIN) and any(
+                getattr(card, name) != value for name, value in theirs.items()
+            ):
+                for name, value in theirs.items():
+                    setattr(card, name, value)
+                card.version += 1  # an answer shown before the import is now stale
+                updated += 1
     session.flush()
-    return {"reviews_added": added, "cards_updated": updated, "items_unknown": skipped}
+    review_ids.update({ref: review.id for ref, review in new_reviews})
+
+    stored = {row.key: row for row in session.scalars(select(Setting))}
+    for key, value in export.settings.items():
+        if key in stored:
+            if stored[key].value != value:
+                stored[key].value = value
+        else:
+            session.add(Setting(key=key, value=value))
+
+    mocks_have = {(m.started_at, m.seed): m.id for m in session.scalars(select(MockInterview))}
+    mock_ids: dict[int, int] = {}
+    new_mocks: list[tuple[schema.MockInterviewRecord, MockInterview]] = []
+    for record in export.mock_interviews:
+        key = (_naive(record.started_at), record.seed)
+        if key in mocks_have:
+            mock_ids[record.ref] = mocks_have[key]
+            continue
+        mock = MockInterview(seed=record.seed, config=record.config, status=record.status, started_at=key[0],
+                             finished_at=_naive(record.finished_at), score=record.score, elapsed_s=record.elapsed_s)
+        session.add(mock)
+        new_mocks.append((record, mock))
+    session.flush()
+    mock_ids.update({record.ref: mock.id for record, mock in new_mocks})
+
+    attempts_have = {(a.type, a.seed, a.created_at): a.id for a in session.scalars(select(DrillAttempt))}
+    attempt_ids: dict[int, int] = {}
+    new_attempts: list[tuple[int, DrillAttempt]] = []
+    attempts_added = 0
+    for record in export.drill_attempts:
+        key = (record.type, record.seed, _naive(record.created_at))
+        if key in attempts_have:
+            attempt_ids[record.ref] = attempts_have[key]
+            continue
+        attempt = DrillAttempt(
+            type=record.type, seed=record.seed, difficulty=record.difficulty, given=record.given,
+            answers=record.answers, verdict=record.verdict, diagnosis=record.diagnosis, score=record.score,
+            duration_ms=record.duration_ms, created_at=key[2],
+            review_id=review_ids.get(record.review_ref) if record.review_ref is not None else None,
+            mock_id=mock_ids.get(record.mock_ref) if record.mock_ref is not None else None,
+        )
+        session.add(attempt)
+        new_attempts.append((record.ref, attempt))
+        attempts_added += 1
+    session.flush()
+    attempt_ids.update({ref: attempt.id for ref, attempt in new_attempts})
+
+    for record, mock in new_mocks:
+        for answer in record.answers:
+            session.add(MockAnswer(
+                mock_id=mock.id, position=answer.position, kind=answer.kind,
+                item_id=answer.item_id if answer.item_id in known_items else None, spec=answer.spec,
+                answer=_mock_answer_refs(answer.answer, attempt_ids, review_ids), score=answer.score,
+                time_used_s=answer.time_used_s, over_time=answer.over_time, answered_at=_naive(answer.answered_at),
+            ))
+    session.flush()
+    return {"reviews_added": added, "cards_updated": updated, "items_unknown": skipped,
+            "drill_attempts_added": attempts_added, "mock_interviews_added": len(new_mocks)}
+
+
+def import_json(session: Session, data: Any, now: datetime | None = None) -> dict[str, int]:
+    """Validate and merge an export given as parsed JSON (tests, scripts)."""
+    return import_export(session, parse_export(json.dumps(data), now))
