@@ -42,7 +42,7 @@ _SYMBOLS = {
     "to": "→", "rightarrow": "→", "Rightarrow": "⇒", "leftarrow": "←", "in": "∈", "quad": "  ",
     "qquad": "    ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "ldots": "…", "cdots": "⋯",
     "dots": "…", "mathbb": "", "odot": "⊙", "otimes": "⊗", "propto": "∝", "sim": "∼", "pm": "±",
-    "lvert": "|", "rvert": "|", "|": "‖", "{": "{", "}": "}", "%": "%", "_": "_", "&": "&",
+    "mid": " | ", "lvert": "|", "rvert": "|", "|": "‖", "{": "{", "}": "}", "%": "%", "_": "_", "&": "&",
 }
 _BB = {"R": "ℝ", "N": "ℕ", "Z": "ℤ", "E": "𝔼"}
 
@@ -57,7 +57,44 @@ def _script(text: str, table: dict[str, str], marker: str) -> str:
         if text == "ᵀ":
             return "ᵀ"
         return f"^{text}" if len(text) == 1 else f"^({text})"
-    return f"_{text}"
+    # `d_model` reads well; `q_i,t` or `x_<t` would not: bracket anything but one word.
+    return _Plain(f"_{text}") if re.fullmatch(r"\w+", text) else f"_({text})"
+
+
+class _Plain(str):
+    """A subscript written out as `_text`: a letter right after it would seem part of it."""
+
+
+class _Frac(str):
+    """`a/b` from \\frac: bracketed when a letter or number touches it (`(8/3)d`, not `8/3d`)."""
+
+
+# Operator names that must not run into the limits or scripts before them (`Σₜ₌₁ˢ log`).
+_OPERATOR_NAMES = {"log", "ln", "exp", "max", "min", "arg", "sin", "cos", "det", "lim", "argmax", "argmin"}
+
+
+def _touches(text: str, at_start: bool) -> bool:
+    if not text:
+        return False
+    ch = text[0] if at_start else text[-1]
+    return ch.isalnum() or ch in "√(" if at_start else ch.isalnum() or ch in ")"
+
+
+def _join(out: list[str]) -> str:
+    """Concatenate rendered pieces, separating the ones that would otherwise read as one."""
+    pieces = [piece for piece in out if piece != ""]
+    joined: list[str] = []
+    for index, piece in enumerate(pieces):
+        before = joined[-1] if joined else ""
+        after = pieces[index + 1] if index + 1 < len(pieces) else ""
+        if isinstance(piece, _Frac) and (_touches(before, False) or _touches(after, True)):
+            piece = f"({piece})"
+        if isinstance(before, _Plain) and piece[0].isalpha():
+            joined.append(" ")
+        if piece.startswith(" ") and before.endswith(" "):
+            piece = piece[1:]  # `q \cdot k`: one space each side, not two
+        joined.append(piece)
+    return "".join(joined)
 
 
 def _wrap(text: str) -> str:
@@ -98,7 +135,7 @@ class _Renderer:
             out.append(pending)
         if any(isinstance(piece, _Block) for piece in out):
             return _side_by_side(out)
-        return "".join(out)
+        return _join(out)
 
     def chars(self, text: str) -> str:
         # Scripts inside a chars run: x^2, d_k, e^x (single-character arguments).
@@ -109,7 +146,10 @@ class _Renderer:
             return _script(m.group(1), _SUB, "_")
 
         text = re.sub(r"\^(\w)", sup, text)
+        # LaTeX gives `_` one token: `Q_iK_i` is Q sub i, K sub i. A subscript that has no
+        # Unicode form stays `_Q` and is followed by a space (`W_Q W_K`).
         text = re.sub(r"(?:(?<=\S)|^)_(\w)(?!\w)", sub, text)
+        text = re.sub(r"(?:(?<=\S)|^)_(\w)(?=[^\W\d_])", lambda m: sub(m) + ("" if m.group(1) in _SUB else " "), text)
         return text
 
     def node(self, node) -> str:
@@ -137,9 +177,17 @@ class _Renderer:
 
     def macro(self, node: LatexMacroNode) -> str:
         text = self._macro(node)
-        # pylatexenc swallows the space after a macro name (`\mu = 1`); give it back.
-        if node.macro_post_space and not text.endswith((" ", "\n")):
+        if isinstance(text, _Frac):
+            return text
+        # pylatexenc swallows the space after a macro name (`\mu = 1`); give it back, but
+        # not when the space only separated the name from its argument (`\mathbb R^d`).
+        has_args = bool(node.nodeargd and any(a is not None for a in node.nodeargd.argnlist))
+        if node.macro_post_space and node.macroname in ("times", "cdot"):
+            return f" {text} "  # `d × d_ff`, not the lopsided `d× d_ff`
+        if node.macro_post_space and not has_args and not text.endswith((" ", "\n")):
             text += " "
+        if node.macroname in _OPERATOR_NAMES:
+            text = f" {text.strip()} "  # runs of spaces collapse; `Σₜlog` and `logΣ` must not
         return text
 
     def _macro(self, node: LatexMacroNode) -> str:
@@ -151,7 +199,7 @@ class _Renderer:
             return "√" + (body if re.fullmatch(r"[\w.]+", body) else f"({body})")
         if name in ("frac", "dfrac", "tfrac"):
             num, den = (present + ["", ""])[:2]
-            return f"{_wrap(num)}/{_wrap(den)}"
+            return _Frac(f"{_wrap(num)}/{_wrap(den)}")
         if name in ("xrightarrow", "xleftarrow"):
             label = present[-1] if present else ""
             arrow = "→" if name == "xrightarrow" else "←"

@@ -75,3 +75,49 @@ def test_no_raw_latex_reaches_the_screen():
             if RAW_LATEX.search(rendered):
                 leaks.append((item.id, field, RAW_LATEX.search(rendered).group(0)))
     assert leaks == []
+
+
+# Rendered output that reads as something else than the LaTeX meant.
+AMBIGUOUS = {
+    "fraction touching a letter (8/3d reads as 8/(3d))": re.compile(r"/\d+(?:\.\d+)?[^\W\d_]"),
+    "script running into an operator name": re.compile(r"[₀-₉ₐ-ₜᵢⱼ⁰-⁹ᵀⁿⁱʲᵏᵗ)](log|exp|ln|max|min)\b"),
+    "operator name running into Σ": re.compile(r"(log|exp|ln)[ΣΠ]"),
+    "unbracketed subscript with a comma (q_i,t)": re.compile(r"_[\w]+,\w"),
+    "subscript running into the next symbol (W_QW)": re.compile(r"_[A-Z][A-Z]|_[a-z0-9]+[A-Z]"),
+    "space before a script (ℝ ^d)": re.compile(r"\S [\^](?=[\w(])"),
+}
+
+
+def test_rendering_is_never_ambiguous():
+    problems = []
+    for item in load_builtin().items:
+        for field, text in _texts(item):
+            for span in re.findall(r"\$\$.+?\$\$|\$.+?\$", text, flags=re.S):
+                rendered = to_unicode(span)
+                for label, pattern in AMBIGUOUS.items():
+                    if (match := pattern.search(rendered)):
+                        problems.append(f"{item.id} {field}: {label}: {match.group(0)!r} in {rendered!r}")
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "latex, expected",
+    [
+        (r"\frac{8}{3}d", "(8/3)d"),
+        (r"-\frac{1}{S}\sum_{t=1}^{S}\log P", "-(1/S)Σₜ₌₁^S log P"),
+        (r"q_{i,t}k_{j,t}", "q_(i,t)k_(j,t)"),
+        (r"Q_iK_i^\top", "QᵢKᵢᵀ"),
+        (r"W_QW_K^\top", "W_Q W_Kᵀ"),
+        (r"\mathbb R^{d\times d_{ff}}", "ℝ^(d × d_ff)"),
+        (r"\log\sum_k e^{z_k}", "log Σₖ e^(zₖ)"),
+    ],
+)
+def test_audit_rendering_fixes(latex, expected):
+    assert latex_to_unicode(latex) == expected
+    for label, pattern in AMBIGUOUS.items():
+        assert not pattern.search(expected), label
+
+
+@pytest.mark.parametrize("bad", ["8/3d", "Σₜ₌₁ᵀlog p", "q_i,tk_j,t", "W_QW_K", "ℝ ^(d× d_ff)"])
+def test_the_ambiguity_check_catches_the_old_output(bad):
+    assert any(pattern.search(bad) for pattern in AMBIGUOUS.values())
