@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from pydantic import ValidationError
 
@@ -12,6 +14,7 @@ from quizapp.content.bilingual import (
     material_langs,
     pick_text,
 )
+from quizapp.content.loader import load_builtin
 from quizapp.content.models import (
     KeyPoint,
     Keywords,
@@ -117,3 +120,27 @@ def test_mcq_answer_letter_is_not_localized():
     shown = material_for(payload, "en")
     assert shown["answer"] == "C" and shown["options"] == ["a", "b", "c", "d"]
     assert pick_text(payload["explanation"], "en").text == "because"
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)+|(?<![\w.{,])\d{2,}(?![\w,])")
+
+
+def _numbers(text: str) -> list[str]:
+    return sorted(_NUMBER.findall(text.replace("{,}", "").replace(",", "")))
+
+
+def test_translations_state_the_same_numbers():
+    """Every corrected number of the Chinese is in the English and the other way round."""
+    mismatched = []
+    for item in load_builtin().items:
+        fields = [("question", item.question)]
+        if isinstance(item, QAItem):
+            fields += [("answer", item.answer), ("long_answer", item.long_answer)]
+        else:
+            fields += [("explanation", item.explanation)]
+        for name, value in fields:
+            if value is None or value.zh is None or value.en is None:
+                continue
+            if _numbers(value.zh) != _numbers(value.en):
+                mismatched.append((item.id, name, _numbers(value.zh), _numbers(value.en)))
+    assert mismatched == []
