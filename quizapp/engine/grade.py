@@ -3,10 +3,10 @@
 Every cell gets a `CellStatus`:
 
 * RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞);
-* CARRIED when it is not, but is within `TOL` of the value recomputed from the user's
-  *own* earlier parts (follow-through marking, as STACK does): whoever slips in S still
-  earns part of the credit for the softmax of their S — half (`CARRIED_CREDIT`), and the
-  cell is never shown as right;
+* CARRIED when it is not, but follows from the user's *own* earlier parts (follow-through
+  marking, as STACK does; by interval reasoning over the rounding of what they typed, and
+  across blank parts — see `follow.py`): whoever slips in S still earns part of the credit
+  for the softmax of their S — half (`CARRIED_CREDIT`), and the cell is never shown as right;
 * BLANK when left empty, WRONG otherwise.
 
 A part that matches, cell for cell, what a classic mistake produces is named in the
@@ -23,9 +23,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from quizapp.engine.family import Stage
+from quizapp.engine.follow import Interval, follows, upstream_intervals
 from quizapp.engine.mistakes import MISTAKES
-from quizapp.engine.ops import EXACT, close
+from quizapp.engine.ops import close
 from quizapp.engine.parse import parse_answer, to_array
 from quizapp.engine.text import shape_text
 from quizapp.engine.types import (CARRIED_CREDIT, AnswerFormatError, CellStatus, Diagnosis, FormatError, PartSpec,
@@ -66,6 +66,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         )
 
     part_verdicts: dict[str, PartVerdict] = {}
+    upstream: dict[str, Interval] | None = None  # follow-through bounds, computed on first need
     diagnosis: list[Diagnosis] = []
     hints: list[str] = []
     for spec in specs:
@@ -84,9 +85,11 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         carried = np.zeros(right.shape, dtype=bool)
         if not (right | blank).all():
             # Only now is follow-through worth computing: a cell already right needs no second chance.
-            follow = _follow_through(problem, _stage(problem, spec.name), parsed)
-            if follow is not None:
-                carried = close(user, follow, spec.integer, finite) & ~right & ~blank
+            if upstream is None:
+                upstream = upstream_intervals(problem, parsed)
+            interval = upstream.get(spec.name)
+            if interval is not None:
+                carried = follows(user, interval, spec.integer) & ~right & ~blank
         n_carried = np.count_nonzero(carried)
         found = tuple(_diagnose(problem, spec, user))
         diagnosis.extend(found)
@@ -144,24 +147,6 @@ def _read(raw: Any, spec: PartSpec) -> np.ndarray:
         raise AnswerFormatError(FormatError(spec.name, None, None, f"应为 {want}，实际 {got}",
                                             f"expected {want}, got {got}"))
     return value
-
-
-def _stage(problem: Problem, name: str) -> Stage:
-    return next(stage for stage in problem._stages if stage.name == name)
-
-
-def _follow_through(problem: Problem, stage: Stage, parsed: dict[str, np.ndarray]) -> np.ndarray | None:
-    """The part recomputed from the user's own answers to the parts it is computed from
-    (None when the user answered none of them, or answered them exactly)."""
-    env = problem._env
-    own = [name for name in stage.inputs if name in parsed]
-    if not own or all(np.array_equal(parsed[name], env[name]) for name in own):
-        return None
-    # a blank upstream cell is taken as the true value
-    args = [np.where(np.isnan(parsed[name]), env[name], parsed[name]) if name in parsed else env[name]
-            for name in stage.inputs]
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        return np.asarray(stage.fn(EXACT, *args), dtype=float)
 
 
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:

@@ -1,0 +1,129 @@
+"""Follow-through marking by interval reasoning: which values follow from the user's own answers.
+
+A user who types A to 3 decimals and then computes O from A at full precision, and one
+who computes O from the 3-decimal A they wrote down, both deserve credit. So a typed
+upstream cell is not one value but an interval: everything that rounds to what was typed
+(± `ROUNDING_BAND`; exact for integer parts, ±∞ and cells typed exactly right). A later
+cell follows through when it lies within the bounds that the stage's computation reaches
+over those intervals, widened by the grading tolerance — so anything the "rounded" and the
+"full-precision" user can get is credited, and nothing further away is.
+
+Bounds are propagated stage by stage through the whole chain, so follow-through also
+works across parts left blank: a blank part (or blank cell) takes the value — with its
+interval — recomputed from the last answered parts upstream.
+
+How a stage's bounds are found: the stage is evaluated at the centre of its inputs and
+once more with each uncertain input cell moved to either end of its interval. The output
+range is the centre plus, per cell, the most each end moves it. That is exact for what
+the stages are made of when one cell varies (matmul is linear in it; exp, division,
+softmax and ReLU are monotone in each argument over an interval this narrow), and the
+interactions between two uncertain cells are products of two band widths (≤ 2.5e-7 each),
+covered by `INTERACTION_SLACK`. The tolerance added afterwards is what rounding the
+answer itself needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from quizapp.engine.ops import EXACT, TOL
+from quizapp.engine.types import PartSpec, Problem
+
+ROUNDING_BAND = 0.0005  # what a value typed to 3 decimals may stand for
+INTERACTION_SLACK = 1e-5  # second-order terms between uncertain cells (sum of products of bands)
+
+
+class Interval:
+    """Centre and bounds of one value (arrays of the value's shape)."""
+
+    __slots__ = ("centre", "hi", "lo")
+
+    def __init__(self, centre: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> None:
+        self.centre, self.lo, self.hi = centre, lo, hi
+
+    @classmethod
+    def exact(cls, value: Any) -> Interval:
+        arr = np.asarray(value, dtype=float) if not isinstance(value, np.ndarray) else value
+        return cls(arr, arr, arr)
+
+    @property
+    def uncertain(self) -> bool:
+        return bool(np.any(self.lo != self.hi))
+
+
+def typed_interval(user: np.ndarray, truth: np.ndarray, spec: PartSpec, computed: Interval | None) -> Interval:
+    """The interval a typed part stands for; blank (NaN) cells take the computed interval."""
+    user = np.asarray(user, dtype=float)
+    if spec.integer:
+        band = np.zeros(user.shape)
+    else:
+        with np.errstate(invalid="ignore"):
+            band = np.where(np.isfinite(user) & (user != truth), ROUNDING_BAND, 0.0)
+    lo, hi, centre = user - band, user + band, user
+    blank = np.isnan(user)
+    if blank.any():
+        source = computed if computed is not None else Interval.exact(truth)
+        centre = np.where(blank, source.centre, user)
+        lo = np.where(blank, source.lo, lo)
+        hi = np.where(blank, source.hi, hi)
+    return Interval(centre, lo, hi)
+
+
+def stage_interval(fn: Any, inputs: list[Interval]) -> Interval:
+    """Bounds of `fn(EXACT, *inputs)` over the inputs' intervals (see the module docstring)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        centres = [value.centre for value in inputs]
+        centre = np.asarray(fn(EXACT, *centres), dtype=float)
+        if not any(value.uncertain for value in inputs):
+            return Interval.exact(centre)
+        down = np.zeros(centre.shape)
+        up = np.zeros(centre.shape)
+        for k, value in enumerate(inputs):
+            for flat in np.flatnonzero(value.lo != value.hi):
+                low = high = np.zeros(centre.shape)
+                for end in (value.lo, value.hi):
+                    moved = np.array(value.centre, dtype=float)
+                    moved.flat[flat] = end.flat[flat]
+                    args = list(centres)
+                    args[k] = moved
+                    delta = np.asarray(fn(EXACT, *args), dtype=float) - centre
+                    # a cell that is ±∞ at the centre stays so (masked); an undefined move is ignored
+                    delta = np.where(np.isfinite(delta), delta, 0.0)
+                    low, high = np.minimum(low, delta), np.maximum(high, delta)
+                down += low
+                up += high
+        return Interval(centre, centre + down - INTERACTION_SLACK, centre + up + INTERACTION_SLACK)
+
+
+def upstream_intervals(problem: Problem, parsed: dict[str, np.ndarray]) -> dict[str, Interval]:
+    """For every part that depends (through any chain of stages) on a typed answer that is
+    not exactly the truth: the interval it takes when computed from the user's own answers
+    (the part's own answer not included). Parts whose inputs are all exactly true are left
+    out: for them follow-through is the truth itself."""
+    truth = problem._env
+    specs = {spec.name: spec for spec in problem.parts}
+    changed: dict[str, Interval] = {}  # values that differ from the truth, as intervals
+    computed: dict[str, Interval] = {}
+    for stage in problem._stages:
+        interval = None
+        if any(name in changed for name in stage.inputs):
+            inputs = [changed.get(name) or Interval.exact(truth[name]) for name in stage.inputs]
+            interval = stage_interval(stage.fn, inputs)
+            computed[stage.name] = interval
+        user = parsed.get(stage.name)
+        if user is not None and stage.name in specs:
+            typed = typed_interval(user, truth[stage.name], specs[stage.name], interval)
+            if typed.uncertain or not np.array_equal(typed.centre, truth[stage.name]):
+                changed[stage.name] = typed
+        elif interval is not None:
+            changed[stage.name] = interval
+    return {name: value for name, value in computed.items() if name in specs}
+
+
+def follows(user: np.ndarray, interval: Interval, integer: bool) -> np.ndarray:
+    """Cells of `user` inside `interval`, widened by the grading tolerance (none for integers)."""
+    slack = 0.0 if integer else TOL
+    with np.errstate(invalid="ignore"):
+        return (user >= interval.lo - slack) & (user <= interval.hi + slack)
