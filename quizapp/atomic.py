@@ -15,6 +15,12 @@ from pathlib import Path
 from typing import IO, Iterator
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -37,9 +43,10 @@ def atomic_path(target: Path) -> Iterator[Path]:
     os.close(fd)
     temp = Path(name)
     try:
-        # Keep the permissions of the file being replaced (mkstemp makes it owner-only).
+        # The permissions of the file being replaced, or the usual ones for a new file
+        # (mkstemp makes it owner-only).
         with contextlib.suppress(OSError):
-            os.chmod(temp, target.stat().st_mode & 0o7777)
+            os.chmod(temp, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())
         yield temp
         with open(temp, "rb+") as fh:
             fh.flush()

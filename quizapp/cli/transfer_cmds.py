@@ -20,21 +20,24 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.format or not args.output:
         raise UsageError("export needs --format and -o FILE (or --schema)")
     from quizapp.cli.db_cmds import db_path
-    from quizapp.srs.bootstrap import prepare
+    from quizapp.srs.bootstrap import open_for_reading
     from quizapp.store import transfer
 
     out = Path(args.output)
     if out.parent and not out.parent.exists():
         raise UsageError(f"folder does not exist: {out.parent}")
-    prepared = prepare(db_path(args))
+    if out.is_dir():
+        raise UsageError(f"{out} is a folder")
+    db = open_for_reading(db_path(args))
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
-        with prepared.db.session() as session:
+        with db.session() as session:
             count = writer(session, out)
     except OSError as exc:
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from exc
+        # Disk full, a file-size limit, no permission: the previous file is untouched.
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}; the previous file is unchanged") from exc
     finally:
-        prepared.db.close()
+        db.close()
     if args.json:
         print(json.dumps({"file": str(out), "format": args.format, "items": count}))
     else:

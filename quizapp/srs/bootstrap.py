@@ -53,3 +53,20 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     with db.session() as session, session.begin():
         report = sync_content(session, content.items, now, origins_for(content, extra_content))
     return Prepared(db=db, content=content, sync=report)
+
+
+def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] = ()) -> Database:
+    """A database for a command that only reads (export, stats).
+
+    A database already at the current schema is opened read-only: nothing is written, so
+    it works on a read-only file and never waits for a writer. Otherwise (new or older)
+    it is created/upgraded and synced as on every start.
+    """
+    from quizapp.store.database import check_database, default_db_path
+
+    path = Path(db_path) if db_path is not None else default_db_path()
+    if path.is_file():
+        revision, head = check_database(path)
+        if revision == head:
+            return open_database(path, readonly=True)
+    return prepare(path, extra_content).db

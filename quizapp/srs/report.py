@@ -91,5 +91,7 @@ def export_markdown(report: MockReport, path: Path | str, lang: str = "zh", tz: 
     """Write the report to `path` (UTF-8) and return it."""
     target = Path(path).expanduser()
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(report_markdown(report, lang, tz), encoding="utf-8")
+    from quizapp.atomic import write_text
+
+    write_text(target, report_markdown(report, lang, tz))  # whole or not at all
     return target

@@ -83,6 +83,23 @@ def _known_revisions() -> set[str]:
     return {rev.revision for rev in script.walk_revisions()}
 
 
+def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Connection:
+    """A connection that never writes the file (nor creates -wal/-shm beside a file we may
+    not write). A WAL database in a folder we cannot write, without its -shm, can only be
+    read as immutable: nobody can be writing it then (a writer would have made the -shm)."""
+    timeout = busy_timeout_ms() / 1000 if timeout_s is None else timeout_s
+    uri = Path(path).resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "unable to open" not in str(exc) and "readonly" not in str(exc):
+            raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout)
+
+
 def _inspect_file(path: Path) -> tuple[str | None, bool]:
     """Return (alembic revision or None, has tables but no alembic_version) read-only."""
     with path.open("rb") as fh:
@@ -90,7 +107,7 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
     if header != SQLITE_HEADER:
         raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=busy_timeout_ms() / 1000)
+        conn = connect_readonly(path)
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
             if not check or check[0] != "ok":
@@ -102,9 +119,12 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
                 revision = row[0] if row else None
         finally:
             conn.close()
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.OperationalError as exc:
+        # Not the file's fault: a lock, an I/O error, a folder we may not use.
         if "locked" in str(exc):
             raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+        raise DatabaseError(f"cannot read {path} ({exc})") from exc
+    except sqlite3.DatabaseError as exc:
         raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
     # An alembic_version table marks the file as ours even before its first revision.
     return revision, bool(tables - {"alembic_version"}) and "alembic_version" not in tables
@@ -118,13 +138,18 @@ def backup_file(path: Path, suffix: str = "backup") -> Path:
     while target.exists():
         target = path.with_name(f"{path.name}.{suffix}-{stamp}-{n}")
         n += 1
-    src = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    dst = sqlite3.connect(target)
-    try:
-        src.backup(dst)
-    finally:
-        dst.close()
-        src.close()
+    from quizapp.atomic import atomic_path
+
+    # Into a temporary file beside it, renamed when complete: a crash or a full disk never
+    # leaves a half backup that looks like a good one.
+    with atomic_path(target) as temp:
+        src = connect_readonly(path)
+        dst = sqlite3.connect(temp)
+        try:
+            src.backup(dst)
+        finally:
+            dst.close()
+            src.close()
     return target
 
 
@@ -148,7 +173,7 @@ class OpenResult:
 _IMMEDIATE = "quizapp_immediate"
 
 
-def _configure_engine(engine: Engine) -> None:
+def _configure_engine(engine: Engine, readonly: bool = False) -> None:
     timeout = busy_timeout_ms()
 
     @event.listens_for(engine, "connect")
@@ -157,7 +182,7 @@ def _configure_engine(engine: Engine) -> None:
         cursor = dbapi_conn.cursor()
         cursor.execute(f"PRAGMA busy_timeout={timeout}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        if not engine.url.query.get("mode") == "ro":
+        if not readonly:
             cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
@@ -187,9 +212,12 @@ class QuizSession(Session):
         return super().begin(nested=nested)
 
 
-def make_engine(path: Path) -> Engine:
-    engine = create_engine(f"sqlite:///{path}")
-    _configure_engine(engine)
+def make_engine(path: Path, readonly: bool = False) -> Engine:
+    if readonly:
+        engine = create_engine("sqlite://", creator=lambda: connect_readonly(path))
+    else:
+        engine = create_engine(f"sqlite:///{path}")
+    _configure_engine(engine, readonly)
     return engine
 
 
@@ -244,10 +272,21 @@ def current_revision(path: Path) -> str | None:
 class Database:
     """An open, upgraded quizapp database: an Engine and a session factory."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, readonly: bool = False) -> None:
         self.path = Path(path)
-        self.open_result = upgrade_database(self.path)
-        self.engine = make_engine(self.path)
+        self.readonly = readonly
+        if readonly:
+            # Reading only (export, stats of a read-only file): nothing is created, upgraded
+            # or written, so an older schema must be upgraded by a writable open first.
+            revision, head = check_database(self.path)
+            if revision is None:
+                raise DatabaseError(f"{self.path} has no quizapp data yet")
+            if revision != head:
+                raise DatabaseError(f"{self.path} needs an upgrade first (run `quizapp db upgrade`)")
+            self.open_result = OpenResult(path=self.path, upgraded_from=None, backup=None)
+        else:
+            self.open_result = upgrade_database(self.path)
+        self.engine = make_engine(self.path, readonly)
         self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
 
     def session(self) -> Session:
@@ -257,5 +296,5 @@ class Database:
         self.engine.dispose()
 
 
-def open_database(path: Path | str | None = None) -> Database:
-    return Database(Path(path) if path is not None else default_db_path())
+def open_database(path: Path | str | None = None, readonly: bool = False) -> Database:
+    return Database(Path(path) if path is not None else default_db_path(), readonly)

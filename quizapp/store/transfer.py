@@ -256,8 +256,13 @@ def write_apkg(session: Session, path: Path) -> int:
             model = mcq_model
         deck.add_note(genanki.Note(model=model, fields=fields, guid=genanki.guid_for("quizapp", item.id), tags=p.get("tags", [])))
         count += 1
-    with atomic_path(path) as temp:
-        genanki.Package(deck).write_to_file(str(temp))
+    import sqlite3
+
+    try:
+        with atomic_path(path) as temp:
+            genanki.Package(deck).write_to_file(str(temp))
+    except sqlite3.Error as exc:  # genanki builds the package in an SQLite file of its own
+        raise OSError(f"the package could not be built ({exc})") from exc
     return count
 
 

@@ -1,0 +1,53 @@
+"""Helpers for the reliability suite: real processes, real files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+# Root ignores file permissions; a process that must meet them (a read-only folder or
+# database) runs without the capabilities that let root override them.
+_DROP_ROOT = (
+    ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
+    if os.geteuid() == 0 and shutil.which("setpriv")
+    else []
+)
+
+
+def quizapp(*args: str, unprivileged: bool = False, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "quizapp", *args]
+    if unprivileged:
+        command = [*_DROP_ROOT, *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+
+
+def can_drop_root() -> bool:
+    return os.geteuid() != 0 or bool(_DROP_ROOT)
+
+
+SNAPSHOT = {"state": 1, "step": 0, "stability": None, "difficulty": None, "due": "2026-01-01T00:00:00",
+            "last_review": None, "reps": 0, "lapses": 0, "leech": False, "suspended": False}
+
+
+def add_reviews(db: Path, count: int) -> None:
+    """Many valid reviews at once (raw SQL; the app's own writes are tested elsewhere)."""
+    conn = sqlite3.connect(db)
+    try:
+        card_ids = [row[0] for row in conn.execute("SELECT id FROM cards ORDER BY id LIMIT 50")]
+        rows = [
+            (card_ids[n % len(card_ids)], "study", 1 + n % 4, f"2026-01-01 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.{n:06d}",
+             1000 + n % 5000, json.dumps(SNAPSHOT))
+            for n in range(count)
+        ]
+        conn.executemany(
+            "INSERT INTO reviews (card_id, mode, rating, reviewed_at, duration_ms, prev_card) VALUES (?, ?, ?, ?, ?, ?)", rows
+        )
+        conn.commit()
+    finally:
+        conn.close()
