@@ -17,7 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from quizapp.engine import format_answer, generate, grade, list_types  # noqa: E402
+from quizapp.engine import format_answer, generate, grade, list_types
 
 SEEDS = 500
 

@@ -7,8 +7,6 @@ Create Date: 2026-11-29
 from __future__ import annotations
 
 from alembic import op
-import sqlalchemy as sa
-
 
 revision = '0002'
 down_revision = '0001'

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from quizapp.cli.errors import UsageError

@@ -19,11 +19,21 @@ import random
 import sys
 from typing import Any
 
-from quizapp.cli.errors import UsageError
 import numpy as np
 
-from quizapp.engine import (CellStatus, Problem, Verdict, from_given, generate, grade, hint_message, list_types,
-                            problem_to_json, verdict_to_json)
+from quizapp.cli.errors import UsageError
+from quizapp.engine import (
+    CellStatus,
+    Problem,
+    Verdict,
+    from_given,
+    generate,
+    grade,
+    hint_message,
+    list_types,
+    problem_to_json,
+    verdict_to_json,
+)
 from quizapp.engine.text import Lang, block, num, shape_text
 
 MAX_SEED = 2 ** 63 - 1

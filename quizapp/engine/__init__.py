@@ -20,11 +20,23 @@ from quizapp.engine.mistakes import HINTS, MISTAKES, hint_message
 from quizapp.engine.parse import MAX_ANSWER_CHARS, format_answer, parse_answer
 from quizapp.engine.registry import from_given, generate, list_types
 from quizapp.engine.serialize import problem_to_json, status_from_json, verdict_to_json
-from quizapp.engine.types import (CARRIED_CREDIT, AnswerFormatError, CellStatus, Diagnosis, FormatError, Hint, PartSpec, PartVerdict, Problem,
-                                  TypeInfo, Verdict)
+from quizapp.engine.types import (
+    CARRIED_CREDIT,
+    AnswerFormatError,
+    CellStatus,
+    Diagnosis,
+    FormatError,
+    Hint,
+    PartSpec,
+    PartVerdict,
+    Problem,
+    TypeInfo,
+    Verdict,
+)
 
 __all__ = [
-    "AnswerFormatError", "CARRIED_CREDIT", "CellStatus", "Diagnosis", "FormatError", "HINTS", "Hint", "MAX_ANSWER_CHARS", "MISTAKES", "PartSpec",
-    "PartVerdict", "Problem", "TypeInfo", "Verdict", "format_answer", "from_given", "generate", "grade",
-    "hint_message", "list_types", "parse_answer", "problem_to_json", "status_from_json", "verdict_to_json",
+    "CARRIED_CREDIT", "HINTS", "MAX_ANSWER_CHARS", "MISTAKES", "AnswerFormatError", "CellStatus", "Diagnosis",
+    "FormatError", "Hint", "PartSpec", "PartVerdict", "Problem", "TypeInfo", "Verdict", "format_answer",
+    "from_given", "generate", "grade", "hint_message", "list_types", "parse_answer", "problem_to_json",
+    "status_from_json", "verdict_to_json",
 ]

@@ -13,7 +13,8 @@ only, so that substituting a user's part never has to flow through hidden interm
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 

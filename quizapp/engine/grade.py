@@ -19,7 +19,8 @@ format errors, and callers must not count the attempt.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -28,8 +29,17 @@ from quizapp.engine.mistakes import MISTAKES
 from quizapp.engine.ops import close
 from quizapp.engine.parse import parse_answer, to_array
 from quizapp.engine.text import shape_text
-from quizapp.engine.types import (CARRIED_CREDIT, AnswerFormatError, CellStatus, Diagnosis, FormatError, PartSpec,
-                                  PartVerdict, Problem, Verdict)
+from quizapp.engine.types import (
+    CARRIED_CREDIT,
+    AnswerFormatError,
+    CellStatus,
+    Diagnosis,
+    FormatError,
+    PartSpec,
+    PartVerdict,
+    Problem,
+    Verdict,
+)
 from quizapp.engine.variants import rounded_solutions
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land

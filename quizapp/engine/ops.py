@@ -24,7 +24,7 @@ TOL = 0.0005 + 1e-9
 class Calc:
     """How to run a family's stages: exactly, as a mistake, or rounding intermediates."""
 
-    __slots__ = ("mistake", "decimals", "round_outputs")
+    __slots__ = ("decimals", "mistake", "round_outputs")
 
     def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False) -> None:
         self.mistake = mistake

@@ -6,7 +6,8 @@ dependency-free list; a test checks the two agree).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

@@ -8,7 +8,7 @@ and masked cells as "−∞" (U+2212, which the answer parser also accepts).
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from quizapp.content.loader import ContentSet, load_dirs
 from quizapp.paths import user_decks_dir

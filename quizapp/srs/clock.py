@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 
 class Clock:
     """The real clock: aware UTC `now()` and the machine's local zone for day boundaries."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
     def local_tz(self) -> tzinfo:
-        return datetime.now().astimezone().tzinfo or timezone.utc
+        return datetime.now().astimezone().tzinfo or UTC
 
     def monotonic(self) -> float:
         import time
@@ -25,8 +25,8 @@ class Clock:
 class FixedClock(Clock):
     """A clock that only moves when told to (tests, snapshots)."""
 
-    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc))
-    tz: tzinfo = timezone.utc
+    current: datetime = field(default_factory=lambda: datetime(2026, 1, 5, 9, 0, tzinfo=UTC))
+    tz: tzinfo = UTC
 
     def now(self) -> datetime:
         return self.current
@@ -42,8 +42,8 @@ class FixedClock(Clock):
 
 
 def to_naive_utc(moment: datetime) -> datetime:
-    return moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment.astimezone(UTC).replace(tzinfo=None)
 
 
 def from_naive_utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc)
+    return moment.replace(tzinfo=UTC)

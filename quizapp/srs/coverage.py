@@ -11,8 +11,9 @@ any one of its keywords occurs in the answer (a Latin keyword only at the start 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from quizapp.content.bilingual import keywords_of
 

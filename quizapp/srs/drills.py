@@ -14,9 +14,10 @@ from __future__ import annotations
 import importlib
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any
 
 from fsrs import Rating
 from sqlalchemy import func, select

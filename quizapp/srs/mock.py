@@ -14,8 +14,9 @@ lives in `mock_selection`, the plain objects in `mock_views`; both are re-export
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from fsrs import Rating
 from sqlalchemy import func, select, update
@@ -38,8 +39,8 @@ from quizapp.srs.mock_views import (
     IN_PROGRESS,
     MISS_THRESHOLD,
     DrillOutcome,
-    MockConfig,
     MockAnswerTaken,
+    MockConfig,
     MockError,
     MockNotFound,
     MockQuestion,

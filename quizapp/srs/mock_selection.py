@@ -9,8 +9,9 @@ interview; with `favour_weak=True` they do so while the learning state is unchan
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from fsrs import Rating
 from sqlalchemy import func, select

@@ -11,7 +11,7 @@ have no tags) does the drill fall back to the pseudo-topic `drill:<type>`.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session

@@ -63,7 +63,7 @@ class MockConfig(BaseModel):
         return seen
 
     @model_validator(mode="after")
-    def _some_questions(self) -> "MockConfig":
+    def _some_questions(self) -> MockConfig:
         if self.n_qa + self.n_mcq + self.n_drill == 0:
             raise ValueError("an interview needs at least one question")
         return self

@@ -14,6 +14,7 @@ from quizapp.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.i18n.formatting import clock, percent
 from quizapp.srs.mock_views import MockReport, ReportQuestion
 
+
 def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 

@@ -5,8 +5,9 @@ Screens call these methods (from worker threads) and get plain objects back.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from fsrs import Rating, State
 from sqlalchemy import func, or_, select
@@ -14,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.content.models import parse_source_ref
-from quizapp.srs.cas import StaleCard, update_card
+from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.scheduling import fsrs_values, make_scheduler, preview_intervals, restore_values, snapshot, to_fsrs
 from quizapp.srs.settings import Settings, load_settings, save_settings

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
@@ -132,7 +130,7 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
 
 def backup_file(path: Path, suffix: str = "backup") -> Path:
     """Copy the database (with SQLite's online backup, so WAL content is included)."""
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     target = path.with_name(f"{path.name}.{suffix}-{stamp}")
     n = 1
     while target.exists():

@@ -6,9 +6,10 @@ Everything heavy (SQLAlchemy, Alembic, pydantic content, fsrs) is imported here,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Callable, cast
+from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -44,9 +45,8 @@ class QuizCommands(Provider):
         self.quiz_app.open_mode("browse", item_id=item_id)
 
     def _item_title(self, item: ItemSummary) -> str:
-        from quizapp.content.render import to_unicode
-
         from quizapp.content.bilingual import material_for
+        from quizapp.content.render import to_unicode
 
         settings = self.quiz_app.settings
         mode = getattr(settings, "material", "ui") if settings is not None else "ui"

@@ -10,7 +10,8 @@ re-raised for the screen, and BaseScreen shows the "changed elsewhere" notice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from quizapp.store.errors import DatabaseBusy
 

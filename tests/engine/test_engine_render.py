@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from quizapp.engine import from_given, generate, list_types, problem_to_json, verdict_to_json, grade
+from quizapp.engine import from_given, generate, grade, list_types, problem_to_json, verdict_to_json
 from quizapp.engine.text import mat, num
 
 CASES = [(info.id, d) for info in list_types() for d in (1, 2, 3)]

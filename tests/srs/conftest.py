@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 import srs_fake_engine
+
 from quizapp.srs import bootstrap
 from quizapp.srs.clock import FixedClock
 from quizapp.srs.drills import DrillService
@@ -26,7 +26,7 @@ def test_deck(monkeypatch):
 
 @pytest.fixture
 def clock() -> FixedClock:
-    return FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    return FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import srs_fake_engine as fake
+from conftest import reopen
 from fsrs import Rating
 from sqlalchemy import func, select
 
-import srs_fake_engine as fake
-from conftest import reopen
 from quizapp.srs.drills import DrillService, rating_for_score
 from quizapp.srs.scheduling import make_scheduler, restore, to_fsrs
 from quizapp.store.models import Card, DrillAttempt, Review

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta, timezone
 
 import srs_fake_engine as fake
+
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs.mock import MockConfig
 from quizapp.srs.report import export_markdown, report_markdown

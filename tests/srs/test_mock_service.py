@@ -3,14 +3,13 @@ resume, finish feeding the scheduler, report, "review these", history, exact rea
 
 from __future__ import annotations
 
-
 import pytest
+import srs_fake_engine as fake
+from conftest import reopen
 from fsrs import Rating
 from pydantic import ValidationError
 from sqlalchemy import func, select
 
-import srs_fake_engine as fake
-from conftest import reopen
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs.clock import to_naive_utc
 from quizapp.srs.drills import DrillService

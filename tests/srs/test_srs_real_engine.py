@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-
 from conftest import reopen
+
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockConfig, MockService
 

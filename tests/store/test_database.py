@@ -15,10 +15,10 @@ from sqlalchemy import create_engine
 
 from quizapp.store.database import (
     NotAQuizappDatabase,
-    current_revision,
-    migrate,
     SchemaTooNew,
+    current_revision,
     head_revision,
+    migrate,
     open_database,
     upgrade_database,
 )

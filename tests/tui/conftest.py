@@ -7,7 +7,7 @@ deck that never changes) to keep flows and snapshots stable.
 from __future__ import annotations
 
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerState
 
 FIXTURE_CONTENT = Path(__file__).parent / "fixtures" / "content"
-START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)  # a Monday, 09:00 UTC
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
 SIZE = (100, 32)
 
 

@@ -19,10 +19,10 @@ from textual.widgets import TextArea
 from quizapp import engine
 from quizapp.engine import format_answer
 from quizapp.engine.mistakes import MISTAKES
+from quizapp.i18n.locales import drill_en, drill_zh
 from quizapp.srs.drills import DrillService, diagnosis_json, verdict_json
 from quizapp.store.database import open_database
 from quizapp.tui.app import QuizApp, make_app
-from quizapp.i18n.locales import drill_en, drill_zh
 from quizapp.tui.screens.drill import DrillScreen
 from quizapp.tui.widgets.matrix_grid import CellInput
 from tests.tui.conftest import START, settle

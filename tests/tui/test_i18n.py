@@ -45,8 +45,20 @@ def dynamic_keys() -> set[str]:
 def binding_keys() -> set[str]:
     from quizapp.tui.app import QuizApp
     from quizapp.tui.screens import (
-        browse, confirm, drill, error, home, mock_history, mock_quit, mock_report, mock_run, mock_setup, quiz,
-        settings, stats, study,
+        browse,
+        confirm,
+        drill,
+        error,
+        home,
+        mock_history,
+        mock_quit,
+        mock_report,
+        mock_run,
+        mock_setup,
+        quiz,
+        settings,
+        stats,
+        study,
     )
 
     owners = [

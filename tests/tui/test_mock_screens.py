@@ -16,8 +16,8 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
 
-from quizapp.tui.app import QuizApp, make_app
 from quizapp.i18n.locales import mock_en, mock_zh
+from quizapp.tui.app import QuizApp, make_app
 from tests.tui.conftest import SIZE, open_service, press, settle
 
 TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import UTC, timedelta
 from pathlib import Path
 
 import pytest
@@ -65,10 +65,9 @@ def test_one_line_fits_its_width(text, width):
 
 
 def test_short_time():
-    from datetime import timezone
 
-    assert short_time(START + timedelta(days=2), START, timezone.utc) == "01-07 09:00"
-    assert short_time(START + timedelta(days=400), START, timezone.utc) == "2027-02-09"
+    assert short_time(START + timedelta(days=2), START, UTC) == "01-07 09:00"
+    assert short_time(START + timedelta(days=400), START, UTC) == "2027-02-09"
 
 
 def test_collect_stats_counts_days_states_and_retention(db, clock):

@@ -15,7 +15,7 @@ import numpy as np
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import Lang, MINUS, num, signed, vec
+from quizapp.engine.text import MINUS, Lang, num, signed, vec
 
 GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
 BETAS = np.array([-1.0, -0.5, 0, 0, 0.5, 1])

@@ -6,9 +6,9 @@ workers (`@work(thread=True, ...)`) and get plain objects back in messages.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen

@@ -12,8 +12,8 @@ from textual import work
 from textual.widgets import Static
 
 from quizapp.tui.screens.mock_setup import mock_service
-from quizapp.tui.screens.quiz import LETTERS, OptionRow, show_options
-from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.screens.quiz import show_options
+from quizapp.tui.widgets.math_markdown import MathMarkdown
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion

@@ -36,7 +36,7 @@ def score_bar(share: float, cells: int = BAR_CELLS) -> str:
     return "█" * filled + "░" * (cells - filled)
 
 
-def report_path(report: MockReport, tz) -> Path:  # noqa: ANN001 - a tzinfo
+def report_path(report: MockReport, tz) -> Path:
     """Where `e` writes a report: `<user data>/reports/mock-<id>-<local start>.md`."""
     from quizapp.paths import user_data_dir
 

@@ -46,7 +46,7 @@ def field_bounds(name: str) -> tuple[Any, Any]:
     return low, high
 
 
-def local_time(moment, tz: tzinfo) -> str:  # noqa: ANN001 - an aware datetime
+def local_time(moment, tz: tzinfo) -> str:
     return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 

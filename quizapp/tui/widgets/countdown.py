@@ -83,5 +83,5 @@ class Countdown(Widget):
         bar = "▮" * filled + "▯" * (BAR_CELLS - filled)
         return Text(f"⏱ {self.label} {format_seconds(self.remaining)} {bar}")
 
-    def get_content_width(self, container, viewport) -> int:  # noqa: ANN001 - Textual's signature
+    def get_content_width(self, container, viewport) -> int:
         return self.render().cell_len

@@ -12,8 +12,9 @@ line. `ctrl+t` on the screen switches between the two; text that parses fills th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -24,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
 from quizapp.engine import AnswerFormatError, FormatError, PartSpec, format_answer, parse_answer
+
 
 def grid_shape(shape: tuple[int, ...]) -> tuple[int, int]:
     """Rows × columns of the grid for a part: a scalar is 1×1, a vector one row."""

@@ -8,7 +8,8 @@ them: integers without a point, other values to 3 decimals, masked cells as âˆ’â
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from rich.text import Text
