@@ -70,16 +70,16 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from quizapp.srs.bootstrap import prepare
+    from quizapp.srs.bootstrap import open_for_reading
     from quizapp.srs.service import StudyService
 
-    prepared = prepare(db_path(args), [Path(d) for d in (args.content or [])])
+    db = open_for_reading(db_path(args), [Path(d) for d in (args.content or [])])
     try:
-        service = StudyService(prepared.db)
+        service = StudyService(db)
         counts = service.due_counts()
         totals = service.totals()
     finally:
-        prepared.db.close()
+        db.close()
     data = {
         "due": {"qa": counts.qa, "mcq": counts.mcq, "drill": counts.skill},
         "new_left_today": counts.new_left,

@@ -58,15 +58,15 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
 def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] = ()) -> Database:
     """A database for a command that only reads (export, stats).
 
-    A database already at the current schema is opened read-only: nothing is written, so
-    it works on a read-only file and never waits for a writer. Otherwise (new or older)
-    it is created/upgraded and synced as on every start.
+    Normally opened as on every start (created/upgraded, content synced). A database we
+    may not write — a read-only file or folder — is opened read-only instead, if it is at
+    the current schema: nothing is written, and no -wal/-shm is left beside it.
     """
-    from quizapp.store.database import check_database, default_db_path
+    import os
+
+    from quizapp.store.database import default_db_path
 
     path = Path(db_path) if db_path is not None else default_db_path()
-    if path.is_file():
-        revision, head = check_database(path)
-        if revision == head:
-            return open_database(path, readonly=True)
+    if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return open_database(path, readonly=True)
     return prepare(path, extra_content).db
