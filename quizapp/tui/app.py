@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
 from textual.screen import Screen
@@ -79,6 +79,9 @@ class QuizApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         # Declared here (Textual adds an equivalent otherwise) so it has an id and a translation.
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True, id="app.palette"),
+        # `?` is not a priority: a focused text field types it. F1 works everywhere.
+        Binding("question_mark", "help", "Keys", show=False, id="app.help"),
+        Binding("f1", "help", "Keys", show=False, priority=True, id="app.help_f1"),
     ]
 
     def __init__(self, config: AppConfig) -> None:
@@ -229,6 +232,46 @@ class QuizApp(App[None]):
 
             return MockSetupScreen(**options)
         raise ValueError(f"no screen for mode {mode!r}")
+
+    # -- help and command palette -------------------------------------------------
+    def action_help(self) -> None:
+        """Open (or, from the help itself, close) the keys of the current screen."""
+        from quizapp.tui.screens.help import HelpScreen, binding_groups
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        title = self.screen.sub_title or self.title
+        self.push_screen(HelpScreen(title, binding_groups(self.screen, self, self.tr)))
+
+    def action_command_palette(self) -> None:
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast(App[object], self)):
+            self.push_screen(CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
+
+    def search_themes(self) -> None:
+        # Textual's theme picker, with a translated prompt.
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=self.tr("palette.theme_placeholder")))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's built-in palette entries, in the UI language."""
+        tr = self.tr
+        yield SystemCommand(tr("palette.sys.keys"), tr("palette.sys.keys_help"), self.action_help)
+        yield SystemCommand(tr("palette.sys.theme"), tr("palette.sys.theme_help"), self.action_change_theme)
+        if screen.maximized is not None:
+            yield SystemCommand(tr("palette.sys.minimize"), tr("palette.sys.minimize_help"), screen.action_minimize)
+        elif screen.focused is not None and screen.focused.allow_maximize:
+            yield SystemCommand(tr("palette.sys.maximize"), tr("palette.sys.maximize_help"), screen.action_maximize)
+        yield SystemCommand(
+            tr("palette.sys.screenshot"),
+            tr("palette.sys.screenshot_help"),
+            lambda: self.set_timer(0.1, self.deliver_screenshot),
+        )
+        yield SystemCommand(tr("palette.sys.quit"), tr("palette.sys.quit_help"), self.action_quit)
 
     # -- errors -----------------------------------------------------------------
     def report_error(self, error: BaseException) -> None:

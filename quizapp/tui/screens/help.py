@@ -1,0 +1,169 @@
+"""`?`/F1: the keys of the screen underneath, read from its active bindings.
+
+Nothing here is written by hand: the rows are the bindings Textual would dispatch on
+that screen right now (the focused widget's, the screen's, the app's), with the
+descriptions the Footer shows. A key that exists but does nothing at the moment is dimmed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from quizapp.tui.screens.base import BaseModal
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+    from quizapp.tui.i18n import Translator
+
+
+@dataclass(frozen=True)
+class HelpRow:
+    keys: str
+    description: str
+    enabled: bool
+
+
+@dataclass(frozen=True)
+class HelpGroup:
+    scope: str  # "widget", "screen" or "app"
+    widget: str  # the focused widget's class name, for "widget"
+    rows: tuple[HelpRow, ...]
+
+
+def widget_description(binding: Binding, tr: Translator) -> str:
+    """A Textual widget's own binding (Input, DataTable…) in the UI language when the
+    catalog knows its action, else Textual's English description, else the action name."""
+    action = binding.action.split("(", 1)[0]
+    key = f"help.action.{action}"
+    if tr.has(key):
+        return tr(key)
+    return binding.description or action.replace("_", " ")
+
+
+def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[HelpGroup]:
+    """The screen's active bindings, grouped by who owns them, keys of one action merged."""
+    from textual.screen import Screen as ScreenClass
+
+    grouped: dict[int, tuple[DOMNode, dict[str, list[tuple[Binding, bool]]]]] = {}
+    order: list[int] = []
+    for active in screen.active_bindings.values():
+        if active.binding.system:
+            continue
+        node = active.node
+        if id(node) not in grouped:
+            grouped[id(node)] = (node, defaultdict(list))
+            order.append(id(node))
+        grouped[id(node)][1][active.binding.action].append((active.binding, active.enabled))
+    groups: list[HelpGroup] = []
+    for node_id in order:
+        node, by_action = grouped[node_id]
+        if node is app:
+            scope = "app"
+        elif isinstance(node, ScreenClass):
+            scope = "screen"
+        else:
+            scope = "widget"
+        rows = []
+        for entries in by_action.values():
+            binding, _ = entries[0]
+            keys = " ".join(dict.fromkeys(app.get_key_display(b) for b, _ in entries))
+            # Bindings with an id are ours and already translated; the rest are Textual's.
+            description = binding.description if binding.id else widget_description(binding, tr)
+            rows.append(HelpRow(keys, description, any(enabled for _, enabled in entries)))
+        groups.append(HelpGroup(scope, type(node).__name__, tuple(rows)))
+    # The screen's own keys first: they are what the user asked about.
+    rank = {"screen": 0, "widget": 1, "app": 2}
+    return sorted(groups, key=lambda g: rank[g.scope])
+
+
+class HelpScreen(BaseModal[None]):
+    """A scrollable list of the keys; Esc, `?`, F1 or `q` closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen {
+        align: center middle;
+    }
+    HelpScreen > Vertical {
+        width: 76;
+        max-width: 100%;
+        height: auto;
+        max-height: 100%;
+        border: round $primary;
+        background: $surface;
+        padding: 0 1;
+    }
+    HelpScreen #help-title {
+        text-style: bold;
+        color: $text-primary;
+    }
+    HelpScreen VerticalScroll {
+        height: auto;
+        max-height: 1fr;
+    }
+    HelpScreen #help-hint {
+        color: $text-muted;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape,question_mark,f1,q", "close", "Close", id="help.close"),
+        Binding("j,down", "scroll('down')", "Down", show=False, id="help.down"),
+        Binding("k,up", "scroll('up')", "Up", show=False, id="help.up"),
+    ]
+
+    def __init__(self, screen_title: str, groups: list[HelpGroup]) -> None:
+        super().__init__(id="help")
+        self.screen_title = screen_title
+        self.groups = groups
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(id="help-table")
+            yield Static(id="help-hint")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#help-scroll").focus()
+
+    def render_texts(self) -> None:
+        self.query_one("#help-title", Static).update(Text(self.t("help.title", screen=self.screen_title)))
+        self.query_one("#help-table", Static).update(self._table())
+        self.query_one("#help-hint", Static).update(Text(self.t("help.hint")))
+
+    def _table(self) -> Table:
+        table = Table(show_header=False, box=None, padding=(0, 2, 0, 0), expand=True)
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column(ratio=1)
+        for index, group in enumerate(self.groups):
+            if index:
+                table.add_row("", "")
+            title = self.t(f"help.scope.{group.scope}", widget=group.widget)
+            table.add_row(Text(title, style="underline"), "")
+            for row in group.rows:
+                style = "" if row.enabled else "dim"
+                table.add_row(Text(row.keys, style=style or "bold"), Text(row.description, style=style))
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_scroll(self, direction: str) -> None:
+        scroll = self.query_one("#help-scroll", VerticalScroll)
+        if direction == "down":
+            scroll.scroll_down(animate=False)
+        else:
+            scroll.scroll_up(animate=False)

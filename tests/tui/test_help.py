@@ -1,0 +1,74 @@
+"""`?` and F1 open the keys of the current screen, read from its bindings; the palette is translated."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, TextArea
+
+from quizapp.tui.app import make_app
+from quizapp.tui.screens.help import HelpScreen
+from tests.tui.conftest import SIZE, press, settle
+
+START_SCREENS = [None, "study", "quiz", "drill", "mock", "browse", "stats", "settings"]
+
+
+def help_text(app) -> str:
+    screen = app.screen
+    assert isinstance(screen, HelpScreen)
+    return " ".join(f"{row.keys} {row.description}" for group in screen.groups for row in group.rows)
+
+
+@pytest.mark.parametrize("start", START_SCREENS)
+@pytest.mark.parametrize("key", ["question_mark", "f1"])
+async def test_help_key_opens_the_screens_keys_on_every_screen(db, clock, start, key):
+    app = make_app(db_path=db, clock=clock, start=start, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        under = app.screen
+        if key == "question_mark" and isinstance(app.focused, (Input, TextArea)):
+            # A focused text field types `?` (it is text); F1 still opens the help.
+            await press(pilot, key)
+            assert not isinstance(app.screen, HelpScreen)
+            key = "f1"
+        await press(pilot, key)
+        assert isinstance(app.screen, HelpScreen), f"{key} on {type(under).__name__}"
+        shown = help_text(app)
+        # Every binding the screen itself declares is listed (unless the focused widget
+        # shadows its key, e.g. an Input's ctrl+c).
+        active = under.active_bindings
+        for key, bindings in under._bindings.key_to_bindings.items():
+            for b in bindings:
+                if b.id and key in active and active[key].binding is b:
+                    assert b.description in shown, b
+        assert "Quit" in shown and "Commands" in shown  # the app's own keys
+        await press(pilot, "escape")
+        assert app.screen is under
+
+
+async def test_help_follows_the_screens_state_and_language(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "f1")
+        keys = {row.keys: row for group in app.screen.groups for row in group.rows}
+        assert keys["space"].description == "显示答案"
+        assert "1" not in keys  # ratings only exist once the answer is shown
+        await press(pilot, "f1")
+        assert not isinstance(app.screen, HelpScreen)
+        await press(pilot, "space", "question_mark")
+        keys = {row.keys: row for group in app.screen.groups for row in group.rows}
+        assert keys["1"].enabled and keys["1"].description == "重来"
+        assert "space" not in keys
+
+
+async def test_command_palette_system_entries_are_in_the_ui_language(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        names = [command.title for command in app.get_system_commands(app.screen)]
+        assert "按键" in names and "主题" in names and "退出" in names
+        assert not {"Keys", "Theme", "Quit", "Screenshot"} & set(names)
+        await press(pilot, "ctrl+p")
+        from textual.command import CommandInput
+
+        assert app.screen.query_one(CommandInput).placeholder.startswith("搜索")
