@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from quizapp.cli.errors import UsageError
 
 if TYPE_CHECKING:
-    from quizapp.content.loader import ContentSet
+    from quizapp.content.loader import ContentError, ContentSet
 
 
 def _load(args: argparse.Namespace) -> ContentSet:
@@ -24,24 +24,51 @@ def _load(args: argparse.Namespace) -> ContentSet:
     return load_all_content(dirs)
 
 
+def _missing_translations(content: ContentSet) -> tuple[list[ContentError], list[ContentError]]:
+    """Texts given in one language only: (built-in ones — errors, user-deck ones — notes)."""
+    from quizapp.content.loader import ContentError
+    from quizapp.content.models import missing_translations
+    from quizapp.resources import content_dir
+
+    builtin = str(content_dir())
+    errors: list[ContentError] = []
+    notes: list[ContentError] = []
+    for item in content.items:
+        file = content.origin.get(item.id, "")
+        for field, lang in missing_translations(item):
+            finding = ContentError(file, item.id, field, f"no {'English' if lang == 'en' else 'Chinese'} text ({lang})")
+            (errors if file.startswith(builtin) else notes).append(finding)
+    return errors, notes
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     content = _load(args)
+    untranslated, notes = _missing_translations(content)
+    errors = [*content.errors, *untranslated]
+    ok = not errors
     if args.json:
         print(json.dumps({
-            "ok": content.ok,
+            "ok": ok,
             "qa": len(content.qa),
             "mcq": len(content.mcq),
-            "errors": [e.as_dict() for e in content.errors],
+            "missing_translations": {"builtin": len(untranslated), "user": len(notes)},
+            "errors": [e.as_dict() for e in errors],
+            "notes": [e.as_dict() for e in notes],
         }, ensure_ascii=False, indent=2))
     else:
-        for error in content.errors:
+        for error in errors:
             print(f"error: {error}")
-        status = "ok" if content.ok else f"{len(content.errors)} error(s)"
-        print(f"{len(content.qa)} Q&A, {len(content.mcq)} MCQ — {status}")
-    return 0 if content.ok else 1
+        for note in notes:
+            print(f"note: {note}")
+        status = "ok" if ok else f"{len(errors)} error(s)"
+        extra = f", {len(notes)} text(s) in one language only (user decks)" if notes else ""
+        print(f"{len(content.qa)} Q&A, {len(content.mcq)} MCQ — {status}{extra}")
+    return 0 if ok else 1
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from quizapp.content.render import to_unicode
+
     content = _load(args)
     items = content.items
     if args.kind:
@@ -54,7 +81,9 @@ def cmd_list(args: argparse.Namespace) -> int:
             "group": getattr(item, "group", None),
             "section": item.section,
             "tags": list(item.tags),
-            "question": item.question.primary,
+            # Rendered (√d_k, QKᵀ), not LaTeX: this is for reading in a terminal.
+            "question": to_unicode(item.question.primary),
+            "question_en": to_unicode(item.question.en) if item.question.en else None,
         }
         for item in items
     ]

@@ -173,3 +173,49 @@ def test_missing_content_dir_is_usage_error(tmp_path):
     result = _cli("content", "check", "--content", str(tmp_path / "nope"))
     assert result.returncode == 2
     assert "not found" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_builtin_bank_has_no_missing_translations():
+    result = _cli("content", "check", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["missing_translations"]["builtin"] == 0
+    assert not [e for e in data["errors"] if "text (" in e["message"]]
+
+
+def test_one_language_user_deck_is_a_note_not_an_error(tmp_path):
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "mine.yaml").write_text(
+        "mcq:\n  - {id: mine-1, question: 为什么缩放？, options: [甲, 乙, 丙, 丁], answer: A,"
+        " explanation: 因为方差, tags: [t], source: s}\n", encoding="utf-8")
+    result = _cli("content", "check", "--content", str(deck), "--json")
+    assert result.returncode == 0, result.stdout
+    data = json.loads(result.stdout)
+    assert data["ok"] is True and data["missing_translations"] == {"builtin": 0, "user": 6}
+    assert {n["field"] for n in data["notes"]} == {"question", "options.0", "options.1", "options.2", "options.3",
+                                                  "explanation"}
+    assert all(n["item"] == "mine-1" and "(en)" in n["message"] for n in data["notes"])
+    human = _cli("content", "check", "--content", str(deck))
+    assert human.returncode == 0 and "note:" in human.stdout and "one language only" in human.stdout
+
+
+def test_missing_builtin_translation_is_an_error(monkeypatch, tmp_path):
+    """A built-in item (under the shipped content folder) without English fails the check."""
+    from quizapp.cli import content_cmds
+    from quizapp.content.loader import load_dirs
+
+    (tmp_path / "bank.yaml").write_text(
+        "mcq:\n  - {id: b-1, question: {zh: 问题, en: Question}, options: [甲, 乙, 丙, 丁], answer: A,"
+        " explanation: {zh: 解析, en: Why}, tags: [t], source: s}\n", encoding="utf-8")
+    monkeypatch.setattr("quizapp.resources.content_dir", lambda: tmp_path)
+    errors, notes = content_cmds._missing_translations(load_dirs([tmp_path]))
+    assert notes == [] and [e.field for e in errors] == [f"options.{n}" for n in range(4)]
+    assert all(e.item == "b-1" and e.message == "no English text (en)" for e in errors)
+
+
+def test_content_list_prints_rendered_unicode():
+    result = _cli("content", "list", "--json")
+    rows = json.loads(result.stdout)
+    assert not [r["id"] for r in rows if "\\" in r["question"] or "$" in r["question"]]
+    assert all(r["question_en"] for r in rows)
