@@ -11,6 +11,7 @@ and content synced). The database exists already, as on any day after the first.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pty
 import select
@@ -76,10 +77,8 @@ def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeou
             if done:
                 break
             select.select([fd], [], [], 0.05)
-            try:
+            with contextlib.suppress(OSError):
                 os.read(fd, 65536)
-            except OSError:
-                pass
         else:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)

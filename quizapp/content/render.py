@@ -198,7 +198,7 @@ class _Renderer:
             body = present[-1] if present else ""
             return "√" + (body if re.fullmatch(r"[\w.]+", body) else f"({body})")
         if name in ("frac", "dfrac", "tfrac"):
-            num, den = (present + ["", ""])[:2]
+            num, den = ([*present, "", ""])[:2]
             return _Frac(f"{_wrap(num)}/{_wrap(den)}")
         if name in ("xrightarrow", "xleftarrow"):
             label = present[-1] if present else ""

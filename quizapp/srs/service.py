@@ -338,10 +338,7 @@ class StudyService:
         text = text.strip()
         with self.db.session() as session:
             query = select(Item, Card).outerjoin(Card)
-            if kind:
-                query = query.where(Item.kind == kind)
-            else:
-                query = query.where(Item.kind.in_(("qa", "mcq")))
+            query = query.where(Item.kind == kind) if kind else query.where(Item.kind.in_(("qa", "mcq")))
             if not include_retired:
                 query = query.where(Item.retired_at.is_(None))
             number = parse_source_ref(text) if text else None

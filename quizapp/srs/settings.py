@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -40,10 +41,8 @@ def load_settings(session: Session) -> Settings:
     settings = Settings()
     for key, value in stored.items():
         if key in Settings.model_fields:
-            try:
+            with contextlib.suppress(ValidationError):
                 setattr(settings, key, value)
-            except ValidationError:
-                pass
     return settings
 
 

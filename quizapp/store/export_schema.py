@@ -16,7 +16,7 @@ imports into any database without depending on that database's row ids.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -45,11 +45,11 @@ class _Strict(BaseModel):
 
 
 def _to_utc(value: datetime) -> datetime:
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)
 
 
 def _not_future(value: datetime, info: ValidationInfo) -> datetime:
-    now = (info.context or {}).get("now") or datetime.now(timezone.utc)
+    now = (info.context or {}).get("now") or datetime.now(UTC)
     if value > now + FUTURE_SLACK:
         raise ValueError("lies in the future (more than a day after now)")
     return value

@@ -13,9 +13,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 from pydantic import ValidationError
 from sqlalchemy import select
@@ -45,11 +46,11 @@ def _iso(value: Any) -> Any:
 
 def _utc(value: datetime | None) -> str | None:
     """A stored (naive UTC) time as ISO text with its offset."""
-    return value.replace(tzinfo=timezone.utc).isoformat() if value is not None else None
+    return value.replace(tzinfo=UTC).isoformat() if value is not None else None
 
 
 def _naive(value: datetime | None) -> datetime | None:
-    return value.astimezone(timezone.utc).replace(tzinfo=None) if value is not None else None
+    return value.astimezone(UTC).replace(tzinfo=None) if value is not None else None
 
 
 def _card_dict(card: Card) -> dict[str, Any]:
@@ -180,7 +181,7 @@ def _write_mocks(
 
 def stream_json(session: Session, out: IO[str], now: datetime | None = None) -> int:
     """Write the whole export to `out` record by record; returns the number of items."""
-    exported_at = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat()
+    exported_at = (now or datetime.now(UTC)).astimezone(UTC).isoformat()
     settings = {row.key: row.value for row in session.scalars(select(Setting).order_by(Setting.key))}
     out.write(f'{{"format":"{schema.FORMAT}","version":{schema.VERSION},"exported_at":{_dumps(exported_at)},\n')
     out.write(f'"settings":{_dumps(settings)},\n"items":[')
@@ -282,7 +283,7 @@ def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export
         raise ImportFormatError(
             f"unsupported export version {head.get('version')!r} (this quizapp reads version {schema.VERSION})"
         )
-    context = {"now": (now or datetime.now(timezone.utc)).astimezone(timezone.utc)}
+    context = {"now": (now or datetime.now(UTC)).astimezone(UTC)}
     try:
         return schema.Export.model_validate_json(raw, context=context)
     except ValidationError as exc:

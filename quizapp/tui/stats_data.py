@@ -68,10 +68,9 @@ def collect_stats(service: StudyService, days: int = 14, retention_days: int = 3
             index = (today - start).days
             if 0 <= index < days:
                 per_day[index] += 1
-            if previous is not None and review.reviewed_at - previous >= timedelta(days=1):
-                if start >= window_start:
-                    judged += 1
-                    passed += int(review.rating > 1)
+            if previous is not None and review.reviewed_at - previous >= timedelta(days=1) and start >= window_start:
+                judged += 1
+                passed += int(review.rating > 1)
             previous = review.reviewed_at
 
     day_list = []

@@ -1,6 +1,6 @@
 """The engine never evaluates what users type.
 
-The static grep lives in tests/test_import_hygiene.py; this checks the running code: the
+The static grep lives in tests/test_no_eval.py; this checks the running code: the
 parser and the grader work with eval, exec and compile made unusable.
 """
 

@@ -74,7 +74,7 @@ def test_bad_seed_is_rejected(bad):
 
 
 def test_unknown_type_is_rejected_with_the_known_ones():
-    with pytest.raises(ValueError, match="unknown problem type 'sofmax'.*softmax"):
+    with pytest.raises(ValueError, match=r"unknown problem type 'sofmax'.*softmax"):
         generate("sofmax", 1)
     with pytest.raises(ValueError, match="unknown problem type"):
         from_given("nope", {})

@@ -146,9 +146,8 @@ def test_a_writer_failing_half_way_leaves_the_old_file_and_no_temp(tmp_path):
 
     target = tmp_path / "report.md"
     target.write_text("old report\n", encoding="utf-8")
-    with pytest.raises(RuntimeError):
-        with atomic_write(target) as fh:
-            fh.write("half a new rep")
-            raise RuntimeError("disk gone")
+    with pytest.raises(RuntimeError), atomic_write(target) as fh:
+        fh.write("half a new rep")
+        raise RuntimeError("disk gone")
     assert target.read_text(encoding="utf-8") == "old report\n"
     assert leftovers(tmp_path) == []

@@ -9,7 +9,7 @@ completely in one transaction. Any other exception fails the test.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from quizapp.srs.settings import setting_problem
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review, Setting
 from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export, write_json
 
-NOW = datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
@@ -70,7 +70,7 @@ def _state(db) -> tuple:
         counts = tuple(session.scalar(select(func.count()).select_from(m))
                        for m in (Review, DrillAttempt, MockInterview, MockAnswer, Setting))
         cards = tuple(session.execute(select(Card.id, Card.version, Card.due, Card.suspended).order_by(Card.id)).all())
-    return counts + (cards,)
+    return (*counts, cards)
 
 
 @st.composite

@@ -14,11 +14,10 @@ import json
 from datetime import timedelta
 
 import pytest
+import srs_fake_engine as fake
 from sqlalchemy import func, select
 
-import srs_fake_engine as fake
 from quizapp.srs import bootstrap
-from quizapp.srs.service import StudyService
 from quizapp.store.export_schema import Export
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review, Setting
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json, write_json
@@ -79,10 +78,7 @@ def test_round_trip_is_identical_with_drills_mocks_and_settings(full, tmp_path, 
 
 def _snapshot(db) -> tuple:
     with db.session() as session:
-        return tuple(
-            session.scalar(select(func.count()).select_from(model))
-            for model in (Review, DrillAttempt, MockInterview, MockAnswer, Setting)
-        ) + (tuple(session.execute(select(Card.id, Card.version, Card.suspended, Card.due)).all()),)
+        return (*tuple(session.scalar(select(func.count()).select_from(model)) for model in (Review, DrillAttempt, MockInterview, MockAnswer, Setting)), tuple(session.execute(select(Card.id, Card.version, Card.suspended, Card.due)).all()))
 
 
 def _first_review(data: dict) -> tuple[int, int]:
@@ -124,9 +120,8 @@ def test_bad_field_is_a_located_error_and_changes_nothing(full, clock, field, va
     i, r = _first_review(data)
     _set(data["items"][i], field.format(r=r), value)
     before = _snapshot(full.db)
-    with pytest.raises(ImportFormatError) as caught:
-        with full.db.session() as session, session.begin():
-            import_json(session, data, now=clock.now())
+    with pytest.raises(ImportFormatError) as caught, full.db.session() as session, session.begin():
+        import_json(session, data, now=clock.now())
     assert caught.value.errors[0].startswith(message.format(i=i, r=r)), caught.value.errors
     assert _snapshot(full.db) == before
 

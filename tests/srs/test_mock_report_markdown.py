@@ -62,7 +62,7 @@ def test_pipes_and_line_breaks_in_questions_do_not_break_the_table(mocks, clock)
     from dataclasses import replace
 
     _, report = _finished(mocks, clock)
-    odd = replace(report, questions=[replace(report.questions[0], question="a | b\nc")] + report.questions[1:])
+    odd = replace(report, questions=[replace(report.questions[0], question="a | b\nc"), *report.questions[1:]])
     line = next(line for line in report_markdown(odd).splitlines() if line.startswith("| 1 |"))
     assert "a \\| b c" in line and line.count(" | ") == 5
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import subprocess
@@ -14,8 +15,6 @@ from quizapp.srs.bootstrap import prepare
 from quizapp.srs.clock import FixedClock
 from quizapp.srs.service import StudyService
 from quizapp.store.models import Card, Review
-import io
-
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json
 
 

@@ -40,7 +40,8 @@ async def test_home_shows_due_counts(db, clock):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.screen.id == "home"
-        value = lambda tile: str(app.screen.query_one(f"#tile-{tile} .tile-value", Static).render())
+        def value(tile):
+            return str(app.screen.query_one(f"#tile-{tile} .tile-value", Static).render())
         assert value("qa") == "5"
         assert value("mcq") == "3"
         assert value("new_left") == "8"  # 5 new Q&A + 3 new MCQ, each under its own limit

@@ -350,7 +350,7 @@ async def test_an_abandoned_mock_is_resumed_where_it_stopped(db, clock):
         assert app.screen is screen and screen.phase == "answering"
         await press(pilot, "escape", "y")
         assert type(app.screen).__name__ == "MockSetupScreen"
-        assert "#%d" % mock_id in text_of(app, "#mock-setup-resume")
+        assert f"#{mock_id}" in text_of(app, "#mock-setup-resume")
 
     mocks = mocks_of(db, clock)
     try:

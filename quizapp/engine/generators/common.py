@@ -13,10 +13,7 @@ from quizapp.engine.types import Hint, PartSpec
 
 def all_int(*arrays: np.ndarray) -> bool:
     """True when every value is an integer, so that products of them must be typed exactly."""
-    for a in arrays:
-        if a is not None and not (a == a.round()).all():
-            return False
-    return True
+    return all(a is None or (a == a.round()).all() for a in arrays)
 
 
 LABELS = {

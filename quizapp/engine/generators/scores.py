@@ -71,6 +71,7 @@ class ScoresFamily(Family):
     def steps(self, problem, lang):
         t = Lang(lang)
         g = problem.given
-        return scores_lines(t, g["Q"], g["K"]) + [
+        return [
+            *scores_lines(t, g["Q"], g["K"]),
             t("形状：(n×d_k)(d_k×m) = n×m，d_k 在点积中被求和消去。",
               "Shape: (n×d_k)(d_k×m) = n×m; d_k is summed away in the dot products.")]

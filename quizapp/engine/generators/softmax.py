@@ -67,7 +67,8 @@ class SoftmaxFamily(Family):
 
     def steps(self, problem, lang):
         t = Lang(lang)
-        return softmax_lines(t, problem.given["S"], problem.solution["A"]) + [
+        return [
+            *softmax_lines(t, problem.given["S"], problem.solution["A"]),
             t("softmax 对最后一维（dim=−1，同一个 query 的所有 key）做；写成按列会变成「每个 key 被分配」，语义错误。",
               "Softmax runs over the last axis (dim=−1: one query over all keys); over columns it would "
               "distribute each key instead, which means something else.")]

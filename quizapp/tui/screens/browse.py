@@ -255,7 +255,7 @@ class BrowseScreen(BaseScreen):
         table.add_column()
         table.add_column()
         texts = [Text.assemble((label, "bold"), " ", value) for label, value in cells]
-        for first, second in zip(texts[0::2], texts[1::2] + [Text("")]):
+        for first, second in zip(texts[0::2], [*texts[1::2], Text("")]):
             table.add_row(first, second)
         return table
 

@@ -26,6 +26,7 @@ the quit dialog is `mock_quit`.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -550,10 +551,8 @@ class MockRunScreen(MockQAMixin, MockMCQMixin, MockDrillMixin, BaseScreen):
         elapsed, save_review = self._quit_state()
         self.closing = True
         self.phase = "finishing"
-        try:
+        with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
             self._store_abandoned(elapsed, save_review)
-        except MockError:
-            pass  # completed or removed elsewhere: nothing left to keep
 
     def on_mock_run_screen_abandoned(self, _message: Abandoned) -> None:
         self.notify(self.t("mock.run.abandoned", id=self.mock_id), timeout=5)

@@ -311,7 +311,8 @@ class MockSetupScreen(BaseScreen):
     def render_texts(self) -> None:
         self.title = self.t("app.title")
         self.sub_title = self.t("mock.setup.title")
-        text = lambda selector, key, **values: self.query_one(selector, Static).update(self.t(key, **values))
+        def text(selector, key, **values):
+            return self.query_one(selector, Static).update(self.t(key, **values))
         text("#mock-setup-form-title", "mock.setup.form_title")
         text("#mock-setup-label-total", "mock.setup.field.total_minutes")
         text("#mock-setup-unit-total", "mock.setup.unit.minutes")
