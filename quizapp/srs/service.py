@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.content.models import parse_source_ref
+from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.scheduling import fsrs_values, make_scheduler, preview_intervals, restore_values, snapshot, to_fsrs
