@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from quizapp.engine.ops import EXACT, Calc
-from quizapp.engine.types import Hint, PartSpec, Problem, Scalar
+from quizapp.engine.types import Hint, Params, PartSpec, Problem, Scalar
 
 
 class Stage(NamedTuple):
@@ -55,20 +55,20 @@ class Family:
     def sample(self, rng: np.random.Generator, difficulty: int) -> tuple[dict[str, np.ndarray], dict[str, Scalar]]:
         raise NotImplementedError
 
-    def check(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> None:
+    def check(self, given: dict[str, np.ndarray], params: Params) -> None:
         """Raise ValueError with a clear message when given inputs do not fit together."""
 
-    def derive(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> dict[str, Any]:
+    def derive(self, given: dict[str, np.ndarray], params: Params) -> dict[str, Any]:
         """Extra stage inputs: defaults of optional givens, masks, derived scalars such as d_k.
 
         Scalars returned here are also shown with the problem's params.
         """
         return {}
 
-    def stages(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> Sequence[Stage]:
+    def stages(self, given: dict[str, np.ndarray], params: Params) -> Sequence[Stage]:
         raise NotImplementedError
 
-    def part_specs(self, given: dict[str, np.ndarray], params: dict[str, Scalar]) -> list[PartSpec]:
+    def part_specs(self, given: dict[str, np.ndarray], params: Params) -> list[PartSpec]:
         raise NotImplementedError
 
     def hints(self, env: dict[str, Any]) -> list[Hint]:

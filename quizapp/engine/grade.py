@@ -107,7 +107,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, credited | blank):
             hints.append("rounded_early")
         status = _status_grid(right, carried, blank)
-        carried_score = CARRIED_CREDIT * n_carried / right.size
+        carried_score = float(CARRIED_CREDIT * n_carried / right.size)
         part_verdicts[spec.name] = PartVerdict(n_right / right.size + carried_score, right.tolist(), None,
                                                not blank.all(), found, status, carried_score)
 

@@ -26,7 +26,7 @@ from quizapp.engine.types import AnswerFormatError, FormatError
 MAX_ANSWER_CHARS = 10_000
 MAX_DEPTH = 2
 
-_NORMALISE = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # full-width ASCII
+_NORMALISE: dict[int, int | str] = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # full-width ASCII
 _NORMALISE.update(
     {
         0x3000: " ",  # ideographic space
@@ -137,7 +137,8 @@ def _read_table(text: str) -> _Table:
             rows.append([y for y in x if y is not _BREAK])
         return _Table(rows, True, True, plain)
 
-    rows, current = [], []
+    rows = []
+    current: list[Any] = []
     for x in items:
         if x is _BREAK:
             if current:

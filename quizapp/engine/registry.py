@@ -15,7 +15,7 @@ from quizapp.drill_types import DRILL_TYPES
 from quizapp.engine.family import Family, run_stages
 from quizapp.engine.generators import ALL_FAMILIES
 from quizapp.engine.parse import to_array
-from quizapp.engine.types import Problem, Scalar, TypeInfo
+from quizapp.engine.types import Params, Problem, Scalar, TypeInfo
 
 DIFFICULTIES = (1, 2, 3)
 
@@ -131,7 +131,7 @@ def _param_value(fam: Family, name: str, value: Any) -> Scalar:
     return float(value)
 
 
-def _build(fam: Family, given: dict[str, np.ndarray], params: dict[str, Scalar],
+def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
            seed: int | None, difficulty: int) -> Problem:
     extras = fam.derive(given, params)
     stages = fam.stages(given, params)

@@ -33,7 +33,7 @@ def json_array(value: Any) -> Any:
     """Nested lists of JSON numbers, the shape of `value` (a bare number for a scalar)."""
     arr = np.asarray(value, dtype=float)
     if arr.ndim == 0:
-        return json_number(arr)
+        return json_number(float(arr))
     return [json_array(v) for v in arr]
 
 

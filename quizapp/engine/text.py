@@ -67,7 +67,7 @@ def mat(m: np.ndarray) -> str:
     """Inline form: [[1, 0], [0, 1]] (a vector as [1, 0], a scalar bare)."""
     m = np.asarray(m, dtype=float)
     if m.ndim == 0:
-        return num(m)
+        return num(float(m))
     if m.ndim == 1:
         return vec(m)
     return "[" + ", ".join(vec(row) for row in m) + "]"
@@ -82,7 +82,7 @@ def block(name: str, m: np.ndarray, indent: str = "  ") -> list[str]:
     """
     m = np.asarray(m, dtype=float)
     if m.ndim == 0:
-        return [f"{name} = {num(m)}"]
+        return [f"{name} = {num(float(m))}"]
     rows = m.reshape(1, -1) if m.ndim == 1 else m
     cells = [[num(v) for v in row] for row in rows]
     width = max((len(c) for row in cells for c in row), default=1)

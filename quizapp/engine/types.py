@@ -8,7 +8,7 @@ demand: those are not needed to grade a correct answer, so they are computed laz
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from quizapp.engine.family import Family, Stage
 
 Scalar = int | float | str
+# A problem's scalar parameters; None where an optional one is derived (memory's kv_heads).
+Params = Mapping[str, Scalar | None]
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,7 @@ class Problem:
     seed: int | None
     difficulty: int
     given: dict[str, np.ndarray]
-    params: dict[str, Scalar]
+    params: dict[str, Scalar | None]
     parts: list[PartSpec]
     solution: dict[str, np.ndarray]
     hints: list[Hint]

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, overload
 
 from pydantic import ValidationError
 from sqlalchemy import select
@@ -49,6 +49,10 @@ def _utc(value: datetime | None) -> str | None:
     return value.replace(tzinfo=UTC).isoformat() if value is not None else None
 
 
+@overload
+def _naive(value: datetime) -> datetime: ...
+@overload
+def _naive(value: None) -> None: ...
 def _naive(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None) if value is not None else None
 
@@ -363,42 +367,44 @@ def import_export(session: Session, export: schema.Export) -> dict[str, int]:
     mocks_have = {(m.started_at, m.seed): m.id for m in session.scalars(select(MockInterview))}
     mock_ids: dict[int, int] = {}
     new_mocks: list[tuple[schema.MockInterviewRecord, MockInterview]] = []
-    for record in export.mock_interviews:
-        key = (_naive(record.started_at), record.seed)
-        if key in mocks_have:
-            mock_ids[record.ref] = mocks_have[key]
+    for mock_record in export.mock_interviews:
+        mock_key = (_naive(mock_record.started_at), mock_record.seed)
+        if mock_key in mocks_have:
+            mock_ids[mock_record.ref] = mocks_have[mock_key]
             continue
-        mock = MockInterview(seed=record.seed, config=record.config, status=record.status, started_at=key[0],
-                             finished_at=_naive(record.finished_at), score=record.score, elapsed_s=record.elapsed_s)
+        mock = MockInterview(seed=mock_record.seed, config=mock_record.config, status=mock_record.status,
+                             started_at=mock_key[0], finished_at=_naive(mock_record.finished_at),
+                             score=mock_record.score, elapsed_s=mock_record.elapsed_s)
         session.add(mock)
-        new_mocks.append((record, mock))
+        new_mocks.append((mock_record, mock))
     session.flush()
-    mock_ids.update({record.ref: mock.id for record, mock in new_mocks})
+    mock_ids.update({mock_record.ref: mock.id for mock_record, mock in new_mocks})
 
     attempts_have = {(a.type, a.seed, a.created_at): a.id for a in session.scalars(select(DrillAttempt))}
     attempt_ids: dict[int, int] = {}
     new_attempts: list[tuple[int, DrillAttempt]] = []
     attempts_added = 0
-    for record in export.drill_attempts:
-        key = (record.type, record.seed, _naive(record.created_at))
-        if key in attempts_have:
-            attempt_ids[record.ref] = attempts_have[key]
+    for attempt_record in export.drill_attempts:
+        attempt_key = (attempt_record.type, attempt_record.seed, _naive(attempt_record.created_at))
+        if attempt_key in attempts_have:
+            attempt_ids[attempt_record.ref] = attempts_have[attempt_key]
             continue
         attempt = DrillAttempt(
-            type=record.type, seed=record.seed, difficulty=record.difficulty, given=record.given,
-            answers=record.answers, verdict=record.verdict, diagnosis=record.diagnosis, score=record.score,
-            duration_ms=record.duration_ms, created_at=key[2],
-            review_id=review_ids.get(record.review_ref) if record.review_ref is not None else None,
-            mock_id=mock_ids.get(record.mock_ref) if record.mock_ref is not None else None,
+            type=attempt_record.type, seed=attempt_record.seed, difficulty=attempt_record.difficulty,
+            given=attempt_record.given, answers=attempt_record.answers, verdict=attempt_record.verdict,
+            diagnosis=attempt_record.diagnosis, score=attempt_record.score,
+            duration_ms=attempt_record.duration_ms, created_at=attempt_key[2],
+            review_id=review_ids.get(attempt_record.review_ref) if attempt_record.review_ref is not None else None,
+            mock_id=mock_ids.get(attempt_record.mock_ref) if attempt_record.mock_ref is not None else None,
         )
         session.add(attempt)
-        new_attempts.append((record.ref, attempt))
+        new_attempts.append((attempt_record.ref, attempt))
         attempts_added += 1
     session.flush()
     attempt_ids.update({ref: attempt.id for ref, attempt in new_attempts})
 
-    for record, mock in new_mocks:
-        for answer in record.answers:
+    for mock_record, mock in new_mocks:
+        for answer in mock_record.answers:
             session.add(MockAnswer(
                 mock_id=mock.id, position=answer.position, kind=answer.kind,
                 item_id=answer.item_id if answer.item_id in known_items else None, spec=answer.spec,

@@ -52,7 +52,7 @@ class CausalMaskFamily(Family):
             if lower.max() > lower.min() and not np.array_equal(s, s.T):
                 break
         given = {"S": s}
-        if d_v:
+        if d_v and v_range:
             for _ in range(MAX_TRIES):
                 (v,) = int_blocks(rng, *v_range, (n, d_v))
                 if v.any(axis=1).all():
