@@ -5,7 +5,9 @@ the ticks, so the matching is deliberately forgiving about how something was typ
 Chinese input methods produce full-width letters, digits and punctuation, people write
 `W_Q`, `WQ` or `w q` for the same thing, and Chinese has no spaces at all. Both the answer
 and every keyword go through the same `normalise`, and a key point counts as covered when
-any one of its keywords occurs in the answer (a Latin keyword only at the start of a word).
+any one of its keywords occurs in the answer (a Latin keyword only at the start of a word;
+a short symbol such as `w_o` or `-inf` only as a whole word, so `would` and `inference`
+do not reveal it).
 """
 
 from __future__ import annotations
@@ -61,15 +63,28 @@ def normalise(text: str) -> str:
     return _fold(text)[0]
 
 
-def _occurs(needle: str, haystack: str, starts: list[bool]) -> bool:
+# A keyword written with a symbol (`w_o`, `-inf`, `0/1`) that folds to this few characters
+# is a formula token, not a word stem: it must also end a word of the answer.
+_SYMBOL_TOKEN_MAX = 3
+
+
+def _is_symbol_token(keyword: str, needle: str) -> bool:
+    return len(needle) <= _SYMBOL_TOKEN_MAX and any(not (ch.isalnum() or ch.isspace()) for ch in keyword)
+
+
+def _occurs(needle: str, haystack: str, starts: list[bool], whole: bool = False) -> bool:
     """A keyword that begins with a Latin letter or digit must begin a word of the answer
     (so `max` is not found in `softmax`, `row` not in `arrow`); it may end mid-word, so
-    prefixes such as `saturat` still match `saturation`. Chinese keywords match anywhere."""
+    prefixes such as `saturat` still match `saturation`, unless `whole` (a short symbol
+    token: `w_o` must not match `would`, `-inf` not `inference`). Chinese keywords match
+    anywhere."""
     if not _is_word_char(needle[0]):
         return needle in haystack
     index = haystack.find(needle)
     while index != -1:
-        if starts[index]:
+        end = index + len(needle)
+        ends_word = end == len(haystack) or not _is_word_char(haystack[end]) or starts[end]
+        if starts[index] and (ends_word or not whole):
             return True
         index = haystack.find(needle, index + 1)
     return False
@@ -108,7 +123,7 @@ def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
         if answer:
             for keyword in _keywords_of(point):
                 needle = normalise(str(keyword))
-                if needle and _occurs(needle, answer, starts):
+                if needle and _occurs(needle, answer, starts, _is_symbol_token(str(keyword), needle)):
                     hit = str(keyword)
                     break
         points.append(hit is not None)

@@ -80,3 +80,16 @@ def test_a_latin_keyword_must_start_a_word_but_may_be_a_prefix():
     assert key_point_coverage("softmax saturates", points).points == [False, True]
     assert key_point_coverage("subtract the max; 最大值max", points).points == [True, False]
     assert key_point_coverage("减去max", points).points == [True, False]
+
+
+def test_a_short_symbol_keyword_must_be_a_whole_word():
+    # `w_o` folds to "wo" and `-inf` to "inf": as prefixes they would tick on "would" and
+    # "inference", which every English answer contains.
+    points = [{"text": "W_O", "keywords": ["w_o"]}, {"text": "−∞", "keywords": ["-inf"]}]
+    assert key_point_coverage("it would work at inference time", points).points == [False, False]
+    assert key_point_coverage("concat, then W_O; fill with -inf", points).points == [True, True]
+    assert key_point_coverage("拼接后乘W_O融合，填-inf", points).points == [True, True]
+    assert key_point_coverage("scores.masked_fill(mask, float('-inf')) @ Wo", points).points == [True, True]
+    # Plain words keep prefix matching; longer symbol keywords too.
+    words = [{"text": "gpu", "keywords": ["gpu"]}, {"text": "d_model/h", "keywords": ["d_model/h"]}]
+    assert key_point_coverage("GPUs; d_model/heads", words).points == [True, True]
