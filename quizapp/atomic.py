@@ -64,8 +64,8 @@ def atomic_path(target: Path) -> Iterator[Path]:
 def atomic_write(target: Path, mode: str = "w", encoding: str | None = "utf-8", newline: str | None = None) -> Iterator[IO]:
     """Open a temporary file beside `target` for writing; replace `target` on success."""
     with atomic_path(target) as temp:
-        kwargs = {"encoding": encoding, "newline": newline} if "b" not in mode else {}
-        with open(temp, mode, **kwargs) as fh:
+        text = "b" not in mode
+        with open(temp, mode, encoding=encoding if text else None, newline=newline if text else None) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

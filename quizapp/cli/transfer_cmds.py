@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -50,7 +49,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not source.is_file():
         raise UsageError(f"file not found: {source}")
     if source.suffix in (".yaml", ".yml"):
-        return _import_deck(source, args.json)
+        return _import_deck(source, args.json, args.replace)
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
@@ -82,12 +81,40 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _import_deck(source: Path, as_json: bool = False) -> int:
-    """Validate a YAML deck and copy it into the user decks folder (loaded on every start)."""
-    from quizapp.content.loader import load_file
+def _deck_collisions(result, target: Path) -> list[tuple[str, str]]:
+    """Ids of the new deck already used by the built-in content or another user deck."""
+    from quizapp.content.loader import content_files, load_builtin, load_file
     from quizapp.paths import user_decks_dir
 
+    taken: dict[str, str] = {item.id: "the built-in content" for item in load_builtin().items}
+    decks = user_decks_dir()
+    if decks.is_dir():
+        for other in content_files(decks):
+            if other.resolve() == target.resolve():
+                continue  # the deck being replaced
+            for item in load_file(other).items:
+                taken.setdefault(item.id, other.name)
+    return [(item.id, taken[item.id]) for item in result.items if item.id in taken]
+
+
+def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> int:
+    """Validate a YAML deck and copy it into the user decks folder (loaded on every start).
+
+    Refused: invalid items, ids that the built-in content or another deck already use,
+    and — without --replace — a deck whose file name is already taken.
+    """
+    from quizapp.atomic import atomic_write
+    from quizapp.content.loader import ContentError, load_file
+    from quizapp.paths import user_decks_dir
+
+    decks = user_decks_dir()
+    target = decks / source.name
+    if target.exists() and not replace:
+        raise UsageError(f"a deck named {source.name} is already imported; add --replace to replace it")
     result = load_file(source)
+    if not result.errors:
+        result.errors.extend(ContentError(str(source), item_id, "id", f"already used by {owner}")
+                             for item_id, owner in _deck_collisions(result, target))
     if result.errors:
         if as_json:
             print(json.dumps({"file": str(source), "kind": "deck", "ok": False,
@@ -97,10 +124,10 @@ def _import_deck(source: Path, as_json: bool = False) -> int:
             print(f"error: {error}")
         print(f"{source}: not imported ({len(result.errors)} error(s))")
         return 1
-    decks = user_decks_dir()
     decks.mkdir(parents=True, exist_ok=True)
-    target = decks / source.name
-    shutil.copyfile(source, target)
+    data = source.read_bytes()
+    with atomic_write(target, "wb") as fh:  # a copy appears whole or not at all
+        fh.write(data)
     if as_json:
         print(json.dumps({"file": str(target), "kind": "deck", "ok": True, "qa": len(result.qa), "mcq": len(result.mcq)}))
     else:
@@ -119,4 +146,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     imp = sub.add_parser("import", help="import a JSON export, or a YAML deck into your decks folder")
     imp.add_argument("file", metavar="FILE")
     imp.add_argument("--json", action="store_true")
+    imp.add_argument("--replace", action="store_true", help="replace an imported deck of the same file name")
     imp.set_defaults(handler=cmd_import)

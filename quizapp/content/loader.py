@@ -15,8 +15,10 @@ import yaml
 from pydantic import ValidationError
 
 from quizapp.content.models import Item, MCQItem, QAItem
+from quizapp.content.safe_yaml import UnsafeYaml, safe_load
 
 MAX_FILE_BYTES = 2_000_000
+MAX_ITEMS = 2_000  # per kind and file
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class ContentSet:
     mcq: list[MCQItem] = field(default_factory=list)
     errors: list[ContentError] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)  # item id -> file
+    skipped_files: list[str] = field(default_factory=list)  # files not used at all
 
     @property
     def ok(self) -> bool:
@@ -70,26 +73,37 @@ def load_file(path: Path, into: ContentSet | None = None) -> ContentSet:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             result.errors.append(ContentError(name, None, None, f"file is larger than {MAX_FILE_BYTES} bytes"))
+            result.skipped_files.append(name)
             return result
         text = path.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
+        data = safe_load(text)
+    except UnsafeYaml as exc:
+        # Nothing of the file is used: it is skipped whole, with every located reason.
+        for unsafe in exc.problems:
+            result.errors.append(ContentError(name, None, unsafe.where, unsafe.message))
+        result.skipped_files.append(name)
+        return result
     except UnicodeDecodeError:
         result.errors.append(ContentError(name, None, None, "not UTF-8 text"))
+        result.skipped_files.append(name)
         return result
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         result.errors.append(ContentError(name, None, None, f"YAML syntax error: {where}{problem}"))
+        result.skipped_files.append(name)
         return result
     except OSError as exc:
         result.errors.append(ContentError(name, None, None, f"cannot read: {exc.strerror or exc}"))
+        result.skipped_files.append(name)
         return result
 
     if data is None:
         return result
     if not isinstance(data, dict):
         result.errors.append(ContentError(name, None, None, "top level must be a mapping with 'qa:' and/or 'mcq:' lists"))
+        result.skipped_files.append(name)
         return result
     unknown = sorted(set(map(str, data)) - set(_KINDS))
     for key in unknown:
@@ -99,6 +113,9 @@ def load_file(path: Path, into: ContentSet | None = None) -> ContentSet:
         entries = data.get(kind) or []
         if not isinstance(entries, list):
             result.errors.append(ContentError(name, None, kind, "must be a list of items"))
+            continue
+        if len(entries) > MAX_ITEMS:
+            result.errors.append(ContentError(name, None, kind, f"more than {MAX_ITEMS} items in one file"))
             continue
         for index, raw in enumerate(entries):
             label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"{kind}[{index}]"

@@ -19,7 +19,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import DatabaseBusy, DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
@@ -204,7 +204,7 @@ class QuizSession(Session):
     Reads use autobegin (a plain BEGIN: a snapshot, no lock), so they never wait for a writer.
     """
 
-    def begin(self, nested: bool = False):  # type: ignore[override]
+    def begin(self, nested: bool = False) -> SessionTransaction:
         if not nested and not self.in_transaction():
             self.execution_options = self.execution_options.union({_IMMEDIATE: True})
         return super().begin(nested=nested)

@@ -16,6 +16,7 @@ imports into any database without depending on that database's row ids.
 from __future__ import annotations
 
 import math
+import re
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -33,6 +34,7 @@ from pydantic import (
 
 from quizapp.drill_types import DRILL_TYPES
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 FORMAT = "quizapp-export"
 VERSION = 2
 FUTURE_SLACK = timedelta(days=1)
@@ -237,7 +239,9 @@ def located_errors(error: ValidationError, limit: int = 20) -> list[str]:
             else:
                 where += f".{part}" if where else str(part)
         message = detail["msg"].removeprefix("Value error, ")
-        lines.append(f"{where}: {message}" if where else message)
+        line = f"{where}: {message}" if where else message
+        # Field names come from the file: a newline or an escape sequence stays visible text.
+        lines.append(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line))
     extra = error.error_count() - limit
     if extra > 0:
         lines.append(f"… and {extra} more")

@@ -25,6 +25,7 @@ class Backend:
     service: StudyService
     db_path: Path
     content_errors: list[str] = field(default_factory=list)
+    skipped_decks: list[str] = field(default_factory=list)  # deck files not loaded at all
 
     _drills: DrillService | None = None
     _mocks: MockService | None = None
@@ -61,4 +62,5 @@ def open_backend(db_path: Path | str | None, extra_content: Sequence[Path], cloc
         service=StudyService(prepared.db, clock),
         db_path=prepared.db.path,
         content_errors=[str(error) for error in prepared.content.errors],
+        skipped_decks=[Path(name).name for name in prepared.content.skipped_files],
     )

@@ -21,7 +21,8 @@ TRIALS = 50
 
 
 def _worker(db_path: str, card_ids: list[int], barrier, results) -> None:
-    from quizapp.srs.service import StaleCard, StudyService
+    from quizapp.srs.cas import StaleCard
+    from quizapp.srs.service import StudyService
     from quizapp.store.database import open_database
 
     db = open_database(Path(db_path))

@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "Browse and search",
     "home.menu.stats": "Stats",
     "home.menu.settings": "Settings",
+    "home.decks_skipped": "Skipped deck(s) that cannot be loaded safely: {files}.",
     "home.content_errors": "{n} content item(s) were skipped because they are invalid; run `quizapp content check` for details.",
     # sessions
     "session.loading": "Loading…",

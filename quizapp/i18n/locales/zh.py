@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "浏览与搜索",
     "home.menu.stats": "统计",
     "home.menu.settings": "设置",
+    "home.decks_skipped": "已跳过无法安全加载的题库文件：{files}。",
     "home.content_errors": "有 {n} 个内容条目无效，已跳过；运行 `quizapp content check` 查看详情。",
     # sessions
     "session.loading": "加载中……",

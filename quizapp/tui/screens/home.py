@@ -126,7 +126,10 @@ class HomeScreen(BaseScreen):
         notice = ""
         if backend is not None and backend.content_errors:
             notice = self.t("home.content_errors", n=len(backend.content_errors))
-        self.query_one("#home-notice", Static).update(notice)
+            if backend.skipped_decks:
+                notice = self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)) + "\n" + notice
+        # File names come from the user's folder: plain text, never markup.
+        self.query_one("#home-notice", Static).update(Text(notice))
 
     @on(OptionList.OptionSelected, "#home-menu")
     def _menu_selected(self, event: OptionList.OptionSelected) -> None:

@@ -146,7 +146,7 @@ class SessionScreen(BaseScreen):
         then_load: bool,
         answered: int,
     ) -> None:
-        from quizapp.srs.service import StaleCard
+        from quizapp.srs.cas import StaleCard
 
         try:
             result = self.db_write(lambda: self.service.answer(
@@ -168,7 +168,8 @@ class SessionScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="session")
     def undo_last(self, answer: Answer) -> None:
-        from quizapp.srs.service import StaleCard, UndoError
+        from quizapp.srs.cas import StaleCard
+        from quizapp.srs.service import UndoError
 
         service = self.service
         try:
