@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quizapp.cli.errors import UsageError
 
@@ -73,7 +73,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     items = content.items
     if args.kind:
         items = [i for i in items if i.kind == args.kind]
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": item.id,
             "kind": item.kind,

@@ -82,6 +82,13 @@ __all__ = [
 # ----------------------------------------------------------------------------- service
 
 
+
+def _typed_cells(partial: object) -> dict[str, str]:
+    """A drill question's typed cells ({part: text}); anything but a mapping means none typed."""
+    if not isinstance(partial, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in partial.items()}
+
 class MockService:
     def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
         self.db = db
@@ -397,7 +404,7 @@ class MockService:
             kind, spec = answer.kind, dict(answer.spec)
         graded = readable = None
         if kind == "drill":
-            typed = {str(k): str(v) for k, v in dict(partial or {}).items()}
+            typed = _typed_cells(partial)
             if any(v.strip() for v in typed.values()):
                 graded = self._grade_drill(spec, typed)
                 if getattr(graded[1], "has_format_error", False):
@@ -415,7 +422,7 @@ class MockService:
                 score = 1.0 if letter is not None and letter == correct else 0.0
                 data = {"choice": letter, "correct": correct}
             else:
-                typed = {str(k): str(v) for k, v in dict(partial or {}).items()}
+                typed = _typed_cells(partial)
                 data = {"answers": typed, "attempt_id": None, "format_error": False}
                 score = 0.0
                 if graded is not None:
@@ -601,4 +608,4 @@ class MockService:
                 .order_by(MockInterview.started_at.desc(), MockInterview.id.desc())
                 .limit(limit)
             ).all()
-        return [(from_naive_utc(started), float(score)) for started, score in reversed(rows)]
+        return [(from_naive_utc(started), float(score)) for started, score in reversed(rows) if score is not None]

@@ -78,7 +78,7 @@ def item_weights(
     for item_id in item_ids:
         card_id, reps = card_of.get(item_id, (None, 0))
         weights[item_id] = weakness_weight(
-            retrievability.get(item_id), reps, recent.get(card_id, 0), misses.get(item_id, 0)
+            retrievability.get(item_id), reps, recent.get(card_id, 0) if card_id is not None else 0, misses.get(item_id, 0)
         )
     return weights
 

@@ -217,10 +217,10 @@ class StudyService:
                 base.where(Card.reps > 0, Card.state.in_(learning_states), Card.due <= now + LEARN_AHEAD).order_by(Card.due)
             )
             for query in candidates:
-                row = session.execute(query.limit(1)).first()
-                if row:
-                    card, item_kind = row
-                    item = session.get(Item, card.item_id)
+                found = session.execute(query.limit(1)).first()
+                if found:
+                    card, item_kind = found
+                    item = session.get_one(Item, card.item_id)
                     return StudyCard(card_view(card, item_kind), dict(item.payload))
             return None
 
@@ -315,7 +315,7 @@ class StudyService:
         )
         session.add(review)
         session.flush()
-        kind = session.get(Item, card.item_id).kind
+        kind = session.get_one(Item, card.item_id).kind
         return AnswerResult(review_id=review.id, card=card_view(card, kind), rating=int(rating), leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
@@ -324,14 +324,14 @@ class StudyService:
             review = session.get(Review, review_id)
             if review is None:
                 raise UndoError("nothing to undo (the answer is already gone)")
-            card = session.get(Card, review.card_id)
+            card = session.get_one(Card, review.card_id)
             latest = session.scalar(select(func.max(Review.id)).where(Review.card_id == card.id))
             if latest != review.id:
                 raise UndoError("the card was answered again after this; undo that first")
             update_card(session, card, card.version, restore_values(review.prev_card))
             session.delete(review)
             session.flush()
-            kind = session.get(Item, card.item_id).kind
+            kind = session.get_one(Item, card.item_id).kind
             return card_view(card, kind)
 
     # -- browse ---------------------------------------------------------------

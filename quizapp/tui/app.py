@@ -121,7 +121,7 @@ class QuizApp(App[None]):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "backend":
             return
-        if event.state == WorkerState.SUCCESS:
+        if event.state == WorkerState.SUCCESS and event.worker.result is not None:
             backend, settings = event.worker.result
             self._backend_opened(backend, settings)
         elif event.state == WorkerState.ERROR and event.worker.error is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from textual import on, work
@@ -14,6 +14,9 @@ from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 # (field, kind) in the order shown; kind says how the text is parsed.
 TEXT_FIELDS: tuple[tuple[str, str], ...] = (
@@ -183,7 +186,7 @@ class SettingsScreen(BaseScreen):
         self._render_errors()
         return settings if not errors else None
 
-    def _explain(self, field: str, error: dict[str, Any]) -> str:
+    def _explain(self, field: str, error: ErrorDetails) -> str:
         low, high = field_bounds(field)
         if low is not None and high is not None and error.get("type", "").startswith(("greater", "less")):
             return self.t("settings.error.range", low=f"{low:g}", high=f"{high:g}")
