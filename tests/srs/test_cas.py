@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from quizapp.srs.mock import MockConfig, MockService
 from quizapp.srs.cas import StaleCard
+from quizapp.srs.mock import MockConfig, MockService
 from quizapp.srs.service import StudyService
 from quizapp.store.errors import ChangedElsewhere
 from quizapp.store.models import Card, MockAnswer, Review
