@@ -3,7 +3,8 @@
 Each answer is phrased the way an English-speaking candidate would say it, and most also
 contain words that used to tick a point they do not cover ("would" for W_O, "inference"
 for −inf, "4 times" for time, "S doubles" for "only double", "grows linearly" for linear
-attention, "no mask" for the causal mask). A tick pattern is one character per key
+attention, "no mask" for the causal mask, "Q/K/V" for the decoder's K/V, "position" for positional
+patterns). A tick pattern is one character per key
 point: x = ticked, . = not.
 """
 
@@ -21,6 +22,23 @@ ANSWERS = [
         "It would be pointless: the same weights would give identical outputs, so each head "
         "needs its own projections and learns a different pattern in its own subspace.",
         "xxx.",
+    ),
+    (
+        "q14",
+        "Each head works with d_model/h dimensions; concatenated they are back to d_model, and "
+        "the result would have the same shape as the input.",
+        "xx.x",
+    ),
+    (
+        "q21",
+        "A single head has one attention distribution per position, so it averages relations.",
+        "x....",
+    ),
+    (
+        "q27",
+        "A stack of N identical layers; each has multi-head self-attention, where Q/K/V come "
+        "from the same input, and a feed-forward network.",
+        "xxx..",
     ),
     (
         "q15",
