@@ -1,11 +1,10 @@
 """English answers tick exactly the key points they cover (groups C–E of the bank).
 
 Each answer is phrased the way an English-speaking candidate would say it, and most also
-contain words that used to tick a point they do not cover ("would" for W_O, "inference"
+contain words that used to tick a point they do not cover: "would" for W_O, "inference"
 for −inf, "4 times" for time, "S doubles" for "only double", "grows linearly" for linear
-attention, "no mask" for the causal mask, "Q/K/V" for the decoder's K/V, "position" for positional
-patterns). A tick pattern is one character per key
-point: x = ticked, . = not.
+attention, "no mask" for the causal mask, "Q/K/V" for the decoder's K/V, "position" for
+positional patterns. A tick pattern has one character per key point: x ticked, . not.
 """
 
 from __future__ import annotations
