@@ -34,7 +34,7 @@ from quizapp.engine import (
     problem_to_json,
     verdict_to_json,
 )
-from quizapp.engine.text import Lang, block, num, shape_text
+from quizapp.engine.text import Lang, block, num, shape_text, table_num
 
 MAX_SEED = 2 ** 63 - 1
 
@@ -163,7 +163,9 @@ def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[
         lines.append(f"  {spec.name.ljust(width)}  {shape:>6}  {spec.label(lang)}")
     for hint in problem.hints:
         if hint.kind == "exp_table":
-            lines += ["", t("eˣ 表：", "eˣ table:")] + [f"  e^{num(x)} = {y:.3f}" for x, y in hint.rows]
+            lines += ["", t("eˣ 表：", "eˣ table:")] + [f"  e^{num(x)} = {table_num(y)}" for x, y in hint.rows]
+        elif hint.kind == "sqrt_table":
+            lines += ["", t("√x 表：", "√x table:")] + [f"  √{table_num(x)} = {table_num(y)}" for x, y in hint.rows]
     if solution:
         lines += ["", t("答案：", "Solution:")]
         for name, value in problem.solution.items():

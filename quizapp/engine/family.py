@@ -34,7 +34,7 @@ def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT)
         for stage in stages:
             value = stage.fn(calc, *[env[name] for name in stage.inputs])
             if calc.round_outputs:
-                value = calc.r(value)
+                value = calc.round_output(value)
             env[stage.name] = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=float)
     return env
 

@@ -2,7 +2,9 @@
 
 Every cell gets a `CellStatus`:
 
-* RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞);
+* RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞), or
+  of the span up to what a hand calculation gets: using the problem's hint tables (eˣ to
+  4 significant digits, √x to 4 decimals), or the earlier parts as written to 3 decimals;
 * CARRIED when it is not, but follows from the user's *own* earlier parts (follow-through
   marking, as STACK does; by interval reasoning over the rounding of what they typed, and
   across blank parts — see `follow.py`): whoever slips in S still earns part of the credit
@@ -26,7 +28,7 @@ import numpy as np
 
 from quizapp.engine.follow import Interval, follows, upstream_intervals
 from quizapp.engine.mistakes import MISTAKES
-from quizapp.engine.ops import close
+from quizapp.engine.ops import TOL, close
 from quizapp.engine.parse import parse_answer, to_array
 from quizapp.engine.text import shape_text
 from quizapp.engine.types import (
@@ -40,7 +42,7 @@ from quizapp.engine.types import (
     Problem,
     Verdict,
 )
-from quizapp.engine.variants import rounded_solutions
+from quizapp.engine.variants import hand_path, rounded_solutions, written_path
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
 
@@ -92,6 +94,9 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
             part_verdicts[spec.name] = PartVerdict(1.0, right.tolist(), None, True, (), _uniform(right.shape))
             continue
         blank = np.isnan(user)
+        if not spec.integer:
+            right |= _right_by_hand(problem, spec, user)
+            n_right = np.count_nonzero(right)
         carried = np.zeros(right.shape, dtype=bool)
         if not (right | blank).all():
             # Only now is follow-through worth computing: a cell already right needs no second chance.
@@ -157,6 +162,19 @@ def _read(raw: Any, spec: PartSpec) -> np.ndarray:
         raise AnswerFormatError(FormatError(spec.name, None, None, f"应为 {want}，实际 {got}",
                                             f"expected {want}, got {got}"))
     return value
+
+
+def _right_by_hand(problem: Problem, spec: PartSpec, user: np.ndarray) -> np.ndarray:
+    """Cells that are right for a hand calculation though further than TOL from the exact
+    value: within TOL of the span between the exact value, what the hint tables give, and
+    what follows from the earlier parts written to 3 decimals."""
+    truth = problem.solution[spec.name]
+    lo, hi = truth, truth
+    for path in (hand_path(problem), written_path(problem)):
+        if path is not None:
+            lo, hi = np.fmin(lo, path[spec.name]), np.fmax(hi, path[spec.name])
+    with np.errstate(invalid="ignore"):
+        return (user >= lo - TOL) & (user <= hi + TOL)
 
 
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:

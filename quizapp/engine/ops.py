@@ -21,16 +21,58 @@ import numpy as np
 TOL = 0.0005 + 1e-9
 
 
+class MissingTableValue(LookupError):
+    """A hand calculation needed a value (eˣ, √x) that the problem's hint tables do not show."""
+
+
+class HandTables:
+    """The hint tables of one problem, as a person doing it on paper reads them."""
+
+    __slots__ = ("exp_rows", "sqrt_rows")
+
+    def __init__(self, exp_rows: dict[float, float], sqrt_rows: dict[float, float]) -> None:
+        self.exp_rows, self.sqrt_rows = exp_rows, sqrt_rows
+
+    def exp(self, x: np.ndarray) -> np.ndarray:
+        def one(v: float) -> float:
+            if v == -math.inf:
+                return 0.0
+            key = round(v, 3) + 0.0
+            if key == 0:
+                return 1.0
+            if key not in self.exp_rows:
+                raise MissingTableValue(f"e^{key}")
+            return self.exp_rows[key]
+        arr = np.asarray(x, dtype=float)
+        return np.array([one(v) for v in arr.ravel().tolist()]).reshape(arr.shape)
+
+    def sqrt(self, x: float) -> float:
+        root = math.sqrt(x)
+        if root == round(root, 2):  # exact to 2 decimals: 4 → 2, 2.25 → 1.5 (no table needed)
+            return root
+        # the row for x, or for the value x was rounded from when written down (2.188 → 2.1875)
+        near = [key for key in self.sqrt_rows if abs(key - x) <= 0.0005 + 1e-9]
+        if not near:
+            raise MissingTableValue(f"√{x}")
+        return self.sqrt_rows[min(near, key=lambda key: abs(key - x))]
+
+
 class Calc:
-    """How to run a family's stages: exactly, as a mistake, or rounding intermediates."""
+    """How to run a family's stages: exactly, as a mistake, rounding intermediates, or by
+    hand from the hint tables (`hand`: every eˣ and √x read from the problem's tables,
+    every written-down value rounded to 3 decimals)."""
 
-    __slots__ = ("decimals", "mistake", "round_outputs")
+    __slots__ = ("decimals", "hand", "mistake", "roots", "round_outputs", "written")
 
-    def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False) -> None:
+    def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False,
+                 hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None) -> None:
         self.mistake = mistake
         self.decimals = decimals
         # also round each stage's result (the parts themselves), not only what happens inside
         self.round_outputs = round_outputs
+        self.hand = hand
+        self.roots = roots  # when a set: collects every x whose √x the solution takes (for the √ table)
+        self.written = 3 if hand is not None else written  # decimals of the values written down
 
     def r(self, x):
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
@@ -38,7 +80,17 @@ class Calc:
             return x
         return np.round(x, self.decimals)
 
+    def round_output(self, x):
+        """A stage's result as it is written down (3 decimals by hand)."""
+        if self.written is not None:
+            return np.round(x, self.written)
+        return self.r(x)
+
     def sqrt(self, x: float) -> float:
+        if self.roots is not None:
+            self.roots.add(float(x))
+        if self.hand is not None:
+            return self.hand.sqrt(float(x))
         return float(self.r(math.sqrt(x)))
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
@@ -69,6 +121,9 @@ def softmax(x: np.ndarray, calc: Calc = EXACT, axis: int = -1) -> np.ndarray:
     e^x and the sum the way a hand calculation does, rounding both.
     """
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        if calc.hand is not None:
+            e = calc.hand.exp(x)
+            return e / np.sum(e, axis=axis, keepdims=True)
         if calc.decimals is None:
             e = np.exp(x - np.max(x, axis=axis, keepdims=True))
             return e / np.sum(e, axis=axis, keepdims=True)
@@ -126,10 +181,20 @@ def mixed_values(a: np.ndarray, v: np.ndarray, k: np.ndarray | None, calc: Calc)
 
 
 EXP_TABLE_LIMIT = 30.0
+TABLE_DIGITS = 4  # significant digits of eˣ in the hint tables (e⁻³ = 0.04979, e^2.828 = 16.92)
+ROOT_DECIMALS = 4  # √x in the hint tables (√2 = 1.4142)
+
+
+def significant(y: float, digits: int = TABLE_DIGITS) -> float:
+    """`y` rounded to `digits` significant digits."""
+    if y == 0 or not math.isfinite(y):
+        return y
+    return round(y, digits - 1 - math.floor(math.log10(abs(y))))
 
 
 def exp_table(values: np.ndarray) -> list[tuple[float, float]]:
-    """(x, eˣ) rows, 3 decimals, for every distinct finite x a softmax in the problem needs.
+    """(x, eˣ) rows, eˣ to 4 significant digits, for every distinct finite x a softmax in
+    the problem needs.
 
     x is shown rounded, but eˣ is taken of the exact value: that is what the exact answer
     needs (e^√2 is 4.113, e^1.414 would be 4.112). Scores beyond ±EXP_TABLE_LIMIT are left
@@ -140,4 +205,14 @@ def exp_table(values: np.ndarray) -> list[tuple[float, float]]:
     for x in np.ravel(values).tolist():
         if abs(x) <= EXP_TABLE_LIMIT:
             exact.setdefault(round(x, 3) + 0.0, x)  # + 0.0 turns -0.0 into 0.0
-    return [(x, round(math.exp(exact[x]), 3)) for x in sorted(exact)]
+    return [(x, significant(math.exp(exact[x]))) for x in sorted(exact)]
+
+
+def sqrt_table(values: set[float]) -> list[tuple[float, float]]:
+    """(x, √x) rows, 4 decimals, for every x whose root is not exact to 2 decimals."""
+    rows = {}
+    for x in values:
+        root = math.sqrt(x) if x >= 0 else math.nan
+        if math.isfinite(root) and root != round(root, 2):
+            rows[round(x, 6)] = round(root, ROOT_DECIMALS)
+    return sorted(rows.items())

@@ -12,10 +12,13 @@ from typing import Any
 import numpy as np
 
 from quizapp.drill_types import DRILL_TYPES
+from quizapp.engine.degenerate import degenerate
 from quizapp.engine.family import Family, run_stages
 from quizapp.engine.generators import ALL_FAMILIES
+from quizapp.engine.ops import Calc, sqrt_table
 from quizapp.engine.parse import to_array
-from quizapp.engine.types import Params, Problem, Scalar, TypeInfo
+from quizapp.engine.sampling import MAX_TRIES
+from quizapp.engine.types import Hint, Params, Problem, Scalar, TypeInfo
 
 DIFFICULTIES = (1, 2, 3)
 
@@ -49,8 +52,13 @@ def generate(type_id: str, seed: int, difficulty: int = 1) -> Problem:
     difficulty = _check_difficulty(difficulty)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    given, params = fam.sample(np.random.default_rng(int(seed)), difficulty)
-    return _build(fam, given, params, int(seed), difficulty)
+    rng = np.random.default_rng(int(seed))
+    for _ in range(MAX_TRIES):  # the same generator draws on: still deterministic
+        given, params = fam.sample(rng, difficulty)
+        problem = _build(fam, given, params, int(seed), difficulty)
+        if degenerate(problem) is None:
+            break
+    return problem
 
 
 def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
@@ -135,7 +143,8 @@ def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
            seed: int | None, difficulty: int) -> Problem:
     extras = fam.derive(given, params)
     stages = fam.stages(given, params)
-    env = run_stages(stages, {**given, **params, **extras})
+    roots: set[float] = set()
+    env = run_stages(stages, {**given, **params, **extras}, Calc(roots=roots))
     specs = fam.part_specs(given, params)
     shown = {**params, **{k: v for k, v in extras.items() if isinstance(v, (int, float, str))}}
     solution = {spec.name: env[spec.name] for spec in specs}
@@ -144,5 +153,6 @@ def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
     return Problem(
         type=fam.id, seed=seed, difficulty=difficulty, given=given, params=shown, parts=specs,
         solution=solution,
-        hints=fam.hints(env), _family=fam, _env=env, _stages=stages,
+        hints=fam.hints(env) + ([Hint("sqrt_table", sqrt_table(roots))] if roots and sqrt_table(roots) else []),
+        _family=fam, _env=env, _stages=stages,
     )

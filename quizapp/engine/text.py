@@ -115,3 +115,9 @@ def join_list(items: list[str], t: Lang) -> str:
 def subscript(i: int) -> str:
     """1 -> '₁' (1-based indices in step text)."""
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def table_num(x: float) -> str:
+    """A hint-table value with all its digits (16.92, 0.04979, 1.4142), minus as U+2212."""
+    text = f"{float(x):.6f}".rstrip("0").rstrip(".")
+    return (text if text not in ("-0", "") else "0").replace("-", MINUS)

@@ -1,7 +1,8 @@
 """Properties every type × difficulty must have, over many seeds (hypothesis, derandomized).
 
 * the exact solution scores 1, and so does the solution typed to 3 decimals;
-* one cell moved just outside the band is wrong, and it is the only wrong cell;
+* one cell moved just outside the band (beyond the hand-calculation span) is wrong, and it
+  is the only wrong cell;
 * every mistake variant the engine computes is diagnosed as that mistake;
 * whatever text is typed, grading returns a verdict or a located format error.
 """
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from quizapp.engine import AnswerFormatError, format_answer, generate, grade, list_types, parse_answer
 from quizapp.engine.ops import TOL
+from quizapp.engine.variants import hand_path, written_path
 
 CASES = [(info.id, difficulty) for info in list_types() for difficulty in (1, 2, 3)]
 SEEDS = st.integers(min_value=0, max_value=2 ** 32 - 1)
@@ -43,10 +45,23 @@ def test_exact_and_rounded_solutions_score_one(type_id, difficulty, seed):
     assert typed.correct and typed.score == 1, wrong_cells(typed)
 
 
-def moved(value: float, integer: bool, direction: int) -> float:
+def moved(value: float, integer: bool, direction: int, span: tuple[float, float] | None = None) -> float:
+    """Just outside what the grader accepts: TOL beyond the exact value or, for a decimal
+    part, beyond the span of the hand-calculation paths (hint tables, 3-decimal parts)."""
     if np.isinf(value):
         return -1e9 if value < 0 else 1e9
-    return value + direction * (1 if integer and direction > 1 else JUST_OUTSIDE)
+    if integer:
+        return value + direction * (1 if direction > 1 else JUST_OUTSIDE)
+    lo, hi = span if span is not None else (value, value)
+    return (hi if direction > 0 else lo) + direction * JUST_OUTSIDE
+
+
+def hand_span(problem, name: str, index: tuple[int, ...]) -> tuple[float, float]:
+    values = [float(problem.solution[name][index])]
+    for path in (hand_path(problem), written_path(problem)):
+        if path is not None:
+            values.append(float(path[name][index]))
+    return min(values), max(values)
 
 
 @pytest.mark.parametrize("type_id, difficulty", CASES)
@@ -57,7 +72,8 @@ def test_one_cell_just_outside_the_band_is_the_only_wrong_cell(type_id, difficul
     cells = [(spec, index) for spec in problem.parts for index in np.ndindex(spec.shape)]
     spec, index = cells[pick % len(cells)]
     answers = {name: value.copy() for name, value in problem.solution.items()}
-    answers[spec.name][index] = moved(float(answers[spec.name][index]), spec.integer, direction)
+    answers[spec.name][index] = moved(float(answers[spec.name][index]), spec.integer, direction,
+                                      hand_span(problem, spec.name, index))
     verdict = grade(problem, answers)
     assert wrong_cells(verdict) == [(spec.name, index)]
     assert verdict.score == pytest.approx(1 - 1 / (spec.size * len(problem.parts)))
@@ -69,7 +85,8 @@ def test_every_cell_of_one_problem_is_checked_individually(type_id, difficulty):
     for spec in problem.parts:
         for index in np.ndindex(spec.shape):
             answers = {name: value.copy() for name, value in problem.solution.items()}
-            answers[spec.name][index] = moved(float(answers[spec.name][index]), spec.integer, -1)
+            answers[spec.name][index] = moved(float(answers[spec.name][index]), spec.integer, -1,
+                                              hand_span(problem, spec.name, index))
             assert wrong_cells(grade(problem, answers)) == [(spec.name, index)]
 
 

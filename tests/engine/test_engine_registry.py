@@ -51,9 +51,10 @@ def test_problem_fields_are_consistent(type_id, difficulty):
     for name, value in problem.given.items():
         assert isinstance(value, np.ndarray), name
     for hint in problem.hints:
-        assert hint.kind == "exp_table"
-        for x, ex in hint.rows:
-            assert ex == pytest.approx(np.exp(x), abs=0.01)
+        assert hint.kind in ("exp_table", "sqrt_table")
+        fn = np.exp if hint.kind == "exp_table" else np.sqrt
+        for x, fx in hint.rows:
+            assert fx == pytest.approx(fn(x), rel=5e-4, abs=5e-5)  # 4 significant digits (eˣ), 4 decimals (√x)
 
 
 def test_difficulty_scales_sizes():

@@ -114,7 +114,7 @@ def hint_tables(hints: Sequence[Any], titles: Callable[[str], str]) -> Text | No
         for start in range(0, len(hint.rows), HINT_COLUMNS):
             chunk = hint.rows[start : start + HINT_COLUMNS]
             xs = [format_number(x) for x, _ in chunk]
-            ys = [format_number(y) for _, y in chunk]
+            ys = [format_number(y, 6) for _, y in chunk]  # tables keep all their digits (0.04979)
             width = max(len(cell) for cell in xs + ys) + 2
             text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
             text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))

@@ -1,0 +1,66 @@
+"""Hand-solvable by construction: for every type, difficulty and 200 seeds, a person using
+only the shown hint tables (eˣ to 4 significant digits, √x to 4 decimals) and writing
+every part to 3 decimals is graded all right; and no generated problem is degenerate."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from quizapp.engine import CellStatus, from_given, generate, grade, list_types
+from quizapp.engine.degenerate import degenerate
+from quizapp.engine.ops import MissingTableValue
+from quizapp.engine.variants import hand_path, hand_solution, written_path
+
+SEEDS = range(200)
+TYPES = [info.id for info in list_types()]
+
+
+@pytest.mark.parametrize("difficulty", [1, 2, 3])
+@pytest.mark.parametrize("type_id", TYPES)
+def test_table_only_path_lands_inside_tolerance(type_id, difficulty):
+    for seed in SEEDS:
+        problem = generate(type_id, seed, difficulty)
+        try:
+            answers = hand_solution(problem)  # raises when a table lacks a value the path needs
+        except MissingTableValue as exc:
+            pytest.fail(f"{type_id} d{difficulty} seed {seed}: the hint tables lack {exc}")
+        verdict = grade(problem, answers)
+        assert verdict.correct, (type_id, difficulty, seed, {n: pv.status for n, pv in verdict.parts.items()})
+        assert degenerate(problem) is None, (type_id, difficulty, seed)
+
+
+def test_exp_table_has_four_significant_digits():
+    problem = from_given("softmax", {"S": [[-3, 0, 2.5]]})
+    rows = dict(problem.hints[0].rows)
+    assert rows[-3.0] == 0.04979 and rows[2.5] == 12.18
+
+
+def test_layernorm_offers_every_root_it_needs():
+    for seed in range(50):
+        problem = generate("layernorm", seed, 1)
+        var = float(problem.solution["var"])
+        root = math.sqrt(var)
+        tables = {hint.kind: dict(hint.rows) for hint in problem.hints}
+        if root != round(root, 2):
+            assert tables["sqrt_table"][round(var, 6)] == round(root, 4)
+
+
+def test_a_hand_slip_beyond_the_table_path_is_still_wrong():
+    problem = generate("attention", 3, 3)
+    answers = {name: np.asarray(value, dtype=float) for name, value in hand_solution(problem).items()}
+    top = np.fmax(np.fmax(hand_path(problem)["O"], problem.solution["O"]), written_path(problem)["O"])
+    answers["O"] = top + 0.0007  # beyond every hand path: not right (carried at most: A's rounding band)
+    assert grade(problem, answers).parts["O"].count(CellStatus.RIGHT) == 0
+    answers["O"] = top + 0.004  # beyond A's rounding band too
+    assert grade(problem, answers).parts["O"].count(CellStatus.WRONG) == answers["O"].size
+
+
+def test_degenerate_problems_are_recognised():
+    same_v = from_given("weighted_sum", {"A": [[0.5, 0.5], [0.25, 0.75]], "V": [[1, 2], [1, 2]]})
+    assert degenerate(same_v) == "every row of V is the same"
+    flat = from_given("softmax", {"S": [[1, 1], [0, 0]]})
+    assert degenerate(flat) == "every row of the scores is constant"
+    assert degenerate(from_given("softmax", {"S": [[1, 1], [0, 1]]})) is None
