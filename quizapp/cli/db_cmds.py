@@ -75,9 +75,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     db = open_for_reading(db_path(args), [Path(d) for d in (args.content or [])])
     try:
+        from quizapp.srs.stats import study_stats
+
         service = StudyService(db)
         counts = service.due_counts()
         totals = service.totals()
+        figures = study_stats(db, service.clock, service.settings())
     finally:
         db.close()
     data = {
@@ -87,6 +90,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
         "new_today": counts.new_done_today,
         "streak_days": counts.streak,
         **totals,
+        # Readiness per topic, forecast, heatmap, retention, intervals, drills, mocks (srs.stats).
+        **{key: value for key, value in figures.to_json().items() if key not in ("streak_days", "reviews_total")},
     }
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
@@ -95,6 +100,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"today: {counts.reviews_done_today} reviews, {counts.new_done_today} new; streak {counts.streak} day(s)")
         print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
               f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
+        if figures.readiness_now is not None:
+            line = f"readiness: {figures.readiness_now:.0%} predicted recall now"
+            if figures.interview_date is not None:
+                line += f"; interview {figures.interview_date.isoformat()} in {figures.days_left} day(s)"
+                if figures.readiness_at_interview is not None:
+                    line += f", {figures.readiness_at_interview:.0%} then without more reviews"
+            print(line)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -26,6 +27,18 @@ class Settings(BaseModel):
     language: Literal["zh", "en"] = "zh"
     theme: str = "textual-dark"
     fuzz: bool = True
+    # The interview day (ISO `YYYY-MM-DD`, or None): Stats predicts recall on it, Home counts down.
+    interview_date: str | None = None
+
+    @field_validator("interview_date")
+    @classmethod
+    def _iso_date(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        try:
+            return date.fromisoformat(value).isoformat()
+        except ValueError:
+            raise ValueError("the interview date must be a date written YYYY-MM-DD") from None
 
     @field_validator("learning_steps_min", "relearning_steps_min")
     @classmethod

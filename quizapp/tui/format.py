@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
@@ -58,3 +59,37 @@ def one_line(text: str, width: int) -> str:
             break
         out += char
     return out + "…"
+
+
+_QUIZ_ID = re.compile(r"^mcq-quiz-(\d+)$")
+_QUIZ_SOURCE = re.compile(r"§\s*(\d+(?:\.\d+)*)\s*quiz\s*(\d+)", re.IGNORECASE)
+
+
+def item_label(item_id: str, source_no: int | None, section: str | None, source: str | None, tr: Translator) -> str:
+    """The name a user knows an item by: `Q24` (bank number), `Quiz 7.25 #3` (the chapter
+    quiz), `§7.5 myth a` (a misconception MCQ), `§7.14` (a section question); the
+    internal id only when nothing better is known."""
+    if source_no:
+        return f"Q{source_no}"
+    if source and (match := _QUIZ_SOURCE.search(source)):
+        return tr("meta.quiz_label", section=match.group(1), n=match.group(2))
+    if match := _QUIZ_ID.match(item_id):  # content/mcq/quiz_7_25.yaml: the §7.25 chapter quiz
+        return tr("meta.quiz_label", section="7.25", n=int(match.group(1)))
+    parts = item_id.split("-")
+    if item_id.startswith("mcq-m-") and section and len(parts) >= 5:
+        # mcq-m-7-05-a (section 7.5, item a) or mcq-m-003-16-b (seed 003, No. 16, b).
+        suffix = parts[-1] if parts[2] == "7" else f"{int(parts[3]) if parts[3].isdigit() else parts[3]}{parts[-1]}"
+        return tr("meta.myth_label", section=section, n=suffix)
+    if section:
+        return f"§{section}"
+    return item_id
+
+
+def summary_label(summary: ItemSummary, tr: Translator) -> str:
+    return item_label(summary.item_id, summary.source_no, summary.section, getattr(summary, "source", None), tr)
+
+
+def tag_name(tag: str, tr: Translator) -> str:
+    """A topic tag's display name from the catalog (`tag.<tag>`), else the tag itself."""
+    key = f"tag.{tag}"
+    return tr(key) if tr.has(key) else tag

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.table import Table
@@ -14,15 +16,59 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
-from quizapp.tui.format import item_number, kind_label, local_time, one_line, seconds, short_time, state_label
+from quizapp.tui.format import (
+    kind_label,
+    local_time,
+    one_line,
+    seconds,
+    short_time,
+    state_label,
+    summary_label,
+    tag_name,
+)
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
     from quizapp.srs.views import ItemDetail, ItemSummary
+    from quizapp.tui.i18n import Translator
 
-NUMBER_WIDTH = 10
+NUMBER_WIDTH = 14
 QUESTION_WIDTH = 26
+
+
+_NUMBERED_TAG = re.compile(r"#\d")
+
+
+@dataclass(frozen=True)
+class BrowseQuery:
+    """What the user typed, taken apart: `#tag` words, an item label, the rest as text."""
+
+    text: str
+    tags: tuple[str, ...] = ()
+    label: str | None = None
+
+    def matches(self, summary: ItemSummary, tr: Translator) -> bool:
+        if self.label is not None and not summary_label(summary, tr).lower().startswith(self.label):
+            return False
+        for wanted in self.tags:
+            if not any(tag.lower() == wanted or tag_name(tag, tr).lower() == wanted for tag in summary.tags):
+                return False
+        return True
+
+
+def parse_query(query: str, tr: Translator) -> BrowseQuery:
+    """`#mask causal` → tag mask + text; `Quiz 7.25 #3` or `§7.5` → a label; `Q24` stays text
+    (the service finds bank numbers itself)."""
+    stripped = query.strip()
+    lowered = stripped.lower()
+    prefixes = [tr("meta.quiz_label", section="", n="").split()[0].lower(), "quiz", "§"]
+    if any(lowered.startswith(p) for p in prefixes if p):
+        return BrowseQuery(text="", label=" ".join(lowered.split()))
+    words = stripped.split()
+    tags = tuple(w[1:].lower() for w in words if w.startswith("#") and len(w) > 1 and not _NUMBERED_TAG.match(w))
+    text = " ".join(w for w in words if not (w.startswith("#") and w[1:].lower() in tags))
+    return BrowseQuery(text=text, tags=tags)
 
 
 def detail_markdown(
@@ -47,8 +93,12 @@ def detail_markdown(
 
 
 class BrowseScreen(BaseScreen):
+    # Below 110 columns the list and the detail are stacked (app.tcss: `#browse.-narrow`).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="browse.search"),
+        # A priority binding: `/` focuses and selects the search even from inside it, never typed.
+        Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
+        Binding("down", "focus_results", "To the results", show=False, id="browse.results"),
         Binding("x", "toggle_suspend", "Suspend/unsuspend", id="browse.suspend"),
         Binding("n", "study_now", "Study now", id="browse.study_now"),
         Binding("escape", "back", "Back", id="browse.back"),
@@ -107,7 +157,13 @@ class BrowseScreen(BaseScreen):
     # -- workers ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-search")
     def run_search(self, query: str) -> None:
-        results = self.service.search(query)
+        parsed = parse_query(query, self.quiz_app.tr)
+        if parsed.label is not None or parsed.tags:
+            # Labels and tags are matched here; the words (if any) by the service's search.
+            results = self.service.search(parsed.text, limit=1_000_000)
+            results = [r for r in results if parsed.matches(r, self.quiz_app.tr)]
+        else:
+            results = self.service.search(parsed.text)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Results(query, results))
 
@@ -190,7 +246,7 @@ class BrowseScreen(BaseScreen):
             # Suspended items stay listed, struck through and dimmed.
             style = "dim strike" if summary.suspended else ""
             table.add_row(
-                Text(one_line(item_number(summary), NUMBER_WIDTH), style=style),
+                Text(one_line(summary_label(summary, self.quiz_app.tr), NUMBER_WIDTH), style=style),
                 Text(self.t(f"kind.short.{summary.kind}"), style=style),
                 Text(one_line(render_math(self._question_of(summary)), QUESTION_WIDTH), style=style),
                 key=summary.item_id,
@@ -226,9 +282,9 @@ class BrowseScreen(BaseScreen):
             history.update("")
             return
         summary = detail.summary
-        tags = " ".join(f"#{tag}" for tag in summary.tags)
-        number = f"Q{summary.source_no} · " if summary.source_no else ""
-        head.update(f"{number}{summary.item_id} · {kind_label(summary.kind, self.quiz_app.tr)}   {tags}")
+        tr = self.quiz_app.tr
+        tags = " ".join(f"#{tag}" + (f"({name})" if (name := tag_name(tag, tr)) != tag else "") for tag in summary.tags)
+        head.update(Text(f"{summary_label(summary, tr)} · {kind_label(summary.kind, tr)}   {tags}"))
         state.update(self._card_table(detail))
         history.update(self._history_table(detail))
 
@@ -293,8 +349,14 @@ class BrowseScreen(BaseScreen):
             return None if isinstance(self.focused, Input) else True
         return True
 
+    def action_focus_results(self) -> None:
+        if self.results:
+            self.query_one(DataTable).focus()
+
     def action_focus_search(self) -> None:
-        self.query_one(Input).focus()
+        search = self.query_one(Input)
+        search.focus()
+        search.select_all()
 
     def action_toggle_suspend(self) -> None:
         if self.detail is not None and self.detail.card is not None:

@@ -323,8 +323,16 @@ class SessionScreen(BaseScreen):
             lines.append("")
             lines.append(self.t("session.come_back", minutes=wait))
         lines.append("")
-        lines.append(self.t("session.leave"))
+        lines.append(self.leave_hint())
         return "\n".join(lines)
+
+    def leave_hint(self) -> str:
+        """Where Esc goes: the screen below this one (Home, or Browse after "study now")."""
+        stack = self.app.screen_stack
+        below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
+        if below is None or below.id in (None, "home"):
+            return self.t("session.leave")
+        return self.t("session.leave_to", screen=self.t(f"{below.id}.title") if self.quiz_app.tr.has(f"{below.id}.title") else below.sub_title)
 
     def render_texts(self) -> None:
         self.title = self.t("app.title")

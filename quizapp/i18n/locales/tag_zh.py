@@ -1,0 +1,28 @@
+"""内容主题标签的中文显示名（`tag.<标签>`）。键与 `tag_en.py` 一致；缺少的标签按原样显示。"""
+
+MESSAGES: dict[str, str] = {
+    "tag.basics": "基础",
+    "tag.causal": "因果掩码",
+    "tag.complexity": "复杂度",
+    "tag.cross-attention": "交叉注意力",
+    "tag.decoder": "解码器",
+    "tag.drill": "手算",
+    "tag.encoder": "编码器",
+    "tag.ffn": "前馈网络",
+    "tag.inference": "推理",
+    "tag.kv-cache": "KV 缓存",
+    "tag.layernorm": "层归一化",
+    "tag.mask": "掩码",
+    "tag.multi-head": "多头",
+    "tag.numerics": "数值稳定",
+    "tag.padding": "填充掩码",
+    "tag.positional-encoding": "位置编码",
+    "tag.qkv": "Q、K、V",
+    "tag.residual": "残差",
+    "tag.scaling": "√dₖ 缩放",
+    "tag.scores": "分数 QKᵀ",
+    "tag.shapes": "形状",
+    "tag.softmax": "Softmax",
+    "tag.training": "训练",
+    "tag.weighted-sum": "加权求和",
+}

@@ -1,0 +1,98 @@
+"""Browse from the keyboard: `/` focuses and selects the search, `#tag`, labels, Esc, narrow layout."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Input, Static
+
+from quizapp.tui.app import make_app
+from quizapp.tui.i18n import Translator
+from quizapp.tui.screens.browse import parse_query
+from tests.tui.conftest import press, settle
+
+
+def shown(app) -> list[str]:
+    return [r.item_id for r in app.screen.results]
+
+
+async def test_slash_then_q24_finds_q24_and_is_not_typed(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "b")
+        field = app.screen.query_one(Input)
+        await press(pilot, "s", "o", "f")  # typed into the focused search
+        await press(pilot, "down")  # into the results
+        assert isinstance(app.focused, DataTable)
+        await press(pilot, "slash", "Q", "2", "4")
+        assert field.value == "Q24"  # `/` selected the old text, which Q24 replaced; no slash
+        assert shown(app) == ["t-q24"]
+        head = app.screen.query_one("#browse-detail-head", Static).render().plain
+        assert head.startswith("Q24 ·") and "t-q24" not in head
+        await press(pilot, "slash")  # from inside the search, too
+        assert field.value == "Q24" and app.focused is field
+
+
+async def test_hash_tag_searches_tags_in_both_spellings(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        for key in "#softmax":
+            await pilot.press(key)
+        await settle(pilot)
+        assert sorted(shown(app)) == ["t-mcq-02", "t-q24", "t-s10"]
+        await press(pilot, "slash", *"#kv-cache")
+        assert shown(app) == ["t-q33"]
+        await press(pilot, "slash", *"#Softmax #scaling")
+        assert shown(app) == ["t-q24"]  # both tags
+
+
+def test_parse_query():
+    tr = Translator("en")
+    assert parse_query("#mask causal", tr).tags == ("mask",)
+    assert parse_query("#mask causal", tr).text == "causal"
+    assert parse_query("Quiz 7.25 #3", tr).label == "quiz 7.25 #3"
+    assert parse_query("§7.5", tr).label == "§7.5"
+    assert parse_query("Q24", tr).text == "Q24" and parse_query("Q24", tr).label is None
+    assert parse_query("测验 7.25 第 3 题", Translator("zh")).label is not None
+
+
+async def test_labels_are_user_facing_and_searchable(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        labels = [str(row[0]) for row in (app.screen.query_one(DataTable).get_row_at(i) for i in range(8))]
+        assert "Q24" in labels and "§7.10" in labels
+        assert not any(label.startswith("t-") for label in labels if label[0] != "Q")
+        app.screen.query_one(Input).insert_text_at_cursor("§7.10")  # a key Pilot cannot press
+        await settle(pilot)
+        assert shown(app) == ["t-s10"]
+
+
+async def test_narrow_terminal_puts_the_detail_below_the_list(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        detail = app.screen.query_one("#browse-detail")
+        assert detail.region.y >= table.region.bottom
+        assert detail.region.width >= 70
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        detail = app.screen.query_one("#browse-detail")
+        assert detail.region.x >= table.region.right and detail.region.width > 100
+
+
+async def test_study_now_summary_says_where_esc_goes(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        await press(pilot, *"Q24")
+        await press(pilot, "down", "n")  # study it now
+        assert type(app.screen).__name__ == "StudyScreen"
+        await press(pilot, "space", "3")
+        summary = str(app.screen.query_one("#session-summary", Static).render())
+        assert "return to Browse" in summary
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "BrowseScreen"
