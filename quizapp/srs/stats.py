@@ -196,7 +196,8 @@ def _ensure_pow(session: Session) -> None:
         session.execute(text("SELECT pow(2, 0.5)"))
     except Exception:  # OperationalError: no such function
         raw = session.connection().connection.driver_connection
-        raw.create_function("pow", 2, math.pow, deterministic=True)
+        if raw is not None:
+            raw.create_function("pow", 2, math.pow, deterministic=True)
 
 
 def _fmt(moment: datetime) -> str:

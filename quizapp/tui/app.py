@@ -177,13 +177,15 @@ class QuizApp(App[None]):
     def _on_theme_changed(self, theme: Theme) -> None:
         # A theme picked in the command palette is remembered like one picked in Settings.
         if self.settings is not None and self.backend is not None and theme.name != self.settings.theme:
-            self.settings = self.settings.model_copy(update={"theme": theme.name})
-            self._save_settings(self.settings)
+            base = self.settings
+            self.settings = base.model_copy(update={"theme": theme.name})
+            self._save_settings(self.settings, base)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="save-theme")
-    def _save_settings(self, settings: Settings) -> None:
+    def _save_settings(self, settings: Settings, base: Settings) -> None:
         assert self.backend is not None
-        self.backend.service.save_settings(settings)
+        # Against `base`: only the theme is written, never a --lang override or a stale value.
+        self.backend.service.save_settings(settings, base)
 
     # -- navigation -------------------------------------------------------------
     def action_open_mode(self, mode: str) -> None:

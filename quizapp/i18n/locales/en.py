@@ -166,6 +166,7 @@ MESSAGES: dict[str, str] = {
     "settings.field.relearning_steps_min": "Relearning steps (minutes)",
     "settings.field.day_rollover_hour": "Day starts at (hour)",
     "settings.field.leech_threshold": "Leech after lapses",
+    "settings.field.interview_date": "Interview date (YYYY-MM-DD, optional)",
     "settings.field.language": "Language",
     "settings.field.theme": "Theme",
     "settings.field.fuzz": "Interval fuzz",
@@ -182,6 +183,7 @@ MESSAGES: dict[str, str] = {
     "settings.error.int": "a whole number",
     "settings.error.float": "a number such as 0.9",
     "settings.error.steps": "minutes like 1, 10 (1–10 steps, at most a week each)",
+    "settings.error.date": "Write the date as YYYY-MM-DD, e.g. 2026-03-12",
     "settings.error.range": "between {low} and {high}",
     "settings.error.invalid": "not a valid value",
     # stats

@@ -166,6 +166,7 @@ MESSAGES: dict[str, str] = {
     "settings.field.relearning_steps_min": "重新学习步长（分钟）",
     "settings.field.day_rollover_hour": "每天开始于（点）",
     "settings.field.leech_threshold": "遗忘几次标为难点",
+    "settings.field.interview_date": "面试日期（YYYY-MM-DD，可空）",
     "settings.field.language": "语言",
     "settings.field.theme": "主题",
     "settings.field.fuzz": "间隔随机化",
@@ -182,6 +183,7 @@ MESSAGES: dict[str, str] = {
     "settings.error.int": "需要整数",
     "settings.error.float": "需要数字，例如 0.9",
     "settings.error.steps": "分钟数，如 1, 10（1–10 个，每个不超过一周）",
+    "settings.error.date": "日期格式应为 YYYY-MM-DD，如 2026-03-12",
     "settings.error.range": "应在 {low} 到 {high} 之间",
     "settings.error.invalid": "取值无效",
     # stats

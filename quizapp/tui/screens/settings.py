@@ -27,12 +27,15 @@ TEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("relearning_steps_min", "steps"),
     ("day_rollover_hour", "int"),
     ("leech_threshold", "int"),
+    ("interview_date", "date"),
 )
 CHOICE_FIELDS: tuple[str, ...] = ("language", "theme", "fuzz")
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
 def format_value(value: Any) -> str:
+    if value is None:
+        return ""
     if isinstance(value, list):
         return ", ".join(f"{v:g}" for v in value)
     if isinstance(value, float):
@@ -43,6 +46,8 @@ def format_value(value: Any) -> str:
 def parse_value(text: str, kind: str) -> Any:
     """Text → value for pydantic; raises ValueError with the catalog key of the problem."""
     text = text.strip().replace("，", ",")
+    if kind == "date":
+        return text or None  # pydantic checks the YYYY-MM-DD form
     if kind == "int":
         try:
             return int(text)
@@ -130,8 +135,10 @@ class SettingsScreen(BaseScreen):
         self.post_message(self.Saved(settings))
 
     def on_settings_screen_loaded(self, message: Loaded) -> None:
-        self.stored = message.settings
-        self._fill(message.settings)
+        # The form starts from what is in use: with `--lang en` that is English even when
+        # Chinese is stored. Only fields the user changes from here are written on save.
+        self.stored = message.settings.model_copy(update={"language": self.quiz_app.tr.lang})
+        self._fill(self.stored)
         self.query_one("#settings-form").loading = False
         self.query_one(f"#field-{TEXT_FIELDS[0][0]}", Input).focus()
 
@@ -192,6 +199,8 @@ class SettingsScreen(BaseScreen):
             return self.t("settings.error.range", low=f"{low:g}", high=f"{high:g}")
         if field in ("learning_steps_min", "relearning_steps_min"):
             return self.t("settings.error.steps")
+        if field == "interview_date":
+            return self.t("settings.error.date")
         return self.t("settings.error.invalid")
 
     def _render_errors(self) -> None:
