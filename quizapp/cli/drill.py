@@ -42,32 +42,36 @@ MAX_SEED = 2 ** 63 - 1
 # --- handlers -----------------------------------------------------------------------
 
 def run_drill(args: argparse.Namespace) -> int:
+    _check_text(args)
     lang = args.lang or "zh"
     if args.list:
         return _list_types(args.json, lang)
     if not args.type_id:
         raise UsageError("drill needs --type TYPE (or --list)")
-    problem = _problem(args, allow_random_seed=True)
-    if args.json:
-        _print_json(problem_to_json(problem, solution=args.solution, lang=lang))
-    else:
-        print("\n".join(render_problem(problem, lang, solution=args.solution)))
+    with _computable():
+        problem = _problem(args, allow_random_seed=True)
+        if args.json:
+            _print_json(problem_to_json(problem, solution=args.solution, lang=lang))
+        else:
+            _print("\n".join(render_problem(problem, lang, solution=args.solution)))
     return 0
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    _check_text(args)
     lang = args.lang or "zh"
-    problem = _problem(args, allow_random_seed=False)
-    answers = _answers(problem, args.answer)
-    verdict = grade(problem, answers)
-    if args.json:
-        _print_json(verdict_to_json(verdict, lang))
-    if verdict.has_format_error:  # not graded, not an attempt: say where, and stop
-        error = verdict.format_errors[0]
-        print(f"quizapp: {error.part}: {error.message(lang)}", file=sys.stderr)
-        return 2
-    if not args.json:
-        print("\n".join(render_verdict(problem, verdict, lang)))
+    with _computable():
+        problem = _problem(args, allow_random_seed=False)
+        answers = _answers(problem, args.answer)
+        verdict = grade(problem, answers)
+        if args.json:
+            _print_json(verdict_to_json(verdict, lang))
+        if verdict.has_format_error:  # not graded, not an attempt: say where, and stop
+            error = verdict.format_errors[0]
+            print(f"quizapp: {error.part}: {error.message(lang)}", file=sys.stderr)
+            return 2
+        if not args.json:
+            _print("\n".join(render_verdict(problem, verdict, lang)))
     return 0 if verdict.correct else 1
 
 
@@ -78,9 +82,45 @@ def _list_types(as_json: bool, lang: str) -> int:
                       "difficulties": list(t.difficulties)} for t in types])
         return 0
     width = max(len(t.id) for t in types)
-    for t in types:
-        print(f"{t.id.ljust(width)}  {t.title(lang)}")
+    _print("\n".join(f"{t.id.ljust(width)}  {t.title(lang)}" for t in types))
     return 0
+
+
+def _check_text(args: argparse.Namespace) -> None:
+    """Arguments that are not valid UTF-8 (Python keeps the bytes as lone surrogates)."""
+    for option in ("type_id", "given", "param", "answer"):
+        value = getattr(args, option, None)
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str):
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError:
+                    flag = "--type" if option == "type_id" else f"--{option}"
+                    raise UsageError(f"{flag} is not valid UTF-8 text") from None
+
+
+class _computable:
+    """Inputs inside the range checks can still overflow somewhere (a product of large
+    parameters): one line, exit 2, never a traceback."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        if kind is not None and issubclass(kind, ArithmeticError):
+            raise UsageError(f"these inputs cannot be computed ({exc}); use smaller numbers") from None
+        return False
+
+
+def _print(text: str) -> None:
+    """Print all of `text` or, when the terminal's encoding cannot show it, nothing: exit 2."""
+    encoding = sys.stdout.encoding or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        raise UsageError(f"the output cannot be shown in this terminal's encoding ({encoding}); "
+                         "use a UTF-8 locale (e.g. LANG=C.UTF-8) or --json") from None
+    print(text)
 
 
 # --- argument handling ----------------------------------------------------------------
@@ -137,7 +177,7 @@ def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
 
 
 def _print_json(data: Any) -> None:
-    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
+    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "").replace("_", "") != "utf8"
     print(json.dumps(data, ensure_ascii=ascii_only))
 
 

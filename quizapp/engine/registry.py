@@ -6,6 +6,7 @@ dependency-free list; a test checks the two agree).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -81,7 +82,7 @@ def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
     for kind, values in (("parameter", dict(params or {})), ("input", given)):
         for name, value in values.items():
             if kind == "input" and name in accepted:
-                arrays[name] = to_array(value, name)
+                arrays[name] = _in_range(to_array(value, name), name)
             elif name in accepted_params:
                 scalars[name] = _param_value(fam, name, value)
             else:
@@ -119,6 +120,21 @@ def _same_scalar(value: Any, derived: Scalar) -> bool:
         return False
 
 
+# Range checks on given inputs: a hand-calculation problem never needs more, and larger
+# numbers overflow the arithmetic (products of parameters, eˣ, the number formatter).
+MAX_INPUT = 1e6  # |cell| of a given matrix (−∞ stays allowed where a mask may be)
+MAX_PARAM = 1e9  # |scalar parameter| (sequence lengths, model sizes, batch)
+
+
+def _in_range(arr: np.ndarray, name: str) -> np.ndarray:
+    finite = arr[np.isfinite(arr)]
+    if finite.size and float(np.abs(finite).max()) > MAX_INPUT:
+        raise ValueError(f"{name}: numbers must be at most {MAX_INPUT:.0e} in size")
+    if (arr == np.inf).any():
+        raise ValueError(f"{name}: +inf is not a valid input")
+    return arr
+
+
 def _param_value(fam: Family, name: str, value: Any) -> Scalar:
     default = fam.param_defaults.get(name)
     if isinstance(default, str):
@@ -134,6 +150,8 @@ def _param_value(fam: Family, name: str, value: Any) -> Scalar:
             raise ValueError(f"parameter {name} must be a number, got {value!r}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"parameter {name} must be a number, got {value!r}")
+    if not math.isfinite(float(value)) or abs(float(value)) > MAX_PARAM:
+        raise ValueError(f"parameter {name} must be a finite number of at most {MAX_PARAM:.0e} in size, got {value!r}")
     if float(value) == int(value):
         return int(value)
     return float(value)
