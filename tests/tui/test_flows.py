@@ -505,8 +505,8 @@ async def test_stats_counts_todays_reviews(db, clock):
         app.open_mode("stats")
         await settle(pilot)
         stats = app.screen.stats
-        assert stats.days[-1][1] == 2
-        assert sum(n for _, n in stats.days) == 2
+        assert stats.heatmap[-1][1] == 2
+        assert sum(n for _, n in stats.heatmap) == 2
         assert stats.states["qa"]["learning"] == 1 and stats.states["qa"]["review"] == 1
 
 

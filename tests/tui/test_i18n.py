@@ -10,7 +10,7 @@ from textual.binding import Binding
 
 from quizapp.srs.settings import Settings
 from quizapp.tui.i18n import LANGUAGES, catalog
-from quizapp.tui.stats_data import KINDS, STATE_COLUMNS
+from quizapp.tui.screens.stats import KINDS, STATE_COLUMNS
 
 TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
 

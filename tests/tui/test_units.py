@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from quizapp.tui.format import one_line, short_time
 from quizapp.tui.screens.quiz import FAST_MS, auto_rating
 from quizapp.tui.screens.settings import format_value, parse_value
-from quizapp.tui.stats_data import collect_stats
 from tests.tui.conftest import START, open_service
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,7 +69,9 @@ def test_short_time():
     assert short_time(START + timedelta(days=400), START, UTC) == "2027-02-09"
 
 
-def test_collect_stats_counts_days_states_and_retention(db, clock):
+def test_study_stats_counts_days_states_and_retention(db, clock):
+    from quizapp.srs.stats import study_stats
+
     service = open_service(db, clock)
     try:
         first = service.next_card("qa")
@@ -83,19 +84,19 @@ def test_collect_stats_counts_days_states_and_retention(db, clock):
         third = service.next_card("mcq")
         service.answer(third.card.card_id, 3, mode="quiz")
         service.set_suspended("t-q33", True)
-        stats = collect_stats(service)
+        stats = study_stats(service.db, clock, service.settings())
     finally:
         service.db.close()
-    assert len(stats.days) == 14
-    per_day = [n for _, n in stats.days]
+    per_day = [n for _, n in stats.heatmap[-14:]]
     assert per_day == [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1]  # 12 days ago, 3 days ago, today
-    assert stats.days[-1][0].isoformat() == "2026-01-17"
+    assert stats.heatmap[-1][0].isoformat() == "2026-01-17"
     assert stats.reviews_total == 4
     assert stats.states["qa"]["relearning"] == 1
     assert stats.states["qa"]["learning"] == 1
     assert stats.states["qa"]["suspended"] == 1
     assert stats.states["mcq"]["learning"] == 1
-    assert stats.retention == 0.0 and stats.retention_reviews == 1
+    lapse = next(b for b in stats.retention if b.label == "7-20d")
+    assert (lapse.reviews, lapse.passed) == (1, 0)
 
 
 def test_importing_the_app_does_not_import_the_database_layer():

@@ -53,6 +53,8 @@ MESSAGES: dict[str, str] = {
     "binding.settings.save": "Save",
     "binding.settings.back": "Back",
     "binding.stats.refresh": "Refresh",
+    "binding.stats.down": "Scroll down",
+    "binding.stats.up": "Scroll up",
     "binding.stats.back": "Back",
     "binding.error.close": "Close",
     # home

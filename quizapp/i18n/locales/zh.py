@@ -53,6 +53,8 @@ MESSAGES: dict[str, str] = {
     "binding.settings.save": "保存",
     "binding.settings.back": "返回",
     "binding.stats.refresh": "刷新",
+    "binding.stats.down": "向下滚动",
+    "binding.stats.up": "向上滚动",
     "binding.stats.back": "返回",
     "binding.error.close": "关闭",
     # home

@@ -1,53 +1,137 @@
-"""Stats: reviews per day (last 14 days), cards by state, retention."""
+"""Stats: "am I ready?" — readiness per topic now and on the interview day, the due
+forecast, a year of reviews as a calendar heatmap, true retention, intervals, drill
+accuracy, the mock trend and the most frequent drill mistakes (Enter practises one).
+
+The figures come from `quizapp.srs.stats` (aggregate queries) in a worker; this screen only
+lays them out. Sections sit in one column on narrow terminals and two on wide ones.
+"""
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
 from rich.table import Table
-from textual import work
+from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Grid, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, Sparkline, Static
+from textual.widgets import Footer, Header, OptionList, Sparkline, Static
+from textual.widgets.option_list import Option
 
+from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.stats_data import KINDS, STATE_COLUMNS, Stats, collect_stats
+
+if TYPE_CHECKING:
+    from quizapp.srs.stats import StudyStats, TopicReadiness
+
+KINDS = ("qa", "mcq", "skill")
+STATE_COLUMNS = ("new", "learning", "review", "relearning", "suspended")
+BAR = 10  # cells of a percentage bar
+HEAT_LEVELS = ("#0e4429", "#006d32", "#26a641", "#39d353")  # Anki/GitHub-style greens
+SECTIONS = ("readiness", "forecast", "heatmap", "retention", "intervals", "skills", "mocks", "mistakes", "states")
+
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def bar(value: float | None, width: int = BAR) -> Text:
+    if value is None:
+        return Text("")
+    filled = round(max(0.0, min(1.0, value)) * width)
+    style = "green" if value >= 0.8 else "yellow" if value >= 0.5 else "red"
+    return Text.assemble(("█" * filled, style), ("░" * (width - filled), "dim"))
+
+
+def heatmap_text(days: list[tuple[date, int]], weeks: int, month_label: str) -> Text:
+    """Anki's calendar: one column per week (oldest left), Monday at the top, a square per
+    day shaded by its number of reviews (quartiles of the busy days)."""
+    if not days:
+        return Text("")
+    last = days[-1][0]
+    first = last - timedelta(days=last.weekday()) - timedelta(weeks=weeks - 1)
+    counts = {d: n for d, n in days if d >= first}
+    busy = sorted(n for n in counts.values() if n)
+    cuts = [busy[int(len(busy) * q)] for q in (0.25, 0.5, 0.75)] if busy else []
+
+    def level(n: int) -> int:
+        return sum(n > cut for cut in cuts)
+
+    text = Text()
+    # Month numbers above the week where a month starts.
+    header = [" "] * weeks
+    for week in range(weeks):
+        start = first + timedelta(weeks=week)
+        if week == 0 or start.month != (start - timedelta(weeks=1)).month:
+            label = month_label.format(m=start.month)
+            if all(c == " " for c in header[week : week + len(label) + 1]):
+                header[week : week + len(label)] = list(label)
+    text.append("   " + "".join(header[:weeks]) + "\n", style="dim")
+    for weekday in range(7):
+        text.append(("M", " ", "W", " ", "F", " ", "S")[weekday].ljust(3), style="dim")
+        for week in range(weeks):
+            day = first + timedelta(weeks=week, days=weekday)
+            if day > last:
+                text.append(" ")
+            elif n := counts.get(day, 0):
+                text.append("■", style=HEAT_LEVELS[level(n)])
+            else:
+                text.append("·", style="dim")
+        text.append("\n")
+    return text
 
 
 class StatsScreen(BaseScreen):
+    # Two columns of sections from 150 columns on (app.tcss: `#stats.-wide`).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]
     BINDINGS = [
         Binding("r", "reload", "Refresh", id="stats.refresh"),
+        Binding("j", "scroll('down')", "Scroll down", show=False, id="stats.down"),
+        Binding("k", "scroll('up')", "Scroll up", show=False, id="stats.up"),
         Binding("escape", "back", "Back", id="stats.back"),
     ]
 
     class Loaded(Message):
-        def __init__(self, stats: Stats) -> None:
+        def __init__(self, stats: StudyStats) -> None:
             super().__init__()
             self.stats = stats
 
     def __init__(self) -> None:
         super().__init__(id="stats")
-        self.stats: Stats | None = None
+        self.stats: StudyStats | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="stats-body"):
-            yield Static(id="stats-days-title", classes="stats-title")
-            yield Sparkline([], id="stats-sparkline")
-            yield Static(id="stats-days")
-            yield Static(id="stats-states-title", classes="stats-title")
-            yield Static(id="stats-states")
-            yield Static(id="stats-retention-title", classes="stats-title")
-            yield Static(id="stats-retention")
+            yield Static(id="stats-headline")
+            with Grid(id="stats-grid"):
+                for section in SECTIONS:
+                    with Vertical(classes="stats-section", id=f"stats-section-{section}"):
+                        yield Static(classes="stats-title", id=f"stats-{section}-title")
+                        if section == "forecast":
+                            yield Sparkline([], id="stats-forecast-chart", classes="stats-chart")
+                        if section == "mocks":
+                            yield Sparkline([], id="stats-mocks-chart", classes="stats-chart")
+                        if section == "mistakes":
+                            yield OptionList(id="stats-mistakes-list")
+                        yield Static(id=f"stats-{section}", classes="stats-text")
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one("#stats-body").loading = True
+        self.query_one("#stats-body").focus()
         self.load()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def load(self) -> None:
-        self.post_message(self.Loaded(collect_stats(self.service)))
+        from quizapp.srs.stats import study_stats
+
+        service = self.service
+        self.post_message(self.Loaded(study_stats(service.db, service.clock, service.settings())))
 
     def on_stats_screen_loaded(self, message: Loaded) -> None:
         self.stats = message.stats
@@ -60,39 +144,163 @@ class StatsScreen(BaseScreen):
     def action_back(self) -> None:
         self.dismiss()
 
+    def action_scroll(self, direction: str) -> None:
+        body = self.query_one("#stats-body", VerticalScroll)
+        body.scroll_down(animate=False) if direction == "down" else body.scroll_up(animate=False)
+
+    @on(OptionList.OptionSelected, "#stats-mistakes-list")
+    def _practise(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id:
+            self.quiz_app.open_mode("drill", type=event.option.id.split(":", 1)[0])
+
+    # -- texts --------------------------------------------------------------------------
     def render_texts(self) -> None:
         self.title = self.t("app.title")
         self.sub_title = self.t("stats.title")
-        self.query_one("#stats-days-title", Static).update(self.t("stats.days_title"))
-        self.query_one("#stats-states-title", Static).update(self.t("stats.states_title"))
-        self.query_one("#stats-retention-title", Static).update(self.t("stats.retention_title"))
+        for section in SECTIONS:
+            self.query_one(f"#stats-{section}-title", Static).update(self.t(f"stats.section.{section}"))
         stats = self.stats
         if stats is None:
             return
-        counts = [n for _, n in stats.days]
-        self.query_one(Sparkline).data = counts
-        self.query_one("#stats-days", Static).update(self._days_table(stats))
-        self.query_one("#stats-states", Static).update(self._states_table(stats))
-        if stats.retention is None:
-            retention = self.t("stats.retention_none")
+        self.query_one("#stats-headline", Static).update(self._headline(stats))
+        self.query_one("#stats-readiness", Static).update(self._topics(stats))
+        counts = [n for _, n in stats.forecast]
+        self.query_one("#stats-forecast-chart", Sparkline).data = counts
+        self.query_one("#stats-forecast", Static).update(
+            Text(self.t("stats.forecast_line", today=counts[0], week=sum(counts[:7]), month=sum(counts),
+                        peak=max(counts), last=stats.forecast[-1][0].isoformat()))
+        )
+        weeks = 53 if self.size.width >= 64 else max(8, self.size.width - 12)
+        heat = heatmap_text(stats.heatmap, weeks, self.t("stats.month_label"))
+        year = [n for _, n in stats.heatmap]
+        active = sum(1 for n in year if n)
+        heat.append(self.t("stats.heatmap_line", reviews=sum(year), days=active, streak=stats.streak))
+        self.query_one("#stats-heatmap", Static).update(heat)
+        self.query_one("#stats-retention", Static).update(self._retention(stats))
+        self.query_one("#stats-intervals", Static).update(self._intervals(stats))
+        self.query_one("#stats-skills", Static).update(self._skills(stats))
+        scores = [p.score for p in stats.mock_trend]
+        self.query_one("#stats-mocks-chart", Sparkline).data = scores
+        self.query_one("#stats-mocks-chart").display = len(scores) > 1
+        if scores:
+            recent = " → ".join(percent(p.score) for p in stats.mock_trend[-6:])
+            mocks = self.t("stats.mocks_line", n=len(scores), recent=recent, date=stats.mock_trend[-1].day.isoformat())
         else:
-            retention = self.t("stats.retention", pct=f"{stats.retention:.0%}", n=stats.retention_reviews)
-        total = self.t("stats.total", n=stats.reviews_total, leeches=stats.leeches)
-        self.query_one("#stats-retention", Static).update(f"{retention}\n{total}")
+            mocks = self.t("stats.mocks_none")
+        self.query_one("#stats-mocks", Static).update(Text(mocks))
+        self._mistakes(stats)
+        self.query_one("#stats-states", Static).update(self._states(stats))
 
-    def _days_table(self, stats: Stats) -> Table:
-        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False)
-        for day, _ in stats.days:
-            table.add_column(day.strftime("%m-%d"), justify="right")
-        table.add_row(*(str(n) if n else "·" for _, n in stats.days))
+    def _headline(self, stats: StudyStats) -> Text:
+        if stats.readiness_now is None:
+            return Text(self.t("stats.readiness_empty"))
+        if stats.interview_date is None:
+            line = self.t("stats.readiness_no_date", now=percent(stats.readiness_now))
+        elif stats.days_left is not None and stats.days_left < 0:
+            line = self.t("stats.readiness_past", date=stats.interview_date.isoformat(), now=percent(stats.readiness_now))
+        else:
+            line = self.t("stats.readiness_date", date=stats.interview_date.isoformat(), days=stats.days_left,
+                          now=percent(stats.readiness_now), then=percent(stats.readiness_at_interview))
+        return Text(line, style="bold")
+
+    def _topics(self, stats: StudyStats) -> Table | Text:
+        if not stats.topics:
+            return Text(self.t("stats.none"), style="dim")
+        tr = self.quiz_app.tr
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")
+        table.add_column(self.t("stats.col.topic"), no_wrap=True, max_width=18)
+        table.add_column(self.t("stats.col.studied"), justify="right")
+        table.add_column(self.t("stats.col.now"), justify="right")
+        table.add_column("", no_wrap=True)
+        table.add_column(self.t("stats.col.interview"), justify="right")
+        table.add_column(self.t("stats.col.mock"), justify="right")
+        def focus(topic: TopicReadiness) -> float:
+            return topic.recall_at_interview if topic.recall_at_interview is not None else topic.recall_now
+
+        # Weakest first: what to study before the interview.
+        for topic in sorted(stats.topics, key=focus):
+            table.add_row(
+                Text(tag_name(topic.topic, tr)),
+                f"{topic.studied}/{topic.items}",
+                percent(topic.recall_now),
+                bar(focus(topic)),
+                percent(topic.recall_at_interview),
+                percent(topic.mock_score) if topic.mock_answers else "–",
+            )
         return table
 
-    def _states_table(self, stats: Stats) -> Table:
-        table = Table(box=None, padding=(0, 3, 0, 0), show_edge=False)
+    def _retention(self, stats: StudyStats) -> Table:
+        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
+        table.add_column(self.t("stats.col.interval"))
+        table.add_column(self.t("stats.col.reviews"), justify="right")
+        table.add_column(self.t("stats.col.retained"), justify="right")
+        table.add_column("")
+        for bucket in stats.retention:
+            table.add_row(self.t(f"stats.bucket.{bucket.label}"), str(bucket.reviews), percent(bucket.rate), bar(bucket.rate))
+        return table
+
+    def _intervals(self, stats: StudyStats) -> Table:
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, show_header=False)
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right")
+        table.add_column(no_wrap=True)
+        peak = max((n for _, n in stats.intervals), default=0) or 1
+        for label, n in stats.intervals:
+            table.add_row(self.t(f"stats.bucket.{label}"), str(n), Text("█" * round(24 * n / peak), style="cyan"))
+        return table
+
+    def _skills(self, stats: StudyStats) -> Table | Text:
+        if not stats.skills:
+            return Text(self.t("stats.skills_none"), style="dim")
+        from quizapp.engine.registry import list_types
+
+        titles = {info.id: info.title(self.quiz_app.tr.lang) for info in list_types()}
+        table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")
+        table.add_column(self.t("stats.col.skill"), no_wrap=True, max_width=22)
+        table.add_column(self.t("stats.col.attempts"), justify="right")
+        table.add_column(self.t("stats.col.all_right"), justify="right")
+        table.add_column(self.t("stats.col.mean"), justify="right")
+        table.add_column(self.t("stats.col.recent"), justify="right")
+        for skill in sorted(stats.skills, key=lambda s: s.mean_score):
+            table.add_row(
+                Text(titles.get(skill.type, skill.type)),
+                str(skill.attempts),
+                percent(skill.correct / skill.attempts if skill.attempts else None),
+                percent(skill.mean_score),
+                percent(skill.recent_mean_score),
+            )
+        return table
+
+    def _mistakes(self, stats: StudyStats) -> None:
+        from quizapp.engine.mistakes import MISTAKES
+        from quizapp.engine.registry import list_types
+
+        lang = self.quiz_app.tr.lang
+        titles = {info.id: info.title(lang) for info in list_types()}
+        options = self.query_one("#stats-mistakes-list", OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        for index, mistake in enumerate(stats.mistakes):
+            known = MISTAKES.get(mistake.mistake)
+            what = known.message(lang).split("：")[0].split(":")[0] if known else mistake.mistake
+            prompt = Text.assemble(
+                (f"×{mistake.count} ", "bold"), (titles.get(mistake.type, mistake.type), "italic"), " · ", what
+            )
+            options.add_option(Option(prompt, id=f"{mistake.type}:{index}"))
+        options.display = bool(stats.mistakes)
+        if stats.mistakes:
+            options.highlighted = highlighted if highlighted is not None else 0
+        self.query_one("#stats-mistakes", Static).update(
+            Text(self.t("stats.mistakes_hint") if stats.mistakes else self.t("stats.mistakes_none"), style="dim")
+        )
+
+    def _states(self, stats: StudyStats) -> Table:
+        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
         table.add_column("")
         for column in STATE_COLUMNS:
             table.add_column(self.t(f"stats.state.{column}"), justify="right")
         for kind in KINDS:
             row = stats.states.get(kind, {})
             table.add_row(self.t(f"kind.{kind}"), *(str(row.get(column, 0)) for column in STATE_COLUMNS))
+        table.caption = self.t("stats.total", n=stats.reviews_total, leeches=stats.leeches)
         return table

@@ -1,0 +1,60 @@
+"""The Stats screen shows srs.stats' figures; a frequent mistake opens a drill of its type."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from textual.widgets import OptionList, Static
+
+from quizapp.tui.app import make_app
+from tests.tui.conftest import open_service, press, settle
+
+
+def add_attempts(db, clock) -> None:
+    from quizapp.store.models import DrillAttempt
+
+    service = open_service(db, clock)
+    try:
+        with service.db.session() as session, session.begin():
+            for score, mistakes in ((0.5, ["softmax_wrong_axis"]), (0.0, ["softmax_wrong_axis"]), (1.0, [])):
+                session.add(DrillAttempt(type="softmax", seed=1, difficulty=1, answers={}, verdict={}, score=score,
+                                         diagnosis=[{"part": "A", "mistake": m} for m in mistakes],
+                                         created_at=datetime(2026, 1, 4, 10, 0)))
+    finally:
+        service.db.close()
+
+
+async def test_stats_screen_shows_readiness_and_practises_a_mistake(db, clock):
+    add_attempts(db, clock)
+    app = make_app(db_path=db, clock=clock, lang="en", start="study")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "space", "3")
+        app.open_mode("stats")
+        await settle(pilot)
+        headline = app.screen.query_one("#stats-headline", Static).render().plain
+        assert headline.startswith("Readiness") and "set your interview date" in headline
+        topics = app.screen.query_one("#stats-readiness", Static)
+        assert topics.region.width >= 70
+        skills = str(app.screen.query_one("#stats-skills", Static).render())
+        mistakes = app.screen.query_one("#stats-mistakes-list", OptionList)
+        assert mistakes.option_count == 1
+        assert "×2" in str(mistakes.get_option_at_index(0).prompt)
+        mistakes.focus()
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "DrillScreen"
+        del skills
+
+
+async def test_stats_scrolls_from_the_keyboard(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="stats")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        body = app.screen.query_one("#stats-body")
+        assert body.max_scroll_y > 0
+        await press(pilot, "end")
+        assert body.scroll_y == body.max_scroll_y
+        await press(pilot, "home")
+        assert body.scroll_y == 0
+        await press(pilot, "j", "j")
+        assert body.scroll_y > 0
