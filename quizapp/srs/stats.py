@@ -210,7 +210,7 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
     days = _Days(tz, settings.day_rollover_hour)
     now = to_naive_utc(clock.now())
     today = days.of(now)
-    interview = parse_interview_date(getattr(settings, "interview_date", None))
+    interview = parse_interview_date(settings.interview_date)
     days_left = (interview - today).days if interview is not None else None
     # Recall "on the interview date" is predicted for the start of that study day.
     at_interview = days.start(interview) if interview is not None and interview >= today else None
@@ -254,6 +254,31 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
     return stats
 
 
+@dataclass(frozen=True)
+class Readiness:
+    """Home's one-line answer: days to the interview and mean predicted recall."""
+
+    interview_date: date | None
+    days_left: int | None
+    now: float | None
+    at_interview: float | None
+
+
+def readiness(db: Database, clock: Clock, settings: Settings) -> Readiness:
+    """Only the overall readiness (two aggregate queries' worth), for Home."""
+    days = _Days(clock.local_tz(), settings.day_rollover_hour)
+    now = to_naive_utc(clock.now())
+    today = days.of(now)
+    interview = parse_interview_date(settings.interview_date)
+    at_interview = days.start(interview) if interview is not None and interview >= today else None
+    scheduler = Scheduler(desired_retention=settings.desired_retention)
+    decay = -scheduler.parameters[20]
+    with db.session() as session:
+        _ensure_pow(session)
+        _, overall = _readiness(session, now, at_interview, 0.9 ** (1 / decay) - 1, decay, topics=False)
+    return Readiness(interview, (interview - today).days if interview else None, overall[0], overall[1])
+
+
 def _recall_sql(moment_param: str) -> str:
     """Predicted recall of one card at `:moment_param`; 0 for a card never studied."""
     elapsed = f"max(0, CAST(julianday(:{moment_param}) - julianday(c.last_review) AS INTEGER))"
@@ -264,14 +289,15 @@ def _recall_sql(moment_param: str) -> str:
 
 
 def _readiness(
-    session: Session, now: datetime, at_interview: datetime | None, factor: float, decay: float
+    session: Session, now: datetime, at_interview: datetime | None, factor: float, decay: float,
+    topics: bool = True,
 ) -> tuple[list[TopicReadiness], tuple[float | None, float | None]]:
     then = at_interview or now
     params = {"now": _fmt(now), "then": _fmt(then), "factor": factor, "decay": decay}
     active = (
         f"i.kind IN {MEMORY_KINDS!r} AND i.retired_at IS NULL AND coalesce(c.suspended, 0) = 0"
     )
-    rows = session.execute(
+    rows = [] if not topics else session.execute(
         text(
             f"SELECT j.value, count(*), sum(coalesce(c.reps, 0) > 0), "
             f"sum({_recall_sql('now')}), sum({_recall_sql('then')}) "
@@ -280,7 +306,7 @@ def _readiness(
         ),
         params,
     ).all()
-    topics = [
+    per_topic = [
         TopicReadiness(
             topic=str(topic), items=n, studied=int(studied or 0), recall_now=(now_sum or 0.0) / n,
             recall_at_interview=(then_sum or 0.0) / n if at_interview is not None else None,
@@ -296,8 +322,8 @@ def _readiness(
         params,
     ).one()
     if not n:
-        return topics, (None, None)
-    return topics, ((now_sum or 0.0) / n, (then_sum or 0.0) / n if at_interview is not None else None)
+        return per_topic, (None, None)
+    return per_topic, ((now_sum or 0.0) / n, (then_sum or 0.0) / n if at_interview is not None else None)
 
 
 def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:

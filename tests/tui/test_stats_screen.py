@@ -58,3 +58,23 @@ async def test_stats_scrolls_from_the_keyboard(db, clock):
         assert body.scroll_y == 0
         await press(pilot, "j", "j")
         assert body.scroll_y > 0
+
+
+async def test_home_shows_days_left_and_readiness(tmp_path, clock):
+    from tests.tui.conftest import make_db
+
+    db = make_db(tmp_path / "study.db", clock, interview_date="2026-01-15")  # the clock says 2026-01-05
+    app = make_app(db_path=db, clock=clock, lang="en", start="study")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "space", "4", "escape")  # one card learnt: readiness above 0
+        assert app.screen.id == "home"
+        heading = app.screen.query_one("#home-heading", Static).render().plain
+        assert heading.startswith("Today · interview in 10 day(s) · readiness ")
+        now = heading.split("readiness ")[1].split("%")[0]
+        assert 0 < int(now) <= 100
+        label = app.screen.query_one("#tile-new_left .tile-label", Static).render().plain
+        assert label == "New left · 20/day each"
+        # The whole menu is on screen at 80×24, Settings included.
+        menu = app.screen.query_one("#home-menu")
+        assert menu.region.bottom <= 23 and menu.max_scroll_y == 0

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from quizapp.tui.screens.base import BaseScreen
 
 if TYPE_CHECKING:
+    from quizapp.srs.stats import Readiness
     from quizapp.srs.views import DueCounts
     from quizapp.tui.backend import Backend
 
@@ -36,6 +37,8 @@ TILES: tuple[str, ...] = ("qa", "mcq", "skill", "new_left", "reviews_today", "st
 
 
 class HomeScreen(BaseScreen):
+    # Under 30 rows the tiles lose their borders so the whole menu fits (app.tcss: `#home.-short`).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = [
         Binding("s", "app.open_mode('study')", "Study", id="home.study"),
         Binding("m", "app.open_mode('quiz')", "Multiple choice", id="home.quiz"),
@@ -47,13 +50,17 @@ class HomeScreen(BaseScreen):
     ]
 
     class CountsLoaded(Message):
-        def __init__(self, counts: DueCounts) -> None:
+        def __init__(self, counts: DueCounts, readiness: Readiness, new_per_day: int) -> None:
             super().__init__()
             self.counts = counts
+            self.readiness = readiness
+            self.new_per_day = new_per_day
 
     def __init__(self) -> None:
         super().__init__(id="home")
         self.counts: DueCounts | None = None
+        self.readiness: Readiness | None = None
+        self.new_per_day: int | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -84,10 +91,17 @@ class HomeScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home-counts")
     def load_counts(self) -> None:
-        self.post_message(self.CountsLoaded(self.service.due_counts()))
+        from quizapp.srs.stats import readiness  # imported here: Home starts before the database
+
+        service = self.service
+        settings = service.settings()
+        figures = readiness(service.db, service.clock, settings)
+        self.post_message(self.CountsLoaded(service.due_counts(), figures, settings.new_per_day))
 
     def on_home_screen_counts_loaded(self, message: CountsLoaded) -> None:
         self.counts = message.counts
+        self.readiness = message.readiness
+        self.new_per_day = message.new_per_day
         self.render_texts()
 
     # -- texts --------------------------------------------------------------------
@@ -96,7 +110,7 @@ class HomeScreen(BaseScreen):
         self.sub_title = self.t("home.subtitle")
         counts = self.counts
         self.query_one("#home-heading", Static).update(
-            self.t("home.heading") if self.quiz_app.backend is not None else self.t("home.loading")
+            Text(self._heading()) if self.quiz_app.backend is not None else self.t("home.loading")
         )
         values = {
             "qa": counts.qa if counts else None,
@@ -110,7 +124,11 @@ class HomeScreen(BaseScreen):
         for tile, value in values.items():
             box = self.query_one(f"#tile-{tile}")
             box.query_one(".tile-value", Static).update("…" if value is None else str(value))
-            box.query_one(".tile-label", Static).update(self.t(f"home.tile.{tile}"))
+            label = self.t(f"home.tile.{tile}")
+            if tile == "new_left" and self.new_per_day is not None:
+                # The limit applies to each kind (Q&A, MCQ, drill) separately, as Anki's per deck.
+                label = self.t("home.tile.new_left_limit", limit=self.new_per_day)
+            box.query_one(".tile-label", Static).update(label)
             box.set_class(bool(value) and tile in ("qa", "mcq", "skill"), "-due")
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
@@ -120,6 +138,16 @@ class HomeScreen(BaseScreen):
             menu.add_option(Option(prompt, id=mode))
         menu.highlighted = highlighted if highlighted is not None else 0
         self._render_notice()
+
+    def _heading(self) -> str:
+        ready = self.readiness
+        if ready is None or ready.now is None:
+            return self.t("home.heading")
+        now = f"{ready.now:.0%}"
+        if ready.days_left is None or ready.days_left < 0:
+            return self.t("home.heading_ready", now=now)
+        then = f"{ready.at_interview:.0%}" if ready.at_interview is not None else now
+        return self.t("home.heading_interview", days=ready.days_left, now=now, then=then)
 
     def _render_notice(self) -> None:
         backend = self.quiz_app.backend
