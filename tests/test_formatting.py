@@ -51,3 +51,10 @@ def test_clock():
     assert clock(0) == "0:00"
     assert clock(65.4) == "1:05"
     assert clock(4500) == "75:00"
+
+
+def test_num_keeps_a_tables_digits_when_asked():
+    assert num(0.04979, decimals=6, trim=True) == "0.04979"
+    assert num(2.718282, decimals=6, trim=True) == "2.718282"
+    assert num(-0.0000001, decimals=6, trim=True) == "0"
+    assert num(0.04979) == "0.050"

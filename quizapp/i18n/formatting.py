@@ -10,13 +10,15 @@ matrix, a report and a button:
   rounding), with `decimals` places when they are not zero ("67%", "66.7%", "50%").
 * `interval`: a scheduling interval as Anki shows it on its buttons ("10m", "3d", "1.5mo"),
   units from the catalog (`interval.*`).
-* `clock`: a duration as m:ss ("12:05"); `—` for none.
+* `clock`: a duration as m:ss ("12:05"); `—` for none; time left rounds up.
+* `local_time` / `short_time`: a moment in the user's zone ("2026-12-01 09:10"; "12-01 09:10"
+  within the current year); `response_time`: milliseconds as whole seconds ("12s").
 """
 
 from __future__ import annotations
 
 import math
-from datetime import timedelta
+from datetime import datetime, timedelta, tzinfo
 from decimal import ROUND_HALF_UP, Decimal
 
 from quizapp.i18n import Translator
@@ -25,8 +27,9 @@ MINUS = "\u2212"
 NONE = "—"
 
 
-def num(x: float) -> str:
-    """One number, seed style (see the module docstring)."""
+def num(x: float, decimals: int = 3, *, trim: bool = False) -> str:
+    """One number, seed style (see the module docstring). Tables of looked-up values
+    (`decimals=6, trim=True`) keep the digits they have: 0.04979, not 0.049790."""
     x = float(x)
     if math.isnan(x):
         return "NaN"
@@ -37,8 +40,10 @@ def num(x: float) -> str:
     elif abs(x * 100 - round(x * 100)) < 1e-9:
         text = f"{x:.2f}".rstrip("0").rstrip(".")
     else:
-        text = f"{x:.3f}"
-    if text in ("-0", "-0.000"):
+        text = f"{x:.{decimals}f}"
+        if trim:
+            text = text.rstrip("0").rstrip(".")
+    if text.startswith("-") and not text.strip("-0."):
         text = text[1:]
     return text.replace("-", MINUS)
 
@@ -74,9 +79,32 @@ def interval(delta: timedelta, lang: str) -> str:
     return t("interval.years", n=f"{round(days / 365, 1):g}")
 
 
-def clock(seconds: float | None) -> str:
-    """A duration as m:ss (minutes may exceed 59: "75:00"); `—` when there is none."""
+def clock(seconds: float | None, *, round_up: bool = False) -> str:
+    """A duration as m:ss (minutes may exceed 59: "75:00"), never negative; `—` when there is none.
+
+    Time used is rounded; time *left* (`round_up=True`) is rounded up, so that a fresh
+    4-minute limit reads 4:00 and 0:00 appears only when the time is really over.
+    """
     if seconds is None:
         return NONE
-    total = round(seconds)
+    total = max(0, math.ceil(seconds - 1e-9) if round_up else round(seconds))
     return f"{total // 60}:{total % 60:02d}"
+
+
+def local_time(moment: datetime, tz: tzinfo) -> str:
+    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def short_time(moment: datetime, now: datetime, tz: tzinfo) -> str:
+    """`01-15 09:10` within the current year, `2027-03-02` beyond it."""
+    local = moment.astimezone(tz)
+    if local.year == now.astimezone(tz).year:
+        return local.strftime("%m-%d %H:%M")
+    return local.strftime("%Y-%m-%d")
+
+
+def response_time(duration_ms: int | None) -> str:
+    """How long an answer took: "12s"; "–" when it was not measured."""
+    if duration_ms is None:
+        return "–"
+    return f"{duration_ms / 1000:.0f}s"

@@ -1,28 +1,19 @@
-"""Small formatting helpers shared by screens (dates in the user's zone, states, kinds)."""
+"""Labels shared by screens (card states, kinds, item names, one-line text).
+
+Numbers, percentages, intervals and times: `quizapp.i18n.formatting`."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
+
+from fsrs import State
 
 if TYPE_CHECKING:
     from quizapp.srs.views import CardView, ItemSummary
     from quizapp.tui.i18n import Translator
 
-STATE_KEYS = {1: "state.learning", 2: "state.review", 3: "state.relearning"}
-
-
-def local_time(moment: datetime, tz: tzinfo) -> str:
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
-
-
-def short_time(moment: datetime, now: datetime, tz: tzinfo) -> str:
-    """`01-15 09:10` within the current year, `2027-03-02` beyond it."""
-    local = moment.astimezone(tz)
-    if local.year == now.astimezone(tz).year:
-        return local.strftime("%m-%d %H:%M")
-    return local.strftime("%Y-%m-%d")
+STATE_KEYS: dict[int, str] = {State.Learning: "state.learning", State.Review: "state.review", State.Relearning: "state.relearning"}
 
 
 def state_label(card: CardView, tr: Translator) -> str:
@@ -38,12 +29,6 @@ def kind_label(kind: str, tr: Translator) -> str:
 def item_number(summary: ItemSummary) -> str:
     """`Q24` for bank questions, the item id otherwise."""
     return f"Q{summary.source_no}" if summary.source_no else summary.item_id
-
-
-def seconds(duration_ms: int | None) -> str:
-    if duration_ms is None:
-        return "–"
-    return f"{duration_ms / 1000:.0f}s"
 
 
 def one_line(text: str, width: int) -> str:

@@ -729,10 +729,11 @@ async def test_start_mock_with_a_seed(db, clock):
 
 
 def test_countdown_formats_time_left_rounded_up_and_time_used_rounded():
-    from quizapp.tui.widgets.countdown import format_duration, format_seconds
+    from quizapp.i18n.formatting import clock
 
-    assert [format_seconds(s) for s in (240, 239.2, 61, 0.2, 0, -5)] == ["4:00", "4:00", "1:01", "0:01", "0:00", "0:00"]
-    assert [format_duration(s) for s in (10.4, 59.6, 3600)] == ["0:10", "1:00", "60:00"]
+    left = [clock(s, round_up=True) for s in (240, 239.2, 61, 0.2, 0, -5)]
+    assert left == ["4:00", "4:00", "1:01", "0:01", "0:00", "0:00"]
+    assert [clock(s) for s in (10.4, 59.6, 3600)] == ["0:10", "1:00", "60:00"]
 
 
 async def test_drill_cells_typed_ahead_land_where_tab_moved(db, clock):

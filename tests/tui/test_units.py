@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizapp.tui.format import one_line, short_time
+from quizapp.i18n.formatting import short_time
+from quizapp.tui.format import one_line
 from quizapp.tui.screens.quiz import FAST_MS, auto_rating
 from quizapp.tui.screens.settings import format_value, parse_value
 from tests.tui.conftest import START, open_service

@@ -16,16 +16,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
-from quizapp.tui.format import (
-    kind_label,
-    local_time,
-    one_line,
-    seconds,
-    short_time,
-    state_label,
-    summary_label,
-    tag_name,
-)
+from quizapp.i18n.formatting import local_time, percent, response_time, short_time
+from quizapp.tui.format import kind_label, one_line, state_label, summary_label, tag_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
@@ -294,7 +286,7 @@ class BrowseScreen(BaseScreen):
             return ""
         tr = self.quiz_app.tr
         clock = self.quiz_app.clock
-        retrievability = f"{detail.retrievability:.0%}" if detail.retrievability is not None else "–"
+        retrievability = percent(detail.retrievability) if detail.retrievability is not None else "–"
         cells = [
             (self.t("browse.state"), state_label(card, tr)),
             (self.t("browse.due"), short_time(card.due, clock.now(), clock.local_tz()) if card.reps else "–"),
@@ -329,7 +321,7 @@ class BrowseScreen(BaseScreen):
                 local_time(review.reviewed_at, tz),
                 self.t(f"mode.{review.mode}") if self.quiz_app.tr.has(f"mode.{review.mode}") else review.mode,
                 self.t(f"rating.{review.rating}"),
-                seconds(review.duration_ms),
+                response_time(review.duration_ms),
             )
         return table
 

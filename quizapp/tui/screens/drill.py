@@ -35,10 +35,11 @@ from textual.widgets import ContentSwitcher, Footer, Header, Input, OptionList, 
 from textual.widgets.option_list import Option
 
 from quizapp import engine
+from quizapp.i18n.formatting import num
 from quizapp.tui.screens.base import BaseScreen, translate_bindings
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.matrix_grid import CellInput, PartEntry, toggle_focused_entry
-from quizapp.tui.widgets.matrix_view import MatrixView, format_number, hint_tables, shape_label
+from quizapp.tui.widgets.matrix_view import MatrixView, hint_tables, shape_label
 
 if TYPE_CHECKING:
     from quizapp.srs.drills import AttemptView
@@ -636,7 +637,7 @@ class DrillScreen(BaseScreen):
         self.query_one("#drill-given-title", Static).update(self.t("drill.given"))
         self.query_one("#drill-given-title").display = bool(problem.given)
         self.query_one("#drill-given").display = bool(problem.given)
-        params = [f"{name} = {format_number(v) if not isinstance(v, str) else v}" for name, v in problem.params.items()]
+        params = [f"{name} = {num(v) if not isinstance(v, str) else v}" for name, v in problem.params.items()]
         params_text = self.t("drill.params", params=", ".join(params)) if params else ""
         self.query_one("#drill-params", Static).update(params_text)
         self.query_one("#drill-params").display = bool(params)

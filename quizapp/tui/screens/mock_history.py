@@ -15,9 +15,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
+from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.mock_setup import local_time, mock_service
-from quizapp.tui.widgets.countdown import format_duration
+from quizapp.tui.screens.mock_setup import mock_service
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -127,13 +127,13 @@ class MockHistoryScreen(BaseScreen):
             trend = self.t(
                 "mock.history.trend",
                 n=len(scores),
-                first=f"{scores[0]:.0%}",
-                last=f"{scores[-1]:.0%}",
-                best=f"{max(scores):.0%}",
-                mean=f"{sum(scores) / len(scores):.0%}",
+                first=percent(scores[0]),
+                last=percent(scores[-1]),
+                best=percent(max(scores)),
+                mean=percent(sum(scores) / len(scores)),
             )
         elif scores:
-            trend = self.t("mock.history.trend_one", score=f"{scores[0]:.0%}")
+            trend = self.t("mock.history.trend_one", score=percent(scores[0]))
         else:
             trend = self.t("mock.history.trend_none")
         self.query_one("#mock-history-trend-text", Static).update(trend)
@@ -158,8 +158,8 @@ class MockHistoryScreen(BaseScreen):
                 f"#{summary.mock_id}",
                 local_time(summary.started_at, tz),
                 self.t(f"mock.status.{summary.status}"),
-                f"{summary.score:.0%}" if summary.score is not None else "—",
-                format_duration(summary.elapsed_s),
+                percent(summary.score) if summary.score is not None else "—",
+                clock(summary.elapsed_s),
                 f"{summary.answered}/{summary.questions}",
                 str(summary.seed),
                 key=str(summary.mock_id),

@@ -20,9 +20,9 @@ from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Footer, Header, Static
 
+from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.mock_setup import local_time, mock_service
-from quizapp.tui.widgets.countdown import format_duration
+from quizapp.tui.screens.mock_setup import mock_service
 from quizapp.tui.widgets.math_markdown import render_math
 
 if TYPE_CHECKING:
@@ -174,10 +174,10 @@ class MockReportScreen(BaseScreen):
 
     def _summary(self, report: MockReport) -> Text:
         text = Text()
-        text.append(self.t("mock.report.total", pct=f"{report.score:.0%}"), style="bold")
+        text.append(self.t("mock.report.total", pct=percent(report.score)), style="bold")
         text.append("   ")
-        text.append(self.t("mock.report.time", used=format_duration(report.elapsed_s),
-                           total=format_duration(report.total_s)))
+        text.append(self.t("mock.report.time", used=clock(report.elapsed_s),
+                           total=clock(report.total_s)))
         text.append("   ")
         text.append(self.t("mock.report.over_time", n=report.over_time_count),
                     style="bold red" if report.over_time_count else "")
@@ -199,16 +199,16 @@ class MockReportScreen(BaseScreen):
         table.add_column(self.t("mock.report.col.over"), justify="center")
         for row in report.questions:
             if row.answered:
-                score = Text(f"{row.score:.0%}", style="green" if row.score >= 0.6 else "red")
+                score = Text(percent(row.score), style="green" if row.score >= 0.6 else "red")
             else:
                 score = Text(self.t("mock.report.unanswered"), style="dim")
-            used = format_duration(row.time_used_s) if row.time_used_s is not None else "—"
+            used = clock(row.time_used_s)
             table.add_row(
                 str(row.position + 1),
                 self.t(f"mock.kind.{row.kind}"),
                 self.question_text(row),
                 score,
-                f"{used} / {format_duration(row.time_limit_s)}",
+                f"{used} / {clock(row.time_limit_s)}",
                 Text("⚠", style="bold red") if row.over_time else "",
             )
         return table
@@ -220,7 +220,7 @@ class MockReportScreen(BaseScreen):
         table.add_column("")
         table.add_column(self.t("mock.report.col.count"), justify="right")
         for topic in report.topics:
-            table.add_row(topic.topic, f"{topic.score:.0%}", score_bar(topic.score), str(topic.questions))
+            table.add_row(topic.topic, percent(topic.score), score_bar(topic.score), str(topic.questions))
         return table
 
     def _weakest(self, report: MockReport) -> Text:
@@ -232,7 +232,7 @@ class MockReportScreen(BaseScreen):
                 text.append("\n")
             text.append(f"{n}. ")
             text.append(topic.topic, style="bold")
-            text.append("  " + self.t("mock.report.weak_line", pct=f"{topic.score:.0%}", n=len(topic.item_ids)))
+            text.append("  " + self.t("mock.report.weak_line", pct=percent(topic.score), n=len(topic.item_ids)))
         return text
 
     # -- actions ----------------------------------------------------------------------

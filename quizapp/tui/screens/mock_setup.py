@@ -10,7 +10,6 @@ allowed, and the screen only translates the complaints.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -21,8 +20,8 @@ from textual.message import Message
 from textual.widgets import Checkbox, Footer, Header, Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from quizapp.i18n.formatting import clock, local_time
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.widgets.countdown import format_seconds
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockConfig, MockService, MockSummary
@@ -44,10 +43,6 @@ def field_bounds(name: str) -> tuple[Any, Any]:
         low = getattr(rule, "ge", low)
         high = getattr(rule, "le", high)
     return low, high
-
-
-def local_time(moment, tz: tzinfo) -> str:
-    return moment.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 
 def mock_service(screen: BaseScreen) -> MockService:
@@ -287,14 +282,14 @@ class MockSetupScreen(BaseScreen):
         planned = config.planned_seconds
         over = planned > config.total_seconds
         parts = " + ".join(
-            f"{getattr(config, count)}×{format_seconds(getattr(config, SECONDS_FIELDS[kind]))}"
+            f"{getattr(config, count)}×{clock(getattr(config, SECONDS_FIELDS[kind]), round_up=True)}"
             for kind, count in COUNT_ROWS
         )
         text = self.t(
             "mock.setup.plan",
             parts=parts,
-            planned=format_seconds(planned),
-            total=format_seconds(config.total_seconds),
+            planned=clock(planned, round_up=True),
+            total=clock(config.total_seconds, round_up=True),
         )
         if over:
             text += "  " + self.t("mock.setup.plan_over")

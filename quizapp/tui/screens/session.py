@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from fsrs import State
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -26,7 +27,7 @@ from quizapp.tui.screens.base import BaseScreen
 if TYPE_CHECKING:
     from quizapp.srs.views import AnswerResult, CardView, StudyCard
 
-LEARNING_STATES = (1, 3)  # fsrs.State.Learning, fsrs.State.Relearning
+LEARNING_STATES = (State.Learning, State.Relearning)
 
 
 @dataclass

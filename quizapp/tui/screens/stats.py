@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
+from quizapp.i18n import formatting
 from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
 
@@ -35,7 +36,7 @@ SECTIONS = ("readiness", "forecast", "heatmap", "retention", "intervals", "skill
 
 
 def percent(value: float | None) -> str:
-    return "–" if value is None else f"{value:.0%}"
+    return "–" if value is None else formatting.percent(value)
 
 
 def bar(value: float | None, width: int = BAR) -> Text:

@@ -12,20 +12,9 @@ import math
 from rich.text import Text
 from textual.widget import Widget
 
+from quizapp.i18n.formatting import clock
+
 BAR_CELLS = 10
-
-
-def format_seconds(seconds: float) -> str:
-    """Time left as `m:ss`, rounded up so that a fresh 4-minute limit reads 4:00, and
-    0:00 appears only when the time is really over."""
-    total = max(0, math.ceil(seconds - 1e-9))
-    return f"{total // 60}:{total % 60:02d}"
-
-
-def format_duration(seconds: float) -> str:
-    """Time used as `m:ss`, rounded (as the Markdown report writes it)."""
-    total = max(0, int(round(seconds)))
-    return f"{total // 60}:{total % 60:02d}"
 
 
 class Countdown(Widget):
@@ -81,7 +70,7 @@ class Countdown(Widget):
         share = self.remaining / self.limit if self.limit else 0.0
         filled = max(0, min(BAR_CELLS, math.ceil(share * BAR_CELLS - 1e-9)))
         bar = "▮" * filled + "▯" * (BAR_CELLS - filled)
-        return Text(f"⏱ {self.label} {format_seconds(self.remaining)} {bar}")
+        return Text(f"⏱ {self.label} {clock(self.remaining, round_up=True)} {bar}")
 
     def get_content_width(self, container, viewport) -> int:
         return self.render().cell_len

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.color import Color
 from textual.widget import Widget
 
-from quizapp.tui.widgets.matrix_view import format_number
+from quizapp.i18n.formatting import num
 
 CELL = 7
 LEGEND_STEPS = 8
@@ -99,12 +99,12 @@ class Heatmap(Widget):
             for c in range(arr.shape[1]):
                 value = float(arr[r, c])
                 fraction = 0.0 if not np.isfinite(value) else (value - lo) / (hi - lo)
-                text.append(format_number(value).center(CELL), style=self._style(fraction, low, high))
+                text.append(num(value).center(CELL), style=self._style(fraction, low, high))
         # The legend: the ramp from the low to the high end of the scale.
         text.append("\n")
         text.append(" " * label_width)
-        text.append(f"{format_number(lo)} ", style="dim")
+        text.append(f"{num(lo)} ", style="dim")
         for step in range(LEGEND_STEPS):
             text.append("  ", style=self._style(step / (LEGEND_STEPS - 1), low, high))
-        text.append(f" {format_number(hi)}", style="dim")
+        text.append(f" {num(hi)}", style="dim")
         return text

@@ -2,12 +2,11 @@
 
 Matrices get the tall brackets of a printed page (⎡ ⎤ / ⎢ ⎥ / ⎣ ⎦), vectors a single
 row in [ ], scalars `name = value`. Numbers are written the way the worked solution writes
-them: integers without a point, other values to 3 decimals, masked cells as −∞.
+them (`quizapp.i18n.formatting.num`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,23 +14,7 @@ import numpy as np
 from rich.text import Text
 from textual.widgets import Static
 
-MINUS = "\u2212"
-
-
-def format_number(x: float, decimals: int = 3) -> str:
-    """`3`, `0.269`, `−1.5`, `−∞`: what a person writes on paper (U+2212 for minus)."""
-    x = float(x)
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return f"{MINUS}∞" if x < 0 else "∞"
-    if x == round(x) and abs(x) < 1e15:
-        text = str(int(round(x)))
-    else:
-        text = f"{x:.{decimals}f}".rstrip("0").rstrip(".")
-    if text in ("-0", ""):
-        text = "0"
-    return text.replace("-", MINUS)
+from quizapp.i18n.formatting import num
 
 
 def shape_label(shape: tuple[int, ...]) -> str:
@@ -58,9 +41,9 @@ def value_cells(value: Any) -> list[list[str]]:
     """A scalar, vector or matrix as rows of formatted cells (a vector is one row)."""
     arr = np.asarray(value, dtype=float)
     if arr.ndim == 0:
-        return [[format_number(float(arr))]]
+        return [[num(float(arr))]]
     rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
-    return [[format_number(x) for x in row] for row in rows.tolist()]
+    return [[num(x) for x in row] for row in rows.tolist()]
 
 
 class MatrixView(Static):
@@ -84,7 +67,7 @@ class MatrixView(Static):
         text = Text()
         if self.value.ndim == 0:
             text.append(self.matrix_name, style="bold")
-            text.append(f" = {format_number(float(self.value))}")
+            text.append(f" = {num(float(self.value))}")
             return text
         text.append(self.matrix_name, style="bold")
         text.append(f"  {shape_label(self.value.shape)}", style="dim")
@@ -113,8 +96,8 @@ def hint_tables(hints: Sequence[Any], titles: Callable[[str], str]) -> Text | No
         head, fx = _HINT_HEADS.get(hint.kind, ("x", "f(x)"))
         for start in range(0, len(hint.rows), HINT_COLUMNS):
             chunk = hint.rows[start : start + HINT_COLUMNS]
-            xs = [format_number(x) for x, _ in chunk]
-            ys = [format_number(y, 6) for _, y in chunk]  # tables keep all their digits (0.04979)
+            xs = [num(x) for x, _ in chunk]
+            ys = [num(y, decimals=6, trim=True) for _, y in chunk]  # tables keep all their digits (0.04979)
             width = max(len(cell) for cell in xs + ys) + 2
             text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
             text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))
