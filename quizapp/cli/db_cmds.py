@@ -70,6 +70,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from quizapp.i18n.formatting import percent
     from quizapp.srs.bootstrap import open_for_reading
     from quizapp.srs.service import StudyService
 
@@ -101,11 +102,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
               f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
         if figures.readiness_now is not None:
-            line = f"readiness: {figures.readiness_now:.0%} predicted recall now"
+            line = f"readiness: {percent(figures.readiness_now)} predicted recall now"
             if figures.interview_date is not None:
                 line += f"; interview {figures.interview_date.isoformat()} in {figures.days_left} day(s)"
                 if figures.readiness_at_interview is not None:
-                    line += f", {figures.readiness_at_interview:.0%} then without more reviews"
+                    line += f", {percent(figures.readiness_at_interview)} then without more reviews"
             print(line)
     return 0
 

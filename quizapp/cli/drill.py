@@ -106,10 +106,9 @@ class _computable:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if kind is not None and issubclass(kind, ArithmeticError):
             raise UsageError(f"these inputs cannot be computed ({exc}); use smaller numbers") from None
-        return False
 
 
 def _print(text: str) -> None:

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
-from fsrs import Scheduler
+from fsrs import Scheduler, State
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -42,7 +42,7 @@ INTERVAL_BUCKETS: tuple[tuple[str, int, int | None], ...] = (
     ("1-3m", 30, 90), ("3-6m", 90, 180), ("6-12m", 180, 365), ("1y+", 365, None),
 )
 STATE_COLUMNS = ("new", "learning", "review", "relearning", "suspended")
-_STATE_NAMES = {1: "learning", 2: "review", 3: "relearning"}
+_STATE_NAMES: dict[int, str] = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 _TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"  # how SQLAlchemy stores a naive DateTime in SQLite
 
 
