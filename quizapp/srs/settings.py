@@ -25,6 +25,9 @@ class Settings(BaseModel):
     day_rollover_hour: int = Field(4, ge=0, le=23)
     leech_threshold: int = Field(8, ge=1, le=99)
     language: Literal["zh", "en"] = "zh"
+    # Language of the study material: "ui" follows `language`; "both" shows the question in
+    # the interface language with the other language's answer one key (`t`) away.
+    material: Literal["ui", "zh", "en", "both"] = "ui"
     theme: str = "textual-dark"
     fuzz: bool = True
     # The interview day (ISO `YYYY-MM-DD`, or None): Stats predicts recall on it, Home counts down.

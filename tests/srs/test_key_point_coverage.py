@@ -93,3 +93,16 @@ def test_a_short_symbol_keyword_must_be_a_whole_word():
     # Plain words keep prefix matching; longer symbol keywords too.
     words = [{"text": "gpu", "keywords": ["gpu"]}, {"text": "d_model/h", "keywords": ["d_model/h"]}]
     assert key_point_coverage("GPUs; d_model/heads", words).points == [True, True]
+
+def test_english_answer_to_a_builtin_item_ticks_the_three_points_it_covers():
+    """Mock interviews match both languages' keywords: q07 (why divide by √d_k) answered in
+    English, covering variance, saturation and vanishing gradients but not the rest."""
+    from quizapp.content.loader import load_builtin
+
+    payload = load_builtin().by_id()["q07"].model_dump(mode="json")  # as the mock service stores it
+    english = "The dot product's variance grows with d_k, so large scores saturate the softmax and the gradients vanish."
+    cov = key_point_coverage(english, payload["key_points"])
+    assert cov.points == [True, True, True, False, False]
+    assert cov.matched[:3] == ["variance", "saturat", "gradient"]
+    chinese = "点积的方差随 d_k 增大，分数太大 softmax 会饱和，梯度消失。"
+    assert key_point_coverage(chinese, payload["key_points"]).points == [True, True, True, False, False]

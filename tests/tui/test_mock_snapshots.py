@@ -144,3 +144,17 @@ def test_mock_history_with_trend(snap_compare, app_for, clock):
         await steady(pilot)
 
     assert snap_compare(app_for(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_mock_qa_english_material_and_english_answer_ticked(snap_compare, app_for, clock):
+    """--lang en: the question, reference answer and key points in English; an English
+    answer ticks the key points it covers."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await start(pilot)
+        await type_text(pilot, "The variance of the dot product grows with d_k, so softmax saturates")
+        clock.advance(seconds=75)
+        await press(pilot, "ctrl+s")
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang="en"), run_before=run_before, terminal_size=SIZE)

@@ -209,3 +209,33 @@ def test_settings_discard_confirm(snap_compare, app_for):
         await typed("7", "#field-new_per_day")(pilot)
 
     assert snap_compare(app_for(), run_before=run("escape", before=edit_then_leave), terminal_size=SIZE)
+
+
+# -- study material in the chosen language (--lang en shows English material) ---------------
+def test_study_revealed_english_material(snap_compare, app_for):
+    assert snap_compare(app_for(lang="en"), run_before=run("s", "space"), terminal_size=SIZE)
+
+
+def test_quiz_answered_english_material(snap_compare, app_for):
+    assert snap_compare(app_for(lang="en"), run_before=run("m", "b"), terminal_size=SIZE)
+
+
+def test_browse_detail_english_material(snap_compare, app_for):
+    async def search(pilot: Pilot) -> None:
+        await press(pilot, "b")
+        await typed("softmax")(pilot)
+
+    assert snap_compare(app_for(lang="en"), run_before=run("enter", before=search), terminal_size=SIZE)
+
+
+def test_study_both_mode_answer_in_the_other_language(snap_compare, tmp_path, clock):
+    """ "Both": the question in the interface language (English), `t` shows the Chinese answer."""
+    db = make_db(tmp_path / "both.db", clock, material="both")
+    app = make_app(db_path=db, clock=clock, lang="en")
+    assert snap_compare(app, run_before=run("s", "space", "t"), terminal_size=SIZE)
+
+
+def test_quiz_both_mode_explanation_in_the_other_language(snap_compare, tmp_path, clock):
+    db = make_db(tmp_path / "both.db", clock, material="both")
+    app = make_app(db_path=db, clock=clock, lang="zh")
+    assert snap_compare(app, run_before=run("m", "b", "t"), terminal_size=SIZE)

@@ -51,13 +51,26 @@ class LocalizedMixin:
     def t(self, key: str, /, **values: object) -> str:
         return self.quiz_app.tr(key, **values)
 
-    def material(self, item: Mapping[str, Any], flipped: bool = False) -> dict[str, Any]:
+    # "both" material mode: the answer side is shown in the other language (the `t` key).
+    material_flipped = False
+
+    @property
+    def material_mode(self) -> str:
+        settings = self.quiz_app.settings
+        return getattr(settings, "material", "ui") if settings is not None else "ui"
+
+    def material_toggles(self) -> bool:
+        """Whether `t` switches the answer's language (only in the "both" material mode)."""
+        from quizapp.content.bilingual import material_langs
+
+        return material_langs(self.quiz_app.tr.lang, self.material_mode).toggles
+
+    def material(self, item: Mapping[str, Any], flipped: bool | None = None) -> dict[str, Any]:
         """An item payload with its texts in the material language(s) (`content.bilingual`)."""
         from quizapp.content.bilingual import material_for
 
-        settings = self.quiz_app.settings
-        mode = getattr(settings, "material", "ui") if settings is not None else "ui"
-        return material_for(item, self.quiz_app.tr.lang, mode, flipped)
+        flip = self.material_flipped if flipped is None else flipped
+        return material_for(item, self.quiz_app.tr.lang, self.material_mode, flip)
 
     def render_texts(self) -> None:
         """Set every text that depends on the language. Called on mount and on a switch."""

@@ -93,6 +93,7 @@ class BrowseScreen(BaseScreen):
         Binding("down", "focus_results", "To the results", show=False, id="browse.results"),
         Binding("x", "toggle_suspend", "Suspend/unsuspend", id="browse.suspend"),
         Binding("n", "study_now", "Study now", id="browse.study_now"),
+        Binding("t", "toggle_lang", "Other language", id="browse.lang"),
         Binding("escape", "back", "Back", id="browse.back"),
     ]
 
@@ -335,6 +336,10 @@ class BrowseScreen(BaseScreen):
 
     # -- actions -----------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_lang":
+            if not self.material_toggles():
+                return False
+            return None if self.detail is None or isinstance(self.focused, Input) else True
         if action in ("toggle_suspend", "study_now"):
             if self.detail is None:
                 return None
@@ -344,6 +349,13 @@ class BrowseScreen(BaseScreen):
     def action_focus_results(self) -> None:
         if self.results:
             self.query_one(DataTable).focus()
+
+    async def action_toggle_lang(self) -> None:
+        """ "Both" mode: the answer (or explanation) in the other language, and back."""
+        if self.detail is None or not self.material_toggles():
+            return
+        self.material_flipped = not self.material_flipped
+        await self._render_detail_body()
 
     def action_focus_search(self) -> None:
         search = self.query_one(Input)

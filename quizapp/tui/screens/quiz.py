@@ -76,6 +76,7 @@ class QuizScreen(SessionScreen):
         Binding("c,3", "choose('C')", "C", id="quiz.c"),
         Binding("d,4", "choose('D')", "D", id="quiz.d"),
         Binding("space,enter", "next", "Next", id="quiz.next"),
+        Binding("t", "toggle_lang", "Other language", id="quiz.lang"),
         Binding("u", "undo", "Undo", id="quiz.undo"),
         Binding("r", "recheck", "Check again", id="quiz.recheck"),
         Binding("escape", "back", "Back", id="quiz.back"),
@@ -97,6 +98,7 @@ class QuizScreen(SessionScreen):
     async def show_card(self, card: StudyCard) -> None:
         self.chosen = None
         self.rating = None
+        self.material_flipped = False
         item = self.material(card.item)
         await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
         await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
@@ -138,6 +140,8 @@ class QuizScreen(SessionScreen):
             return self.phase == "question"
         if action == "next":
             return self.phase == "answered"
+        if action == "toggle_lang":
+            return self.phase == "answered" and self.material_toggles()
         return super().check_action(action, parameters)
 
     def action_choose(self, letter: str) -> None:
@@ -151,6 +155,14 @@ class QuizScreen(SessionScreen):
         self._render_options()
         self.render_card_texts()
         self.rate(self.rating, answer={"choice": letter, "correct": correct}, then_load=False)
+
+    async def action_toggle_lang(self) -> None:
+        """ "Both" mode: the explanation in the other language (and back)."""
+        if self.phase != "answered" or self.current is None or not self.material_toggles():
+            return
+        self.material_flipped = not self.material_flipped
+        explanation = self.material(self.current.item).get("explanation") or ""
+        await self.query_one("#quiz-explanation", MathMarkdown).show(explanation)
 
     def action_next(self) -> None:
         if self.phase != "answered" or self.busy:

@@ -29,7 +29,7 @@ TEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("leech_threshold", "int"),
     ("interview_date", "date"),
 )
-CHOICE_FIELDS: tuple[str, ...] = ("language", "theme", "fuzz")
+CHOICE_FIELDS: tuple[str, ...] = ("language", "material", "theme", "fuzz")
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
@@ -156,12 +156,15 @@ class SettingsScreen(BaseScreen):
     def _choices(self, name: str) -> list[tuple[str, Any]]:
         if name == "language":
             return [(LANGUAGE_NAMES[code], code) for code in ("zh", "en")]
+        if name == "material":
+            return [(self.t(f"settings.material.{mode}"), mode) for mode in ("ui", "zh", "en", "both")]
         if name == "theme":
             return [(theme, theme) for theme in sorted(self.app.available_themes)]
         return [(self.t("common.on"), True), (self.t("common.off"), False)]
 
     def _fill_choices(self, settings: Settings) -> None:
         self.query_one("#field-language", Select).value = settings.language
+        self.query_one("#field-material", Select).value = settings.material
         themes = self.app.available_themes
         self.query_one("#field-theme", Select).value = settings.theme if settings.theme in themes else "textual-dark"
         self.query_one("#field-fuzz", Select).value = settings.fuzz

@@ -39,6 +39,7 @@ class StudyScreen(SessionScreen):
         Binding("3", "rate(3)", "Good", id="study.good"),
         Binding("4", "rate(4)", "Easy", id="study.easy"),
         Binding("l", "toggle_long", "Long answer", id="study.long"),
+        Binding("t", "toggle_lang", "Other language", id="study.lang"),
         Binding("u", "undo", "Undo", id="study.undo"),
         Binding("r", "recheck", "Check again", id="study.recheck"),
         Binding("escape", "back", "Back", id="study.back"),
@@ -59,6 +60,7 @@ class StudyScreen(SessionScreen):
 
     async def show_card(self, card: StudyCard) -> None:
         self.long_shown = False
+        self.material_flipped = False
         item = self.material(card.item)
         self.query_one("#study-meta", Static).update(self.meta_line(card))
         await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
@@ -105,6 +107,8 @@ class StudyScreen(SessionScreen):
             return self.phase == "question"
         if action == "rate":
             return self.phase == "answer"
+        if action == "toggle_lang":
+            return self.phase == "answer" and self.material_toggles()
         if action == "toggle_long":
             if self.phase != "answer":
                 return False
@@ -116,6 +120,15 @@ class StudyScreen(SessionScreen):
             return
         self._set_phase("answer")
         self._show_sides(revealed=True)
+
+    async def action_toggle_lang(self) -> None:
+        """ "Both" mode: show the answer in the other language (and back)."""
+        if self.phase != "answer" or self.current is None or not self.material_toggles():
+            return
+        self.material_flipped = not self.material_flipped
+        item = self.material(self.current.item)
+        await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
+        await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
 
     def action_toggle_long(self) -> None:
         if self.phase != "answer" or not (self.current and self.current.item.get("long_answer")):
