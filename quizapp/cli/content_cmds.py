@@ -102,12 +102,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     content_sub = content.add_subparsers(dest="content_command", required=True)
 
     check = content_sub.add_parser("check", help="validate content files and print counts")
-    check.add_argument("--content", action="append", default=None, metavar="DIR", help="extra content folder")
+    check.add_argument("--content", action="append", dest="sub_content", default=[], metavar="DIR",
+                       help="extra content folder")
     check.add_argument("--json", action="store_true")
     check.set_defaults(handler=cmd_check)
 
     lst = content_sub.add_parser("list", help="one line per item")
     lst.add_argument("--kind", choices=["qa", "mcq"])
-    lst.add_argument("--content", action="append", default=None, metavar="DIR", help="extra content folder")
+    lst.add_argument("--content", action="append", dest="sub_content", default=[], metavar="DIR",
+                     help="extra content folder")
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(handler=cmd_list)

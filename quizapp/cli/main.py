@@ -39,11 +39,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _merge_global(args: argparse.Namespace) -> None:
-    # Sub-commands may repeat --content; the global ones come first.
-    sub_content = getattr(args, "content", None)
-    if sub_content is None:
-        args.content = []
+def _merge_content(args: argparse.Namespace) -> None:
+    """`quizapp --content A content check --content B` reads A and B. The sub-command's own
+    option has another dest: with the same one, argparse would let its default replace A."""
+    args.content = [*args.content, *getattr(args, "sub_content", [])]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
-    _merge_global(args)
+    _merge_content(args)
     handler = getattr(args, "handler", None)
     try:
         if handler is None:

@@ -226,10 +226,6 @@ class DrillService:
         session.flush()
         return row
 
-    def skill_card_id(self, type_id: str) -> int | None:
-        with self.db.session() as session:
-            return session.scalar(select(Card.id).where(Card.item_id == skill_item_id(type_id)))
-
     def record_attempt(
         self,
         problem: Any,

@@ -224,23 +224,6 @@ class StudyService:
                     return StudyCard(card_view(card, item_kind), dict(item.payload))
             return None
 
-    def next_learning_due(self, kind: str) -> datetime | None:
-        """When the next learning card of `kind` becomes due (to tell the user to wait)."""
-        learning_states = (int(State.Learning), int(State.Relearning))
-        with self.db.session() as session:
-            due = session.scalar(
-                select(func.min(Card.due))
-                .join(Item)
-                .where(
-                    Item.kind == kind,
-                    Item.retired_at.is_(None),
-                    Card.suspended.is_(False),
-                    Card.reps > 0,
-                    Card.state.in_(learning_states),
-                )
-            )
-            return from_naive_utc(due) if due else None
-
     def preview(self, card_id: int) -> dict[int, timedelta]:
         settings = self.settings().model_copy(update={"fuzz": False})
         scheduler = make_scheduler(settings)

@@ -50,7 +50,3 @@ def answer_rule(t: Lang, integer_only: bool = False) -> str:
         return t("答案均为整数。", "All answers are integers.")
     return t("小数保留 3 位（或更精确）；整数须完全正确。",
              "Give decimals to 3 places (or more); integers must be exact.")
-
-
-def parts_list(t: Lang, specs: list[PartSpec]) -> str:
-    return ("、" if t.zh else ", ").join(spec.name for spec in specs)
