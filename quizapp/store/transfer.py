@@ -207,14 +207,20 @@ def write_json(session: Session, path: Path, now: datetime | None = None) -> int
 
 
 def write_csv(session: Session, path: Path) -> int:
+    """One row per item: its question in both languages, rendered (√d_k, QKᵀ — not LaTeX), and its card."""
+    from quizapp.content.bilingual import texts_of
+    from quizapp.content.render import to_unicode
+
     rows = 0
     with atomic_write(path, newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(["id", "kind", "source_no", "question", *_CARD_FIELDS, "reviews"])
+        writer.writerow(["id", "kind", "source_no", "question_zh", "question_en", *_CARD_FIELDS, "reviews"])
         for item in session.scalars(select(Item).where(Item.kind.in_(("qa", "mcq"))).order_by(Item.kind, Item.id)):
             card = item.card
             values = _card_dict(card) if card else {}
-            writer.writerow([item.id, item.kind, item.source_no or "", item.question,
+            texts = texts_of((item.payload or {}).get("question")) or texts_of(item.question)
+            questions = [to_unicode(texts.get(lang, "")) for lang in ("zh", "en")]
+            writer.writerow([item.id, item.kind, item.source_no or "", *questions,
                              *(values.get(name, "") for name in _CARD_FIELDS), len(card.reviews) if card else 0])
             rows += 1
     return rows
@@ -226,38 +232,76 @@ def _stable_id(text: str) -> int:
 
 
 def write_apkg(session: Session, path: Path) -> int:
+    """An Anki package: zh and en in separate fields; one card per language, its back
+    revealing the other language."""
     import genanki
 
+    from quizapp.content.models import LANGS
+
     from quizapp.content.render import to_unicode
+
+    from quizapp.content.bilingual import texts_of
 
     def html(text: object) -> str:
         import html as html_lib
 
-        from quizapp.content.bilingual import primary_text
+        return html_lib.escape(to_unicode(text if isinstance(text, str) else "")).replace("\n", "<br>")
 
-        return html_lib.escape(to_unicode(primary_text(text))).replace("\n", "<br>")
+    def per_lang(value: object) -> list[str]:
+        """[zh, en] HTML of a bilingual text ("" for a language it is not given in)."""
+        texts = texts_of(value)
+        return [html(texts.get(lang, "")) for lang in LANGS]
 
+    def options(values: list, lang: str) -> str:
+        shown = [texts_of(o).get(lang) for o in values]
+        if not all(shown):
+            return ""
+        return "<br>".join(f"{'ABCD'[i]}. {html(text)}" for i, text in enumerate(shown))
+
+    # One card per language given: the front in that language, the back revealing the
+    # answer and then the other language's version (`{{#field}}` skips what is missing).
+    def templates(front: dict[str, str], back: dict[str, str]) -> list[dict[str, str]]:
+        cards = []
+        for lang, other in (("zh", "en"), ("en", "zh")):
+            cards.append({
+                "name": "中文" if lang == "zh" else "English",
+                "qfmt": front[lang],
+                "afmt": "{{FrontSide}}<hr id=answer>" + back[lang]
+                + f"{{{{#Question_{other}}}}}<hr><div class=other lang={other}>" + front[other] + back[other]
+                + f"</div>{{{{/Question_{other}}}}}",
+            })
+        return cards
+
+    qa_fields = ["Question", "Answer", "More"]
     qa_model = genanki.Model(
-        _stable_id("quizapp-qa-model"), "quizapp Q&A",
-        fields=[{"name": "Question"}, {"name": "Answer"}, {"name": "More"}],
-        templates=[{"name": "Card", "qfmt": "{{Question}}", "afmt": "{{FrontSide}}<hr id=answer>{{Answer}}<br><br>{{More}}"}],
+        _stable_id("quizapp-qa-model-bilingual"), "quizapp Q&A (中文/English)",
+        fields=[{"name": f"{name}_{lang}"} for name in qa_fields for lang in LANGS],
+        templates=templates(
+            {lang: f"{{{{#Question_{lang}}}}}{{{{Question_{lang}}}}}{{{{/Question_{lang}}}}}" for lang in LANGS},
+            {lang: f"{{{{Answer_{lang}}}}}{{{{#More_{lang}}}}}<br><br>{{{{More_{lang}}}}}{{{{/More_{lang}}}}}"
+             for lang in LANGS},
+        ),
     )
+    mcq_fields = ["Question", "Options", "Explanation"]
     mcq_model = genanki.Model(
-        _stable_id("quizapp-mcq-model"), "quizapp MCQ",
-        fields=[{"name": "Question"}, {"name": "Options"}, {"name": "Answer"}, {"name": "Explanation"}],
-        templates=[{"name": "Card", "qfmt": "{{Question}}<br><br>{{Options}}",
-                    "afmt": "{{FrontSide}}<hr id=answer><b>{{Answer}}</b><br>{{Explanation}}"}],
+        _stable_id("quizapp-mcq-model-bilingual"), "quizapp MCQ (中文/English)",
+        fields=[{"name": f"{name}_{lang}"} for name in mcq_fields for lang in LANGS] + [{"name": "Answer"}],
+        templates=templates(
+            {lang: f"{{{{#Question_{lang}}}}}{{{{Question_{lang}}}}}<br><br>{{{{Options_{lang}}}}}{{{{/Question_{lang}}}}}"
+             for lang in LANGS},
+            {lang: f"<b>{{{{Answer}}}}</b><br>{{{{Explanation_{lang}}}}}" for lang in LANGS},
+        ),
     )
     deck = genanki.Deck(_stable_id("quizapp-deck"), "quizapp · Transformer Attention")
     count = 0
     for item in session.scalars(select(Item).where(Item.retired_at.is_(None), Item.kind.in_(("qa", "mcq"))).order_by(Item.id)):
         p = item.payload
         if item.kind == "qa":
-            fields = [html(p["question"]), html(p["answer"]), html(p.get("long_answer") or "")]
+            fields = [*per_lang(p.get("question")), *per_lang(p.get("answer")), *per_lang(p.get("long_answer"))]
             model = qa_model
         else:
-            options = "<br>".join(f"{'ABCD'[i]}. {html(o)}" for i, o in enumerate(p["options"]))
-            fields = [html(p["question"]), options, p["answer"], html(p["explanation"])]
+            fields = [*per_lang(p.get("question")), *(options(p.get("options") or [], lang) for lang in LANGS),
+                      *per_lang(p.get("explanation")), str(p.get("answer", ""))]
             model = mcq_model
         deck.add_note(genanki.Note(model=model, fields=fields, guid=genanki.guid_for("quizapp", item.id), tags=p.get("tags", [])))
         count += 1

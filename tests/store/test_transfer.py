@@ -9,6 +9,8 @@ import subprocess
 import sys
 import zipfile
 
+import pytest
+
 from sqlalchemy import func, select
 
 from quizapp.srs.bootstrap import prepare
@@ -61,8 +63,12 @@ def test_cli_exports_csv_and_apkg(tmp_path):
     db = tmp_path / "q.db"
     csv_path, apkg = tmp_path / "out.csv", tmp_path / "out.apkg"
     assert _cli("--db", str(db), "export", "--format", "csv", "-o", str(csv_path)).returncode == 0
-    header = csv_path.read_text(encoding="utf-8").splitlines()[0]
-    assert header.startswith("id,kind,source_no,question,state")
+    lines = csv_path.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("id,kind,source_no,question_zh,question_en,state")
+    # Both languages, rendered as in the app (√dₖ), never raw LaTeX.
+    assert not [line for line in lines if "\\" in line or "$" in line]
+    q24 = next(line for line in lines if line.startswith("q24,"))
+    assert "为什么" in q24 and "Why is attention scaled" in q24
     result = _cli("--db", str(db), "export", "--format", "apkg", "-o", str(apkg))
     assert result.returncode == 0, result.stderr
     with zipfile.ZipFile(apkg) as package:
@@ -106,3 +112,40 @@ def test_db_and_transfer_commands_speak_json(tmp_path):
     assert exported["items"] >= 81
     imported = json.loads(_cli("--db", str(db), "import", str(tmp_path / "e.json"), "--json").stdout)
     assert imported["reviews_added"] == 0 and imported["items_unknown"] == 0
+
+
+def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
+    """Anki's own library imports the package: zh and en are separate fields, one card per
+    language, and each card's back reveals the other language."""
+    pytest.importorskip("anki")
+    from anki.collection import Collection, ImportAnkiPackageRequest
+
+    from quizapp.store.transfer import write_apkg
+
+    db = prepare(tmp_path / "q.db").db
+    with db.session() as session:
+        exported = write_apkg(session, tmp_path / "out.apkg")
+    db.close()
+    (tmp_path / "anki").mkdir()
+    col = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(tmp_path / "out.apkg")))
+        note_ids = col.find_notes("")
+        assert len(note_ids) == exported >= 101
+        qa = col.models.by_name("quizapp Q&A (中文/English)")
+        assert [f["name"] for f in qa["flds"]] == [
+            "Question_zh", "Question_en", "Answer_zh", "Answer_en", "More_zh", "More_en"]
+        assert [t["name"] for t in qa["tmpls"]] == ["中文", "English"]
+        note = col.get_note(col.find_notes('"Question_en:Why divide by*"')[0])
+        assert note["Question_zh"] == "为什么除 √d_k？" and "variance" in note["Answer_en"]
+        cards = {card.template()["name"]: card for card in note.cards()}
+        english, chinese = cards["English"], cards["中文"]
+        assert "Why divide" in english.question() and "为什么" not in english.question()
+        assert "方差" in english.answer()  # the back reveals the Chinese version
+        assert "为什么" in chinese.question() and "Why divide" not in chinese.question()
+        assert "variance" in chinese.answer()
+        mcq = col.models.by_name("quizapp MCQ (中文/English)")
+        assert {f["name"] for f in mcq["flds"]} >= {"Options_zh", "Options_en", "Answer"}
+        assert len(col.card_ids_of_note(note.id)) == 2
+    finally:
+        col.close()
