@@ -10,8 +10,28 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from quizapp.cli.errors import UsageError
+
+
+class _PlainText:
+    """stdout/stderr of the sub-commands: content text (questions, tags, file names, error
+    messages quoting a file) can never drive the terminal. C0/C1 control characters other
+    than newline and tab — ESC sequences that set the title or clear the screen, BEL, NUL —
+    are dropped. JSON output is unaffected: json.dumps escapes them itself."""
+
+    _CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(text.translate(self._CONTROL))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,6 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from quizapp.cli.app_cmd import run_app
 
             return int(run_app(args) or 0)
+        sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)  # type: ignore[assignment]
         return int(handler(args) or 0)
     except UsageError as exc:
         print(f"quizapp: {exc}", file=sys.stderr)

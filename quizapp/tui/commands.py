@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from quizapp.tui.format import item_number, kind_label, one_line
+from quizapp.tui.plain import escape_markup
 
 if TYPE_CHECKING:
     from quizapp.srs.views import ItemSummary
@@ -71,8 +72,9 @@ class QuizCommands(Provider):
         number = parse_source_ref(query)
         needle = query.strip().lower()
         for item in self.items:
-            title = self._item_title(item)
-            help_text = tr("palette.help.item", kind=kind_label(item.kind, tr), tags=" ".join(item.tags))
+            # Questions and tags are content: escaped, so the palette never reads them as markup.
+            title = escape_markup(self._item_title(item))
+            help_text = escape_markup(tr("palette.help.item", kind=kind_label(item.kind, tr), tags=" ".join(item.tags)))
             callback = partial(self._open_item, item.item_id)
             if number is not None:
                 if item.source_no == number:

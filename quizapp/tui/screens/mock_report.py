@@ -206,7 +206,7 @@ class MockReportScreen(BaseScreen):
             table.add_row(
                 str(row.position + 1),
                 self.t(f"mock.kind.{row.kind}"),
-                self.question_text(row),
+                Text(self.question_text(row)),  # content: never markup
                 score,
                 f"{used} / {clock(row.time_limit_s)}",
                 Text("⚠", style="bold red") if row.over_time else "",
@@ -220,7 +220,7 @@ class MockReportScreen(BaseScreen):
         table.add_column("")
         table.add_column(self.t("mock.report.col.count"), justify="right")
         for topic in report.topics:
-            table.add_row(topic.topic, percent(topic.score), score_bar(topic.score), str(topic.questions))
+            table.add_row(Text(topic.topic), percent(topic.score), score_bar(topic.score), str(topic.questions))
         return table
 
     def _weakest(self, report: MockReport) -> Text:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -233,7 +234,7 @@ class MockSetupScreen(BaseScreen):
         self.resumable = message.resumable
         topics = self.query_one(SelectionList)
         topics.clear_options()
-        topics.add_options([Selection(f"{tag} ({n})", tag, tag in chosen) for tag, n in self.topics])
+        topics.add_options([Selection(Text(f"{tag} ({n})"), tag, tag in chosen) for tag, n in self.topics])
         self.render_texts()
         self.refresh_bindings()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -59,7 +60,7 @@ def show_options(screen: Widget, options: list[str], correct: str | None, chosen
             mark = "✓ "
         elif shown and letter == chosen:
             mark = "✗ "
-        row.update(f"{mark}{letter}. {text}")
+        row.update(Text(f"{mark}{letter}. {text}"))  # option text is content: never markup
         row.set_class(shown and letter == correct, "-correct")
         row.set_class(shown and letter == chosen and letter != correct, "-wrong")
         row.set_class(shown and letter not in (correct, chosen), "-dimmed")

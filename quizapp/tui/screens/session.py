@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from fsrs import State
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -347,7 +348,8 @@ class SessionScreen(BaseScreen):
     def render_card_texts(self) -> None:
         """Language-dependent texts of the card pane."""
 
-    def meta_line(self, card: StudyCard) -> str:
+    def meta_line(self, card: StudyCard) -> Text:
+        """Id, group, section, state and tags: content text, shown as plain Text (never markup)."""
         item = card.item
         view = card.card
         parts = []
@@ -365,4 +367,4 @@ class SessionScreen(BaseScreen):
         line = " · ".join(parts)
         if tags:
             line += "   " + " ".join(f"#{tag}" for tag in tags)
-        return line
+        return Text(line)
