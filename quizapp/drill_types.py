@@ -21,4 +21,11 @@ DRILL_TYPES: tuple[str, ...] = (
     "shapes",
     "params",
     "memory",
+    "positional_encoding",
+    "rope",
+    "alibi",
+    "noam_lr",
+    "dropout",
+    "gqa_kv",
+    "symmetric_scores",
 )

@@ -205,6 +205,10 @@ def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[
             lines += ["", t("eˣ 表：", "eˣ table:")] + [f"  e^{num(x)} = {table_num(y)}" for x, y in hint.rows]
         elif hint.kind == "sqrt_table":
             lines += ["", t("√x 表：", "√x table:")] + [f"  √{table_num(x)} = {table_num(y)}" for x, y in hint.rows]
+        elif hint.kind in ("sin_table", "cos_table"):
+            fn = hint.kind[:3]
+            lines += ["", t(f"{fn} 表（弧度）：", f"{fn} table (radians):")]
+            lines += [f"  {fn}({table_num(x)}) = {table_num(y)}" for x, y in hint.rows]
     if solution:
         lines += ["", t("答案：", "Solution:")]
         for name, value in problem.solution.items():

@@ -123,6 +123,39 @@ _ALL = [
             "Assumed the KV cache grows quadratically: one K/V per position, so it only doubles."),
 ]
 
+_ALL += [
+    # Positions
+    Mistake("pe_swapped_sin_cos",
+            "sin 和 cos 放反了：偶数维 2i 用 sin，奇数维 2i+1 用 cos。",
+            "Swapped sin and cos: the even dimensions 2i take sin, the odd ones 2i+1 take cos."),
+    Mistake("rope_wrong_direction",
+            "旋转方向反了：R(mθ) = [[cos, −sin], [sin, cos]]，第一个分量是 x₀cos − x₁sin。",
+            "Rotated the wrong way: R(mθ) = [[cos, −sin], [sin, cos]], so the first component is x₀cos − x₁sin."),
+    Mistake("alibi_positive_distance",
+            "ALiBi 的偏置符号反了：是 −m·(i − j)，离得越远罚得越多，而不是奖励。",
+            "Wrong sign of the ALiBi bias: it is −m·(i − j), a penalty that grows with distance, not a reward."),
+    # Training
+    Mistake("noam_no_warmup",
+            "忘了 warmup：step < warmup 时取的是 step·warmup^−1.5（线性上升），min 里较小的那项。",
+            "Forgot the warmup: before step = warmup the smaller term of the min is step·warmup^−1.5 (a linear rise)."),
+    Mistake("dropout_no_rescale",
+            "训练时没有除以 1 − p：inverted dropout 要把保留的值放大 1/(1 − p)，期望才不变。",
+            "Did not divide by 1 − p in training: inverted dropout scales the kept values by 1/(1 − p) to keep "
+            "the expectation."),
+    Mistake("dropout_scale_at_eval",
+            "推理时又乘了 (1 − p)：inverted dropout 在训练时已经缩放过，推理直接输出 x。",
+            "Scaled by (1 − p) at evaluation: inverted dropout already scaled in training, so evaluation outputs x."),
+    # KV heads
+    Mistake("gqa_group_size_as_heads",
+            "GQA 缓存的是 g 组 K/V，不是每组的 query 头数 h/g。",
+            "GQA caches g K/V heads (the groups), not h/g (the query heads per group)."),
+    # Symmetric scores
+    Mistake("assumed_diagonal_max",
+            "以为每个 token 最关注自己：S_ii = |q_i|²，但更长、方向相近的 q_j 可以得分更高。",
+            "Assumed every token attends most to itself: S_ii = |q_i|², but a longer q_j pointing the same way "
+            "can score higher."),
+]
+
 MISTAKES: dict[str, Mistake] = {m.id: m for m in _ALL}
 
 REQUIRED_MISTAKES = (

@@ -28,10 +28,19 @@ class MissingTableValue(LookupError):
 class HandTables:
     """The hint tables of one problem, as a person doing it on paper reads them."""
 
-    __slots__ = ("exp_rows", "sqrt_rows")
+    __slots__ = ("exp_rows", "sqrt_rows", "tables")
 
-    def __init__(self, exp_rows: dict[float, float], sqrt_rows: dict[float, float]) -> None:
+    def __init__(self, exp_rows: dict[float, float], sqrt_rows: dict[float, float],
+                 tables: dict[str, dict[float, float]] | None = None) -> None:
         self.exp_rows, self.sqrt_rows = exp_rows, sqrt_rows
+        self.tables = tables or {}  # other tables by hint kind (sin_table, cos_table)
+
+    def lookup(self, kind: str, x: float) -> float:
+        rows = self.tables.get(kind, {})
+        key = round(x, 4) + 0.0
+        if key not in rows:
+            raise MissingTableValue(f"{kind}({key})")
+        return rows[key]
 
     def exp(self, x: np.ndarray) -> np.ndarray:
         def one(v: float) -> float:
@@ -183,6 +192,21 @@ def mixed_values(a: np.ndarray, v: np.ndarray, k: np.ndarray | None, calc: Calc)
 EXP_TABLE_LIMIT = 30.0
 TABLE_DIGITS = 4  # significant digits of eˣ in the hint tables (e⁻³ = 0.04979, e^2.828 = 16.92)
 ROOT_DECIMALS = 4  # √x in the hint tables (√2 = 1.4142)
+
+
+def tabled(calc: Calc, kind: str, fn, values: np.ndarray) -> np.ndarray:
+    """fn(values) exactly — or, by hand, read from the problem's `kind` table (sin, cos)."""
+    arr = np.asarray(values, dtype=float)
+    if calc.hand is None:
+        return fn(arr)
+    hand = calc.hand
+    return np.array([hand.lookup(kind, v) for v in arr.ravel().tolist()]).reshape(arr.shape)
+
+
+def table_rows(fn, values: np.ndarray, decimals: int = 4) -> list[tuple[float, float]]:
+    """(x, f(x)) rows, f to `decimals` places, for every distinct x (keyed to 4 decimals)."""
+    rows = {round(float(x), 4) + 0.0: round(float(fn(x)), decimals) + 0.0 for x in np.ravel(values)}
+    return sorted(rows.items())
 
 
 def significant(y: float, digits: int = TABLE_DIGITS) -> float:

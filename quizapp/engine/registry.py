@@ -122,7 +122,7 @@ def _same_scalar(value: Any, derived: Scalar) -> bool:
 
 # Range checks on given inputs: a hand-calculation problem never needs more, and larger
 # numbers overflow the arithmetic (products of parameters, eˣ, the number formatter).
-MAX_INPUT = 1e6  # |cell| of a given matrix (−∞ stays allowed where a mask may be)
+MAX_INPUT = 1e12  # |cell| of a given matrix (−1e9 as a mask stand-in fits; −∞ stays allowed where a mask may be)
 MAX_PARAM = 1e9  # |scalar parameter| (sequence lengths, model sizes, batch)
 
 

@@ -59,13 +59,10 @@ def rounded_solutions(problem: Problem) -> list[dict[str, np.ndarray]]:
 
 
 def hand_tables(problem: Problem) -> HandTables:
-    exp_rows: dict[float, float] = {}
-    sqrt_rows: dict[float, float] = {}
+    tables: dict[str, dict[float, float]] = {}
     for hint in problem.hints:
-        target = exp_rows if hint.kind == "exp_table" else sqrt_rows if hint.kind == "sqrt_table" else None
-        if target is not None:
-            target.update((float(x), float(y)) for x, y in hint.rows)
-    return HandTables(exp_rows, sqrt_rows)
+        tables.setdefault(hint.kind, {}).update((float(x), float(y)) for x, y in hint.rows)
+    return HandTables(tables.pop("exp_table", {}), tables.pop("sqrt_table", {}), tables)
 
 
 def hand_solution(problem: Problem) -> dict[str, np.ndarray]:

@@ -51,8 +51,9 @@ def test_problem_fields_are_consistent(type_id, difficulty):
     for name, value in problem.given.items():
         assert isinstance(value, np.ndarray), name
     for hint in problem.hints:
-        assert hint.kind in ("exp_table", "sqrt_table")
-        fn = np.exp if hint.kind == "exp_table" else np.sqrt
+        fns = {"exp_table": np.exp, "sqrt_table": np.sqrt, "sin_table": np.sin, "cos_table": np.cos}
+        assert hint.kind in fns
+        fn = fns[hint.kind]
         for x, fx in hint.rows:
             assert fx == pytest.approx(fn(x), rel=5e-4, abs=5e-5)  # 4 significant digits (eˣ), 4 decimals (√x)
 

@@ -10,6 +10,7 @@ from fsrs import Card as FsrsCard
 from fsrs import Scheduler
 from sqlalchemy import select
 
+from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.stats import study_stats
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review
 
@@ -121,7 +122,7 @@ def test_forecast_heatmap_retention_intervals(stats):
     assert dict(stats.intervals)["1-2w"] == 1 and dict(stats.intervals)["1-3m"] == 1
     assert sum(n for _, n in stats.intervals) == 2
     assert stats.states["qa"]["review"] == 2 and stats.states["mcq"]["learning"] == 1
-    assert stats.states["qa"]["new"] == 4 and stats.states["skill"]["new"] == 16
+    assert stats.states["qa"]["new"] == 4 and stats.states["skill"]["new"] == len(DRILL_TYPES)
     assert stats.streak == 2 and stats.reviews_total == 7
 
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from quizapp.content.models import MCQItem, QAItem
+from quizapp.drill_types import DRILL_TYPES
 from quizapp.store.database import open_database
 from quizapp.store.models import Card, Item, Review
 from quizapp.store.sync import sync_content
@@ -46,7 +47,7 @@ def test_sync_is_idempotent(tmp_path):
     with db.session() as s:
         assert _state(s) == snapshot
         assert s.scalar(select(func.count(Card.id))) == cards
-    assert first.added == 2 + 16  # two items and one skill card per drill type
+    assert first.added == 2 + len(DRILL_TYPES)  # two items and one skill card per drill type
     assert second.added == second.updated == second.retired == 0
     assert second.unchanged == first.added
 

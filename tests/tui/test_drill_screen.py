@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import TextArea
 
 from quizapp import engine
+from quizapp.drill_types import DRILL_TYPES
 from quizapp.engine import format_answer
 from quizapp.engine.mistakes import MISTAKES
 from quizapp.i18n.locales import drill_en, drill_zh
@@ -377,7 +378,7 @@ async def test_picker_chooses_type_and_difficulty(db, clock):
         assert screen.phase == "picker"
         options = screen.query_one("#drill-types")
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        assert "16 due" in prompts[0]  # every skill card is new, so due
+        assert f"{len(DRILL_TYPES)} due" in prompts[0]  # every skill card is new, so due
         assert any("Row-wise softmax" in p for p in prompts)
         await pilot.press("d", "3", "2")
         assert screen.difficulty == 2

@@ -40,6 +40,8 @@ MESSAGES: dict[str, str] = {
     "drill.params": "Parameters: {params}",
     "drill.hint.exp_table": "eˣ table",
     "drill.hint.sqrt_table": "√x table",
+    "drill.hint.sin_table": "sin table (radians)",
+    "drill.hint.cos_table": "cos table (radians)",
     "drill.answer": "Your answer",
     "drill.inf_allowed": "(-inf allowed)",
     "drill.mode_text": "text",

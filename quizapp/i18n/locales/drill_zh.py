@@ -40,6 +40,8 @@ MESSAGES: dict[str, str] = {
     "drill.params": "参数：{params}",
     "drill.hint.exp_table": "eˣ 表",
     "drill.hint.sqrt_table": "√x 表",
+    "drill.hint.sin_table": "sin 表（弧度）",
+    "drill.hint.cos_table": "cos 表（弧度）",
     "drill.answer": "作答",
     "drill.inf_allowed": "（可填 -inf）",
     "drill.mode_text": "文本",

@@ -1,0 +1,105 @@
+"""`gqa_kv`: KV-cache size under MHA, MQA and GQA, and the saving factor (seed 002 §7.14).
+
+KV cache = 2 (K and V) · L · B · S · kv_heads · d_head · bytes. MHA caches all h heads, MQA
+one, GQA g groups. Params L, B, S, h, g, d_head, dtype; parts in MiB `kv_mha`, `kv_mqa`,
+`kv_gqa`, and `factor` = kv_mha / kv_gqa = h/g. Mistakes: `kv_forgot_two` (only K or V),
+`gqa_group_size_as_heads` (caching h/g heads — the queries per group — instead of g).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
+from quizapp.engine.sampling import pick
+from quizapp.engine.text import Lang, num
+
+# difficulty -> choices for (L, B, S, h, g, d_head, dtype)
+CHOICES = {
+    1: ((8, 16), (1,), (1024, 2048), (8,), (2, 4), (64,), ("fp16",)),
+    2: ((24, 32), (1, 2), (2048, 4096), (16, 32), (4, 8), (128,), ("fp16", "bf16")),
+    3: ((32, 80), (1, 4), (4096, 8192), (32, 64), (8,), (128,), ("fp16", "fp8")),
+}
+
+
+def kv(calc, layers, b, s, heads, d_head, nbytes):
+    tensors = 1 if calc.mistake == "kv_forgot_two" else 2
+    return np.asarray(tensors * layers * b * s * heads * d_head * nbytes / MIB)
+
+
+def mha_stage(calc, L, B, S, h, d_head, nbytes):
+    return kv(calc, L, B, S, h, d_head, nbytes)
+
+
+def mqa_stage(calc, L, B, S, d_head, nbytes):
+    return kv(calc, L, B, S, 1, d_head, nbytes)
+
+
+def gqa_stage(calc, L, B, S, h, g, d_head, nbytes):
+    heads = h // g if calc.mistake == "gqa_group_size_as_heads" else g
+    return kv(calc, L, B, S, heads, d_head, nbytes)
+
+
+def factor_stage(calc, kv_mha, kv_gqa):
+    return np.asarray(kv_mha / kv_gqa)
+
+
+class GQAKVFamily(Family):
+    id = "gqa_kv"
+    title_zh = "MHA / MQA / GQA 的 KV Cache"
+    title_en = "KV cache of MHA, MQA and GQA"
+    required_params = ("L", "B", "S", "h", "g", "d_head")
+    param_defaults = {"dtype": "fp16"}
+    mistake_ids = ("kv_forgot_two", "gqa_group_size_as_heads")
+
+    def sample(self, rng, difficulty):
+        names = ("L", "B", "S", "h", "g", "d_head", "dtype")
+        params = {name: pick(rng, options) for name, options in zip(names, CHOICES[difficulty], strict=True)}
+        return {}, params
+
+    def check(self, given, params):
+        need_positive_int(params, "L", "B", "S", "h", "g", "d_head")
+        if params["h"] % params["g"] or params["g"] in (1, params["h"]):
+            raise ValueError("g (KV groups) must divide h and lie strictly between 1 and h")
+        if params["dtype"] not in DTYPE_BYTES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}")
+
+    def derive(self, given, params):
+        return {"bytes": DTYPE_BYTES[str(params["dtype"])]}
+
+    def stages(self, given, params):
+        return [Stage("kv_mha", ("L", "B", "S", "h", "d_head", "bytes"), mha_stage),
+                Stage("kv_mqa", ("L", "B", "S", "d_head", "bytes"), mqa_stage),
+                Stage("kv_gqa", ("L", "B", "S", "h", "g", "d_head", "bytes"), gqa_stage),
+                Stage("factor", ("kv_mha", "kv_gqa"), factor_stage)]
+
+    def part_specs(self, given, params):
+        return [part("kv_mha", (), zh="MHA 的 KV cache（MiB）", en="MHA KV cache (MiB)"),
+                part("kv_mqa", (), zh="MQA 的 KV cache（MiB）", en="MQA KV cache (MiB)"),
+                part("kv_gqa", (), zh="GQA 的 KV cache（MiB）", en="GQA KV cache (MiB)"),
+                part("factor", (), zh="MHA 是 GQA 的几倍", en="how many times MHA's cache is GQA's")]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        spec = (f"L = {p['L']}, B = {p['B']}, S = {p['S']}, h = {p['h']}, g = {p['g']}, d_head = {p['d_head']}, "
+                f"{p['dtype']} ({p['bytes']} B)")
+        return t(f"KV cache = 2 · L · B · S · kv_heads · d_head · 字节数。{spec}。分别求 MHA（kv_heads = h）、MQA（1）、"
+                 f"GQA（g 组）的 KV cache（MiB，1 MiB = 2²⁰ 字节），以及 MHA 是 GQA 的几倍。",
+                 f"KV cache = 2 · L · B · S · kv_heads · d_head · bytes. {spec}. Find the KV cache (MiB, 2²⁰ bytes) of "
+                 f"MHA (kv_heads = h), MQA (1) and GQA (g groups), and how many times MHA's is GQA's.") \
+            + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p, s = problem.params, problem.solution
+        per_head = 2 * p["L"] * p["B"] * p["S"] * p["d_head"] * p["bytes"] / MIB
+        return [t(f"每个 KV 头：2·{p['L']}·{p['B']}·{p['S']}·{p['d_head']}·{p['bytes']} B = {num(per_head)} MiB",
+                  f"Per KV head: 2·{p['L']}·{p['B']}·{p['S']}·{p['d_head']}·{p['bytes']} B = {num(per_head)} MiB"),
+                f"MHA: ×{p['h']} = {num(s['kv_mha'])} MiB; MQA: ×1 = {num(s['kv_mqa'])} MiB; "
+                f"GQA: ×{p['g']} = {num(s['kv_gqa'])} MiB",
+                t(f"MHA / GQA = h/g = {p['h']}/{p['g']} = {num(s['factor'])}：GQA 让每 {p['h'] // p['g']} 个 query 头共享一组 K/V。",
+                  f"MHA / GQA = h/g = {p['h']}/{p['g']} = {num(s['factor'])}: GQA lets {p['h'] // p['g']} query heads "
+                  f"share each K/V head.")]

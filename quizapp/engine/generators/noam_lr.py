@@ -1,0 +1,97 @@
+"""`noam_lr`: the Transformer's warmup learning-rate schedule (seed 002 §7.22).
+
+lr(step) = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5): linear warmup, then decay
+as 1/√step. Params d_model (16, 64, 256: √ exact), warmup and two steps, one before and
+one after warmup (perfect squares). Parts in units of 10⁻⁴: `lr_before`, `lr_peak` (at
+step = warmup) and `lr_after`. Mistake: `noam_no_warmup` (step^−0.5 also during warmup).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.sampling import pick
+from quizapp.engine.text import Lang, num
+
+UNIT = 1e-4
+# difficulty -> (d_model choices, (warmup, step before, step after) choices)
+SETUPS = {
+    1: ((16, 64), ((100, 25, 400), (400, 100, 1600))),
+    2: ((64, 256), ((400, 100, 1600), (400, 25, 2500), (2500, 400, 10000))),
+    3: ((64, 256, 1024), ((2500, 100, 10000), (4000, 1600, 40000), (400, 16, 90000))),
+}
+
+
+def lr(calc, d_model, step, warmup):
+    decay = step ** -0.5
+    rise = step * warmup ** -1.5
+    value = decay if calc.mistake == "noam_no_warmup" else min(decay, rise)
+    return np.asarray(d_model ** -0.5 * value / UNIT)
+
+
+def before_stage(calc, d_model, step_before, warmup):
+    return lr(calc, d_model, step_before, warmup)
+
+
+def peak_stage(calc, d_model, warmup):
+    return lr(calc, d_model, warmup, warmup)
+
+
+def after_stage(calc, d_model, step_after, warmup):
+    return lr(calc, d_model, step_after, warmup)
+
+
+class NoamLRFamily(Family):
+    id = "noam_lr"
+    title_zh = "Warmup 学习率（Noam）"
+    title_en = "Warmup learning rate (Noam)"
+    required_params = ("d_model", "warmup", "step_before", "step_after")
+    mistake_ids = ("noam_no_warmup",)
+
+    def sample(self, rng, difficulty):
+        d_models, schedules = SETUPS[difficulty]
+        warmup, before, after = pick(rng, schedules)
+        return {}, {"d_model": pick(rng, d_models), "warmup": warmup, "step_before": before, "step_after": after}
+
+    def check(self, given, params):
+        need_positive_int(params, "d_model", "warmup", "step_before", "step_after")
+        if not params["step_before"] < params["warmup"] < params["step_after"]:
+            raise ValueError("need step_before < warmup < step_after")
+
+    def stages(self, given, params):
+        return [Stage("lr_before", ("d_model", "step_before", "warmup"), before_stage),
+                Stage("lr_peak", ("d_model", "warmup"), peak_stage),
+                Stage("lr_after", ("d_model", "step_after", "warmup"), after_stage)]
+
+    def part_specs(self, given, params):
+        return [part("lr_before", (), zh="warmup 期间的 lr（×10⁻⁴）", en="lr during warmup (×10⁻⁴)"),
+                part("lr_peak", (), zh="step = warmup 时的峰值 lr（×10⁻⁴）", en="peak lr at step = warmup (×10⁻⁴)"),
+                part("lr_after", (), zh="warmup 之后的 lr（×10⁻⁴）", en="lr after warmup (×10⁻⁴)")]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        return t(f"Transformer 学习率调度：lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)。d_model = "
+                 f"{p['d_model']}，warmup = {p['warmup']}。求 step = {p['step_before']}、{p['warmup']}、"
+                 f"{p['step_after']} 时的 lr，以 10⁻⁴ 为单位（例如 0.000625 写作 6.25）。",
+                 f"The Transformer's schedule: lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5), with d_model = "
+                 f"{p['d_model']} and warmup = {p['warmup']}. Find lr at steps {p['step_before']}, {p['warmup']} and "
+                 f"{p['step_after']}, in units of 10⁻⁴ (0.000625 is typed as 6.25).") + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p, s = problem.params, problem.solution
+        root = p["d_model"] ** 0.5
+        lines = [f"d_model^−0.5 = 1/{num(root)}; warmup^−1.5 = 1/{num(p['warmup'] ** 1.5)}"]
+        lines.append(t(f"warmup 期间线性上升：step = {p['step_before']} → (1/{num(root)})·{p['step_before']}/"
+                       f"{num(p['warmup'] ** 1.5)} = {num(s['lr_before'])}×10⁻⁴",
+                       f"Linear rise during warmup: step = {p['step_before']} → (1/{num(root)})·{p['step_before']}/"
+                       f"{num(p['warmup'] ** 1.5)} = {num(s['lr_before'])}×10⁻⁴"))
+        lines.append(t(f"峰值在 step = warmup：两项相等，= (1/{num(root)})/√{p['warmup']} = {num(s['lr_peak'])}×10⁻⁴",
+                       f"The peak is at step = warmup, where both terms agree: (1/{num(root)})/√{p['warmup']} = "
+                       f"{num(s['lr_peak'])}×10⁻⁴"))
+        lines.append(t(f"之后按 1/√step 衰减：(1/{num(root)})/√{p['step_after']} = {num(s['lr_after'])}×10⁻⁴",
+                       f"Then 1/√step decay: (1/{num(root)})/√{p['step_after']} = {num(s['lr_after'])}×10⁻⁴"))
+        return lines

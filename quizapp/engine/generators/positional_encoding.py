@@ -1,0 +1,94 @@
+"""`positional_encoding`: sinusoidal positional encoding of one position (seed 002 §7.19).
+
+PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). Params pos
+and d (4 or 8, so that 10000^(2i/d) is a power of ten); parts `theta` (the d/2 angles, in
+radians) and `PE` (d). A sin/cos table of every angle is offered. Mistake:
+`pe_swapped_sin_cos` (cos in the even dimensions, sin in the odd ones).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.family import Family, Stage, need_positive_int
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.ops import table_rows, tabled
+from quizapp.engine.sampling import pick
+from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.types import Hint
+
+# difficulty -> (positions, d)
+CHOICES = {1: ((1, 2, 3), (4,)), 2: ((1, 2, 3, 4, 5, 6), (4, 8)), 3: ((5, 7, 10, 12, 20, 30), (8,))}
+MAX_D = 64
+
+
+def theta_stage(calc, pos, d):
+    i = np.arange(int(d) // 2)
+    return pos / 10000.0 ** (2 * i / d)
+
+
+def pe_stage(calc, theta):
+    sin, cos = tabled(calc, "sin_table", np.sin, theta), tabled(calc, "cos_table", np.cos, theta)
+    if calc.mistake == "pe_swapped_sin_cos":
+        sin, cos = cos, sin
+    out = np.empty(2 * theta.shape[0])
+    out[0::2], out[1::2] = sin, cos
+    return out
+
+
+class PositionalEncodingFamily(Family):
+    id = "positional_encoding"
+    title_zh = "正弦位置编码"
+    title_en = "Sinusoidal positional encoding"
+    required_params = ("pos", "d")
+    mistake_ids = ("pe_swapped_sin_cos",)
+
+    def sample(self, rng, difficulty):
+        positions, dims = CHOICES[difficulty]
+        return {}, {"pos": pick(rng, positions), "d": pick(rng, dims)}
+
+    def check(self, given, params):
+        need_positive_int(params, "d")
+        if params["d"] % 2 or params["d"] > MAX_D:
+            raise ValueError(f"parameter d must be even and at most {MAX_D}, got {params['d']!r}")
+        if isinstance(params["pos"], bool) or not isinstance(params["pos"], int) or not 0 <= params["pos"] <= 10_000:
+            raise ValueError(f"parameter pos must be an integer from 0 to 10000, got {params['pos']!r}")
+
+    def stages(self, given, params):
+        return [Stage("theta", ("pos", "d"), theta_stage), Stage("PE", ("theta",), pe_stage)]
+
+    def part_specs(self, given, params):
+        d = int(params["d"])
+        return [part("theta", (d // 2,), zh="各频率的角度 θ_i = pos/10000^(2i/d)", en="angles θ_i = pos/10000^(2i/d)"),
+                part("PE", (d,), zh="位置编码 PE(pos)", en="positional encoding PE(pos)")]
+
+    def hints(self, env):
+        return [Hint("sin_table", table_rows(np.sin, env["theta"])), Hint("cos_table", table_rows(np.cos, env["theta"]))]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        pos, d = problem.params["pos"], problem.params["d"]
+        return t(f"Transformer 的正弦位置编码，pos = {pos}，d = {d}：PE(pos, 2i) = sin(pos/10000^(2i/d))，"
+                 f"PE(pos, 2i+1) = cos(pos/10000^(2i/d))。先求角度 θ_i（弧度），再写出 PE。可用下面的 sin/cos 表。",
+                 f"Sinusoidal positional encoding, pos = {pos}, d = {d}: PE(pos, 2i) = sin(pos/10000^(2i/d)), "
+                 f"PE(pos, 2i+1) = cos(pos/10000^(2i/d)). Find the angles θ_i (radians), then PE. "
+                 f"Use the sin/cos table below.") + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        pos, d = problem.params["pos"], int(problem.params["d"])
+        theta, pe = problem.solution["theta"], problem.solution["PE"]
+        lines = [t(f"频率分母 10000^(2i/d)：i = 0…{d // 2 - 1} 依次为 "
+                   + ", ".join(num(10000.0 ** (2 * i / d)) for i in range(d // 2)),
+                   f"Denominators 10000^(2i/d) for i = 0…{d // 2 - 1}: "
+                   + ", ".join(num(10000.0 ** (2 * i / d)) for i in range(d // 2)))]
+        lines.append(f"θ = {pos}/… = {vec(theta)}")
+        for i, angle in enumerate(theta):
+            lines.append(t(f"  维度 {2 * i}：sin({num(angle)}) = {num(pe[2 * i])}；维度 {2 * i + 1}：cos({num(angle)}) = "
+                           f"{num(pe[2 * i + 1])}",
+                           f"  dim {2 * i}: sin({num(angle)}) = {num(pe[2 * i])}; dim {2 * i + 1}: cos({num(angle)}) = "
+                           f"{num(pe[2 * i + 1])}"))
+        lines.append(t(f"PE = {vec(pe)}：偶数维用 sin、奇数维用 cos；维度越高频率越低（波长越长）。",
+                       f"PE = {vec(pe)}: sin in the even dimensions, cos in the odd ones; higher dimensions "
+                       f"turn more slowly (longer wavelengths)."))
+        return lines

@@ -1,0 +1,119 @@
+"""`rope`: rotary position embedding of a 2-D pair, and why q·k depends only on the offset
+(seed 002 §7.19).
+
+A pair (x₀, x₁) at position m is rotated by the angle mθ:
+R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ). Given q, k (2-D), positions m, n and θ
+(radians); parts `q_rot`, `k_rot`, `dot` = q_rot·k_rot, and `dot_shifted`, the same with
+both positions moved by `shift` — equal to `dot`, since only n − m matters. Mistake:
+`rope_wrong_direction` (rotating by −mθ: the sin terms' signs swapped).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.family import Family, Stage, need_finite, need_ndim
+from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.ops import table_rows, tabled
+from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
+from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.types import Hint
+
+# difficulty -> (theta choices, position range, vector range)
+SETUPS = {1: ((0.5, 1.0), (0, 2), (0, 2)), 2: ((0.25, 0.5, 1.0), (1, 3), (-1, 2)), 3: ((0.2, 0.3, 0.5), (1, 5), (-2, 3))}
+
+
+def rotate(calc, x, angle):
+    cos, sin = tabled(calc, "cos_table", np.cos, angle), tabled(calc, "sin_table", np.sin, angle)
+    if calc.mistake == "rope_wrong_direction":
+        sin = -sin
+    return np.array([x[0] * cos - x[1] * sin, x[0] * sin + x[1] * cos], dtype=float)
+
+
+def q_stage(calc, q, m, theta):
+    return rotate(calc, q, m * theta)
+
+
+def k_stage(calc, k, n, theta):
+    return rotate(calc, k, n * theta)
+
+
+def dot_stage(calc, q_rot, k_rot):
+    return np.asarray(q_rot @ k_rot, dtype=float)
+
+
+def shifted_stage(calc, q, k, m, n, shift, theta):
+    return np.asarray(rotate(calc, q, (m + shift) * theta) @ rotate(calc, k, (n + shift) * theta), dtype=float)
+
+
+class RopeFamily(Family):
+    id = "rope"
+    title_zh = "RoPE 旋转位置编码"
+    title_en = "RoPE: rotary position embedding"
+    required = ("q", "k")
+    required_params = ("m", "n", "theta")
+    param_defaults = {"shift": 1}
+    mistake_ids = ("rope_wrong_direction",)
+
+    def sample(self, rng, difficulty):
+        thetas, (p_lo, p_hi), (v_lo, v_hi) = SETUPS[difficulty]
+        for _ in range(MAX_TRIES):
+            q, k, pos = int_blocks(rng, v_lo, v_hi, (2,), (2,), (3,))
+            m, n = int(p_lo + pos[0] % (p_hi - p_lo + 1)), int(p_lo + pos[1] % (p_hi - p_lo + 1))
+            if q.any() and k.any() and m != n and not np.array_equal(q, k):
+                break
+        return {"q": q, "k": k}, {"m": m, "n": n, "theta": pick(rng, thetas), "shift": 1 + int(pos[2] % 2)}
+
+    def check(self, given, params):
+        for name in ("q", "k"):
+            if need_ndim(given, name, 1).shape != (2,):
+                raise ValueError(f"{name} must be a pair of 2 numbers")
+        need_finite(given, "q", "k")
+        for name in ("m", "n", "shift"):
+            value = params[name]
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
+                raise ValueError(f"parameter {name} must be an integer from 0 to 1000, got {value!r}")
+        if not 0 < float(params["theta"]) <= 10:
+            raise ValueError(f"parameter theta must be in (0, 10] radians, got {params['theta']!r}")
+
+    def stages(self, given, params):
+        return [Stage("q_rot", ("q", "m", "theta"), q_stage), Stage("k_rot", ("k", "n", "theta"), k_stage),
+                Stage("dot", ("q_rot", "k_rot"), dot_stage),
+                Stage("dot_shifted", ("q", "k", "m", "n", "shift", "theta"), shifted_stage)]
+
+    def part_specs(self, given, params):
+        return [part("q_rot", (2,), zh="旋转后的 q", en="rotated q"), part("k_rot", (2,), zh="旋转后的 k", en="rotated k"),
+                part("dot", (), zh="q_rot · k_rot", en="q_rot · k_rot"),
+                part("dot_shifted", (), zh="两个位置都加 shift 后的点积", en="the dot product with both positions shifted")]
+
+    def hints(self, env):
+        p = env
+        angles = np.array([p["m"] * p["theta"], p["n"] * p["theta"], (p["m"] + p["shift"]) * p["theta"],
+                           (p["n"] + p["shift"]) * p["theta"]], dtype=float)
+        return [Hint("sin_table", table_rows(np.sin, angles)), Hint("cos_table", table_rows(np.cos, angles))]
+
+    def prompt(self, problem, lang):
+        t = Lang(lang)
+        p = problem.params
+        return t(f"RoPE：位置 m 的二维向量旋转角度 mθ，R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ)。"
+                 f"θ = {num(p['theta'])}（弧度），q 在位置 m = {p['m']}，k 在位置 n = {p['n']}。求 q_rot、k_rot、"
+                 f"它们的点积 dot，以及两个位置都加 {p['shift']} 后的点积 dot_shifted。可用下面的 sin/cos 表。",
+                 f"RoPE rotates a 2-D pair at position m by mθ: R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ). "
+                 f"θ = {num(p['theta'])} rad, q is at position m = {p['m']}, k at n = {p['n']}. Find q_rot, k_rot, "
+                 f"their dot product, and the dot product once both positions move by {p['shift']} (dot_shifted). "
+                 f"Use the sin/cos table below.") + t("", " ") + answer_rule(t)
+
+    def steps(self, problem, lang):
+        t = Lang(lang)
+        p, s, g = problem.params, problem.solution, problem.given
+        lines = []
+        for name, vec_name, pos in (("q_rot", "q", p["m"]), ("k_rot", "k", p["n"])):
+            angle = pos * p["theta"]
+            lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}: "
+                         f"cos = {num(np.cos(angle))}, sin = {num(np.sin(angle))} → {vec(s[name])}")
+        lines.append(f"dot = q_rot·k_rot = {num(s['dot'])}")
+        lines.append(t(f"平移后：dot_shifted = {num(s['dot_shifted'])} = dot。因为 R(mθ)ᵀR(nθ) = R((n−m)θ)，"
+                       f"点积只取决于相对位置 n − m = {p['n'] - p['m']}。",
+                       f"Shifted: dot_shifted = {num(s['dot_shifted'])} = dot. Since R(mθ)ᵀR(nθ) = R((n−m)θ), the "
+                       f"dot product depends only on the offset n − m = {p['n'] - p['m']}."))
+        return lines
