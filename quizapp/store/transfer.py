@@ -236,11 +236,9 @@ def write_apkg(session: Session, path: Path) -> int:
     revealing the other language."""
     import genanki
 
-    from quizapp.content.models import LANGS
-
-    from quizapp.content.render import to_unicode
-
     from quizapp.content.bilingual import texts_of
+    from quizapp.content.models import LANGS
+    from quizapp.content.render import to_unicode
 
     def html(text: object) -> str:
         import html as html_lib

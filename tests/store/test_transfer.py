@@ -10,7 +10,6 @@ import sys
 import zipfile
 
 import pytest
-
 from sqlalchemy import func, select
 
 from quizapp.srs.bootstrap import prepare
