@@ -22,6 +22,7 @@ from fsrs import Rating
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, object_session
 
+from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
 from quizapp.srs.drills import DrillService, json_safe, load_engine
@@ -542,6 +543,7 @@ class MockService:
                         time_limit_s=q.time_limit_s,
                         over_time=q.over_time,
                         drill=drill,
+                        question_texts=texts_of(q.item.get("question")) if q.kind != "drill" else {},
                     )
                 )
             topics = topic_scores(rows)

@@ -7,7 +7,7 @@ Nothing here touches the database or the engine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -161,6 +161,7 @@ class ReportQuestion:
     time_limit_s: int
     over_time: bool
     drill: dict[str, Any] | None  # {"type", "seed", "difficulty"} for a drill
+    question_texts: dict[str, str] = field(default_factory=dict)  # {lang: text} of a Q&A/MCQ question
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import tzinfo
 from pathlib import Path
 
+from quizapp.content.bilingual import text_in
 from quizapp.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.i18n.formatting import clock, percent
 from quizapp.srs.mock_views import MockReport, ReportQuestion
@@ -34,7 +35,7 @@ def _question_text(row: ReportQuestion, t: Translator) -> str:
             seed=drill.get("seed"),
             difficulty=drill.get("difficulty"),
         )
-    return row.question
+    return text_in(row.question_texts or row.question, t.lang)
 
 
 def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = None) -> str:

@@ -62,7 +62,7 @@ def test_pipes_and_line_breaks_in_questions_do_not_break_the_table(mocks, clock)
     from dataclasses import replace
 
     _, report = _finished(mocks, clock)
-    odd = replace(report, questions=[replace(report.questions[0], question="a | b\nc"), *report.questions[1:]])
+    odd = replace(report, questions=[replace(report.questions[0], question="a | b\nc", question_texts={}), *report.questions[1:]])
     line = next(line for line in report_markdown(odd).splitlines() if line.startswith("| 1 |"))
     assert "a \\| b c" in line and line.count(" | ") == 5
 
@@ -75,3 +75,16 @@ def test_perfect_interview_has_no_weak_topics(mocks, clock, tmp_path):
     assert report.weakest == []
     path = export_markdown(report, tmp_path / "out" / "report.md")
     assert "没有薄弱主题" in path.read_text(encoding="utf-8")
+
+
+def test_report_questions_in_the_report_language(mocks, clock):
+    from dataclasses import replace
+
+    _, report = _finished(mocks, clock)
+    first = report.questions[0]
+    assert first.question_texts == {"zh": first.question}  # the test deck is Chinese only
+    both = replace(first, question_texts={"zh": "中文的题目", "en": "The English question"})
+    report = replace(report, questions=[both, *report.questions[1:]])
+    assert "The English question" in report_markdown(report, lang="en")
+    assert "中文的题目" in report_markdown(report, lang="zh")
+    assert "The English question" not in report_markdown(report, lang="zh")

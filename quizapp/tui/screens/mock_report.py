@@ -150,7 +150,8 @@ class MockReportScreen(BaseScreen):
             title = (titles[0] if self.quiz_app.tr.lang == "zh" else titles[1]) if titles else kind
             return self.t("mock.report.drill_question", title=title, seed=row.drill.get("seed"),
                           difficulty=row.drill.get("difficulty"))
-        return " ".join(render_math(row.question).split())
+        question = self.material({"question": row.question_texts or row.question})["question"] or ""
+        return " ".join(render_math(question).split())
 
     def render_texts(self) -> None:
         self.title = self.t("app.title")
