@@ -62,6 +62,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
 
     parsed: dict[str, np.ndarray] = {}
     errors: dict[str, FormatError] = {}
+    transposed: set[str] = set()
     for spec in specs:
         raw = answers.get(spec.name)
         if raw is None or (isinstance(raw, str) and not raw.strip()):
@@ -69,7 +70,10 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         try:
             parsed[spec.name] = _read(raw, spec)
         except AnswerFormatError as exc:
-            errors[spec.name] = exc.error.with_part(spec.name)
+            if _transposed_truth(problem, spec, raw):
+                transposed.add(spec.name)  # KQᵀ: a shape error that is a classic mistake, graded wrong and named
+            else:
+                errors[spec.name] = exc.error.with_part(spec.name)
     if errors:
         return Verdict(
             score=0.0, correct=False, diagnosis=[], has_format_error=True,
@@ -84,6 +88,13 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
     for spec in specs:
         truth = problem.solution[spec.name]
         user = parsed.get(spec.name)
+        if spec.name in transposed:
+            info = MISTAKES["transposed_scores"]
+            found = (Diagnosis(spec.name, info.id, info.zh, info.en),)
+            diagnosis.extend(found)
+            part_verdicts[spec.name] = PartVerdict(0.0, np.zeros(truth.shape, dtype=bool).tolist(), None, True, found,
+                                                   _uniform(truth.shape, CellStatus.WRONG))
+            continue
         if user is None:
             part_verdicts[spec.name] = _unanswered(truth.shape)
             continue
@@ -162,6 +173,22 @@ def _read(raw: Any, spec: PartSpec) -> np.ndarray:
         raise AnswerFormatError(FormatError(spec.name, None, None, f"应为 {want}，实际 {got}",
                                             f"expected {want}, got {got}"))
     return value
+
+
+TRANSPOSABLE = ("S", "S_scaled")  # score parts whose transpose is KQᵀ (and KQᵀ/√d_k)
+
+
+def _transposed_truth(problem: Problem, spec: PartSpec, raw: Any) -> bool:
+    """True when an answer that does not fit a non-square score part is, read the other
+    way round, exactly the transposed truth: the user computed KQᵀ (cross-attention)."""
+    if spec.name not in TRANSPOSABLE or len(spec.shape) != 2 or spec.shape[0] == spec.shape[1]:
+        return False
+    flipped = PartSpec(spec.name, spec.shape[::-1], spec.allow_inf, spec.integer)
+    try:
+        value = _read(raw, flipped)
+    except AnswerFormatError:
+        return False
+    return bool(close(value, problem.solution[spec.name].T, spec.integer).all())
 
 
 def _right_by_hand(problem: Problem, spec: PartSpec, user: np.ndarray) -> np.ndarray:

@@ -124,6 +124,10 @@ _ALL = [
 ]
 
 _ALL += [
+    Mistake("mask_wrong_triangle",
+            "遮错了三角：causal mask 遮的是未来（上三角 j > i），你遮掉了过去（下三角 j < i）。",
+            "Masked the wrong triangle: the causal mask hides the future (upper triangle, j > i), "
+            "you hid the past (lower triangle, j < i)."),
     # Positions
     Mistake("pe_swapped_sin_cos",
             "sin 和 cos 放反了：偶数维 2i 用 sin，奇数维 2i+1 用 cos。",

@@ -142,8 +142,10 @@ def softmax(x: np.ndarray, calc: Calc = EXACT, axis: int = -1) -> np.ndarray:
 
 def attention_softmax(x: np.ndarray, calc: Calc) -> np.ndarray:
     """Row softmax, or column softmax when the mistake being modelled is the wrong axis."""
-    axis = 0 if calc.mistake == "softmax_wrong_axis" and x.ndim == 2 else -1
-    return softmax(x, calc, axis)
+    if calc.mistake == "softmax_wrong_axis" and x.ndim == 2:
+        # a column that is all −∞ (a PAD key) is 0/0 over columns: the hurried hand writes 0
+        return np.nan_to_num(softmax(x, calc, 0), nan=0.0)
+    return softmax(x, calc, -1)
 
 
 def scale_scores(s: np.ndarray, d_k: int, calc: Calc) -> np.ndarray:
@@ -168,6 +170,8 @@ def apply_mask(s: np.ndarray, masked: np.ndarray, calc: Calc) -> np.ndarray:
         return s.astype(float)
     if calc.mistake == "inverted_mask":
         masked = ~masked
+    if calc.mistake == "mask_wrong_triangle" and masked.ndim == 2 and masked.shape[0] == masked.shape[1]:
+        masked = masked.T  # the past (j < i) hidden instead of the future
     fill = 0.0 if calc.mistake == "mask_with_zero" else -np.inf
     return np.where(masked, fill, s)
 

@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.reliability.conftest import quizapp
-from tests.tui.conftest import SIZE, press, settle
+from tests.tui.conftest import press, settle
 
 CLICK = "[@click=app.quit]X[/]"
 LINK = "[link=https://evil.example]Y[/link]"

@@ -2,7 +2,7 @@
 
 Given S (n×n, already-scaled scores) and optionally V (n×d_v); parts S_masked (upper
 triangle j > i set to −∞), A and, when V is given, O = AV. Mistakes: `forgot_mask`,
-`mask_with_zero`, `mask_after_softmax`, `softmax_wrong_axis`.
+`mask_with_zero`, `mask_after_softmax`, `softmax_wrong_axis`, `mask_wrong_triangle`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class CausalMaskFamily(Family):
     title_en = "Causal mask"
     required = ("S",)
     optional = ("V",)
-    mistake_ids = ("forgot_mask", "mask_with_zero", "mask_after_softmax", "softmax_wrong_axis")
+    mistake_ids = ("forgot_mask", "mask_with_zero", "mask_after_softmax", "softmax_wrong_axis", "mask_wrong_triangle")
 
     def sample(self, rng, difficulty):
         n, values, d_v, v_range = SETUPS[difficulty]
