@@ -26,11 +26,34 @@ def _named(t: Translator, prefix: str, name: str) -> str:
     return t(key) if t.has(key) else name
 
 
+def drill_title(type_id: str, lang: str) -> str:
+    """A drill type's title ("缩放点积注意力" / "Scaled dot-product attention"); the id for an
+    unknown type. The engine is imported here, not above: it loads NumPy, which listing or
+    exporting a report should not pay for until it names a drill."""
+    from quizapp.engine import list_types
+
+    for info in list_types():
+        if info.id == type_id:
+            return info.title(lang)
+    return type_id
+
+
+def topic_name(topic: str, lang: str) -> str:
+    """A report topic as the user reads it: a content tag's catalog name (`tag.<tag>`), the
+    drill type's title for a drill-only topic (`drill:<type>`), else the tag as written."""
+    if topic.startswith("drill:"):
+        return drill_title(topic.removeprefix("drill:"), lang)
+    t = Translator(lang)
+    key = f"tag.{topic}"
+    return t(key) if t.has(key) else topic
+
+
 def _question_text(row: ReportQuestion, t: Translator) -> str:
     if row.kind == "drill" and row.drill:
         drill = row.drill
         return t(
             "report.drill_question",
+            title=drill_title(str(drill.get("type")), t.lang),
             type=drill.get("type"),
             seed=drill.get("seed"),
             difficulty=drill.get("difficulty"),
@@ -78,12 +101,13 @@ def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = No
         "| --- | ---: | ---: |",
     ]
     for topic in report.topics:
-        lines.append(f"| {_cell(topic.topic)} | {percent(topic.score)} | {topic.questions} |")
+        lines.append(f"| {_cell(topic_name(topic.topic, t.lang))} | {percent(topic.score)} | {topic.questions} |")
     lines += ["", f"## {t('report.weakest')}", ""]
     if report.weakest:
         for n, weak in enumerate(report.weakest, 1):
             items = ", ".join(f"`{i}`" for i in weak.item_ids)
-            lines.append(t("report.weak_line", n=n, topic=weak.topic, pct=percent(weak.score), items=items))
+            name = topic_name(weak.topic, t.lang)
+            lines.append(t("report.weak_line", n=n, topic=name, pct=percent(weak.score), items=items))
     else:
         lines.append(t("report.no_weak"))
     return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ import srs_fake_engine as fake
 
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs.mock import MockConfig
-from quizapp.srs.report import export_markdown, report_markdown
+from quizapp.srs.report import export_markdown, report_markdown, topic_name
 
 
 def _finished(mocks, clock):
@@ -43,9 +43,9 @@ def test_markdown_has_questions_scores_topics_and_weakest(mocks, clock):
     assert rows[4].endswith("| 100% | 5:01 / 6:00 |  |")
     assert "## 各主题得分" in text and "## 最薄弱的主题" in text
     for topic in report.topics:
-        assert f"| {topic.topic} | {round(topic.score * 100)}% | {topic.questions} |" in text
+        assert f"| {topic_name(topic.topic, 'zh')} | {round(topic.score * 100)}% | {topic.questions} |" in text
     for weak in report.weakest:
-        assert f"**{weak.topic}**" in text
+        assert f"**{topic_name(weak.topic, 'zh')}**" in text
         assert all(f"`{i}`" in text for i in weak.item_ids)
 
 
@@ -88,3 +88,11 @@ def test_report_questions_in_the_report_language(mocks, clock):
     assert "The English question" in report_markdown(report, lang="en")
     assert "中文的题目" in report_markdown(report, lang="zh")
     assert "The English question" not in report_markdown(report, lang="zh")
+
+
+def test_topics_and_drill_types_are_named_in_the_report_language():
+    assert topic_name("causal", "zh") == "因果掩码"  # a content tag, by its catalog name
+    assert topic_name("no-such-tag", "zh") == "no-such-tag"
+    assert topic_name("drill:attention", "en") != "drill:attention"
+    assert topic_name("drill:attention", "zh") != topic_name("drill:attention", "en")
+    assert topic_name("drill:nope", "en") == "nope"

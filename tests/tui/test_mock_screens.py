@@ -243,7 +243,7 @@ async def test_whole_mock_with_a_timeout_and_the_report(db, clock):
         assert "83%" in summary and "7:03" in summary and "10:00" in summary
         questions = text_of(app, "#mock-report-questions")
         assert "⚠" in questions and "2:01 / 2:00" in questions
-        assert "softmax" in text_of(app, "#mock-report-topics")
+        assert "Softmax" in text_of(app, "#mock-report-topics")  # the tag by its catalog name
 
     # Read back from the database: the typed texts and the timeout are stored exactly.
     mocks = mocks_of(db, clock)

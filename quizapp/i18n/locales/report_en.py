@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "report.no_weak": "No weak topics: everything was answered correctly.",
     "report.unanswered": "not answered",
     "report.over_time": "Over time",
-    "report.drill_question": "Calculation `{type}` · seed {seed} · difficulty {difficulty}",
+    "report.drill_question": "Calculation: {title} · `{type}` · seed {seed} · difficulty {difficulty}",
     "report.kind.qa": "Q&A",
     "report.kind.mcq": "MCQ",
     "report.kind.drill": "Drill",

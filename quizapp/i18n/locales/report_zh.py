@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "report.no_weak": "没有薄弱主题，全部答对。",
     "report.unanswered": "未作答",
     "report.over_time": "超时题数",
-    "report.drill_question": "计算题 `{type}` · 种子 {seed} · 难度 {difficulty}",
+    "report.drill_question": "计算题：{title} · `{type}` · 种子 {seed} · 难度 {difficulty}",
     "report.kind.qa": "问答",
     "report.kind.mcq": "选择",
     "report.kind.drill": "计算",

@@ -21,6 +21,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
+from quizapp.srs.report import topic_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.mock_setup import mock_service
 from quizapp.tui.widgets.math_markdown import render_math
@@ -221,7 +222,8 @@ class MockReportScreen(BaseScreen):
         table.add_column("")
         table.add_column(self.t("mock.report.col.count"), justify="right")
         for topic in report.topics:
-            table.add_row(Text(topic.topic), percent(topic.score), score_bar(topic.score), str(topic.questions))
+            name = Text(topic_name(topic.topic, self.quiz_app.tr.lang))
+            table.add_row(name, percent(topic.score), score_bar(topic.score), str(topic.questions))
         return table
 
     def _weakest(self, report: MockReport) -> Text:
@@ -232,7 +234,7 @@ class MockReportScreen(BaseScreen):
             if n > 1:
                 text.append("\n")
             text.append(f"{n}. ")
-            text.append(topic.topic, style="bold")
+            text.append(topic_name(topic.topic, self.quiz_app.tr.lang), style="bold")
             text.append("  " + self.t("mock.report.weak_line", pct=percent(topic.score), n=len(topic.item_ids)))
         return text
 
