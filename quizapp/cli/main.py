@@ -77,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from quizapp.cli.app_cmd import run_app
 
             return int(run_app(args) or 0)
-        sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)  # type: ignore[assignment]
+        sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)
         return int(handler(args) or 0)
     except UsageError as exc:
         print(f"quizapp: {exc}", file=sys.stderr)

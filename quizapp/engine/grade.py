@@ -90,7 +90,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         user = parsed.get(spec.name)
         if spec.name in transposed:
             info = MISTAKES["transposed_scores"]
-            found = (Diagnosis(spec.name, info.id, info.zh, info.en),)
+            found: tuple[Diagnosis, ...] = (Diagnosis(spec.name, info.id, info.zh, info.en),)
             diagnosis.extend(found)
             part_verdicts[spec.name] = PartVerdict(0.0, np.zeros(truth.shape, dtype=bool).tolist(), None, True, found,
                                                    _uniform(truth.shape, CellStatus.WRONG))
