@@ -1,18 +1,19 @@
 """Number and matrix formatting for prompts and worked solutions, in Chinese or English.
 
-Numbers are written the way the seeds write them: integers bare ("2"), short exact
-decimals as they are ("0.5", "0.25"), everything else to 3 decimals ("0.707", "0.140"),
-and masked cells as "−∞" (U+2212, which the answer parser also accepts).
+Numbers are written the way the seeds write them (`quizapp.i18n.formatting.num`): integers
+bare ("2"), short exact decimals as they are ("0.5", "0.25"), everything else to 3 decimals
+("0.707", "0.140"), and masked cells as "−∞" (U+2212, which the answer parser also accepts).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
 
-MINUS = "\u2212"
+# One rule for numbers across the app; re-exported here for the generators.
+from quizapp.i18n.formatting import MINUS as MINUS
+from quizapp.i18n.formatting import num as num
 
 
 class Lang:
@@ -39,24 +40,6 @@ class Lang:
     def row(self, i: int) -> str:
         """'第 i 行' / 'row i' for a 0-based index i."""
         return f"第 {i + 1} 行" if self.zh else f"row {i + 1}"
-
-
-def num(x: float) -> str:
-    """One number, seed style."""
-    x = float(x)
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "∞" if x > 0 else MINUS + "∞"
-    if x == round(x) and abs(x) < 1e15:
-        text = str(int(round(x)))
-    elif abs(x * 100 - round(x * 100)) < 1e-9:
-        text = f"{x:.2f}".rstrip("0").rstrip(".")
-    else:
-        text = f"{x:.3f}"
-    if text in ("-0", "-0.000"):
-        text = text[1:]
-    return text.replace("-", MINUS)
 
 
 def vec(values: Iterable[float]) -> str:
