@@ -8,6 +8,7 @@ Home is on screen at once.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,25 +56,22 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
 
 
-def preflight(path: Path, content_dirs: list[Path]) -> str | None:
-    """The one-line reason the app cannot start, or None. Never modifies the database."""
+def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> str | None:
+    """The one-line reason the app cannot start, or None. Never modifies the database
+    (it only creates the default folder when the database is in the default place)."""
+    from quizapp.cli.db_paths import path_problem
     from quizapp.store.database import DatabaseError, check_database
 
     for directory in content_dirs:
         if not directory.is_dir():
             return f"content folder {directory} does not exist"
-    if path.exists() and path.is_dir():
-        return f"{path} is a folder, not a database file"
+    problem = path_problem(path, explicit, writing=True)
+    if problem is not None:
+        return problem
     try:
         check_database(path)
     except DatabaseError as exc:
         return str(exc)
-    parent = path.parent
-    if not path.exists():
-        try:
-            parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            return f"cannot create {parent}: {exc.strerror or exc}"
     return None
 
 
@@ -85,7 +83,7 @@ def run_app(args: argparse.Namespace) -> int:
         return 2
     path = _db_path(args)
     content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
-    problem = preflight(path, content_dirs)
+    problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")))
     if problem is not None:
         print(f"quizapp: {problem}", file=sys.stderr)
         return 2

@@ -16,10 +16,10 @@ def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
         print(text)
 
 
-def db_path(args: argparse.Namespace) -> Path:
-    from quizapp.store.database import default_db_path
+def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
+    from quizapp.cli.db_paths import db_path as checked_path
 
-    return Path(args.db).expanduser() if args.db else default_db_path()
+    return checked_path(args, writing)
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
@@ -43,7 +43,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
 def cmd_current(args: argparse.Namespace) -> int:
     from quizapp.store.database import check_database
 
-    path = db_path(args)
+    path = db_path(args, writing=False)
     if not path.exists():
         _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
                 f"{path}: does not exist yet (created on first run)")
@@ -69,12 +69,53 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """`quizapp db check`: the full integrity check, every problem on its own line.
+
+    Read-only (never creates -wal/-shm beside the file); exit 0 sound, 1 damaged."""
+    from quizapp.cli.errors import UsageError
+    from quizapp.store.database import SQLITE_HEADER, check_database, connect_readonly, head_revision
+
+    path = db_path(args, writing=False)
+    if not path.exists():
+        raise UsageError(f"{path} does not exist")
+    with path.open("rb") as fh:
+        if fh.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+            raise UsageError(f"{path} is not a quizapp database (not an SQLite file)")
+    import sqlite3
+
+    try:
+        conn = connect_readonly(path)
+        try:
+            problems = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        problems = [str(exc)]
+    ok = problems == ["ok"]
+    revision = None
+    if ok:
+        revision = check_database(path)[0]
+    data = {"path": str(path), "ok": ok, "problems": [] if ok else problems,
+            "revision": revision, "head": head_revision()}
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, sort_keys=True))
+    elif ok:
+        print(f"{path}: ok (schema {revision or 'empty'})")
+    else:
+        for problem in problems:
+            print(problem)
+        print(f"{path}: damaged ({len(problems)} problem(s)); restore a backup (`{path.name}.backup-*`) "
+              f"or export what can be read")
+    return 0 if ok else 1
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from quizapp.i18n.formatting import percent
     from quizapp.srs.bootstrap import open_for_reading
     from quizapp.srs.service import StudyService
 
-    db = open_for_reading(db_path(args), [Path(d) for d in (args.content or [])])
+    db = open_for_reading(db_path(args, writing=False), [Path(d) for d in (args.content or [])])
     try:
         from quizapp.srs.stats import study_stats
 
@@ -118,6 +159,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         ("upgrade", cmd_upgrade, "create or upgrade the database to the current schema"),
         ("current", cmd_current, "show the schema revision"),
         ("backup", cmd_backup, "write a backup copy beside the database"),
+        ("check", cmd_check, "check the whole file for damage (read-only)"),
     ):
         command = db_sub.add_parser(name, help=help_text)
         command.add_argument("--json", action="store_true")

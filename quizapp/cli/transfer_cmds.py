@@ -27,7 +27,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"folder does not exist: {out.parent}")
     if out.is_dir():
         raise UsageError(f"{out} is a folder")
-    db = open_for_reading(db_path(args))
+    db = open_for_reading(db_path(args, writing=False))
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
         with db.session() as session:
@@ -55,6 +55,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from quizapp.srs.settings import setting_problem
     from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export
 
+    path = db_path(args)  # an unusable database path first: it is one line, whatever the file
     # Read and validate everything before the database is even opened: a bad file costs
     # no lock and changes nothing; the write itself is one short transaction.
     try:
@@ -67,7 +68,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
         raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
-    prepared = prepare(db_path(args))
+    prepared = prepare(path)
     try:
         with prepared.db.session() as session, session.begin():
             result = import_export(session, export)

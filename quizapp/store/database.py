@@ -81,21 +81,28 @@ def _known_revisions() -> set[str]:
     return {rev.revision for rev in script.walk_revisions()}
 
 
+def _is_wal_file(path: Path) -> bool:
+    """The header's read/write versions are 2 for a database in WAL mode."""
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return False
+    return header[:16] == SQLITE_HEADER and header[18:20] == b"\x02\x02"
+
+
 def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Connection:
-    """A connection that never writes the file (nor creates -wal/-shm beside a file we may
-    not write). A WAL database in a folder we cannot write, without its -shm, can only be
-    read as immutable: nobody can be writing it then (a writer would have made the -shm)."""
+    """A connection that never writes the file, nor leaves a -wal/-shm beside it.
+
+    For a WAL database without a -wal file no connection has it open (SQLite keeps the
+    -wal while one does), so the file is read as immutable: nothing is created beside a file we only
+    inspect or refuse. With one, another quizapp is using it: read through its WAL.
+    """
     timeout = busy_timeout_ms() / 1000 if timeout_s is None else timeout_s
     uri = Path(path).resolve().as_uri()
-    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
-    try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError as exc:
-        conn.close()
-        if "unable to open" not in str(exc) and "readonly" not in str(exc):
-            raise
-    return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout)
+    if _is_wal_file(Path(path)) and not Path(f"{path}-wal").exists():
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout)
+    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
 
 
 def _inspect_file(path: Path) -> tuple[str | None, bool]:
@@ -109,7 +116,8 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
         try:
             check = conn.execute("PRAGMA quick_check").fetchone()
             if not check or check[0] != "ok":
-                raise NotAQuizappDatabase(f"{path} is damaged (integrity check: {check[0] if check else '?'})")
+                first = " ".join(str(check[0] if check else "?").split())[:160]
+                raise NotAQuizappDatabase(f"{path} is damaged ({first}); run `quizapp db check` for details")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             revision = None
             if "alembic_version" in tables:

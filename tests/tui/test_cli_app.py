@@ -54,7 +54,8 @@ def test_missing_content_folder_is_refused(tmp_path):
 
 
 def test_a_fresh_path_passes(tmp_path):
-    assert preflight(tmp_path / "sub" / "new.db", []) is None
+    assert preflight(tmp_path / "sub" / "new.db", [], explicit=False) is None  # the default place is created
+    assert "does not exist" in preflight(tmp_path / "typo" / "new.db", [])  # an explicit --db is not
 
 
 def test_cli_refuses_before_taking_the_terminal(tmp_path):
