@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from fsrs import State
+from rich.text import Text
 
 if TYPE_CHECKING:
     from quizapp.srs.views import CardView, ItemSummary
@@ -78,3 +79,19 @@ def tag_name(tag: str, tr: Translator) -> str:
     """A topic tag's display name from the catalog (`tag.<tag>`), else the tag itself."""
     key = f"tag.{tag}"
     return tr(key) if tr.has(key) else tag
+
+
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline_text(text: str, code_style: str = "bold cyan") -> Text:
+    """One line of untrusted content as Rich Text (never markup), `code` spans shown as code
+    without their backticks."""
+    out = Text()
+    position = 0
+    for match in _INLINE_CODE.finditer(text):
+        out.append(text[position : match.start()])
+        out.append(match.group(1), style=code_style)
+        position = match.end()
+    out.append(text[position:])
+    return out

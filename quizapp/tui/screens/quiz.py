@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from quizapp.i18n import formatting
+from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
@@ -60,7 +61,8 @@ def show_options(screen: Widget, options: list[str], correct: str | None, chosen
             mark = "✓ "
         elif shown and letter == chosen:
             mark = "✗ "
-        row.update(Text(f"{mark}{letter}. {text}"))  # option text is content: never markup
+        # Content is untrusted: Text, never markup; `code` in an option renders as code.
+        row.update(Text.assemble(f"{mark}{letter}. ", inline_text(text)))
         row.set_class(shown and letter == correct, "-correct")
         row.set_class(shown and letter == chosen and letter != correct, "-wrong")
         row.set_class(shown and letter not in (correct, chosen), "-dimmed")

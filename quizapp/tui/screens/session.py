@@ -22,7 +22,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import ContentSwitcher, Footer, Header, ProgressBar, Static
 
-from quizapp.tui.format import state_label
+from quizapp.tui.format import item_label, state_label
 from quizapp.tui.screens.base import BaseScreen
 
 if TYPE_CHECKING:
@@ -349,16 +349,16 @@ class SessionScreen(BaseScreen):
         """Language-dependent texts of the card pane."""
 
     def meta_line(self, card: StudyCard) -> Text:
-        """Id, group, section, state and tags: content text, shown as plain Text (never markup)."""
+        """Label, group, section, state and tags: content text, shown as plain Text (never markup)."""
         item = card.item
         view = card.card
         parts = []
-        if item.get("source_no"):
-            parts.append(f"Q{item['source_no']}")
-        parts.append(item.get("id", view.item_id))
+        # The name the user knows it by (Q24, Quiz 7.25 #3, §7.5 myth a), not the internal id.
+        label = item_label(view.item_id, item.get("source_no"), item.get("section"), item.get("source"), self.quiz_app.tr)
+        parts.append(label)
         if item.get("group"):
             parts.append(self.t("meta.group", group=item["group"]))
-        if item.get("section"):
+        if item.get("section") and not label.startswith("§"):
             parts.append(f"§{item['section']}")
         parts.append(state_label(view, self.quiz_app.tr))
         if view.leech:

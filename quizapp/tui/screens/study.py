@@ -75,16 +75,18 @@ class StudyScreen(SessionScreen):
             self.query_one(selector).display = revealed
         for selector in ("#study-long-title", "#study-long"):
             self.query_one(selector).display = revealed and has_long and self.long_shown
-        self.query_one("#study-hint").display = not revealed
+        # Before the answer: how to reveal it. After: `l` for the long answer, when there is
+        # one (it does nothing before the answer is shown, so it is not offered then).
+        self.query_one("#study-hint").display = not revealed or (has_long and not self.long_shown)
+        self._render_hint(revealed)
+
+    def _render_hint(self, revealed: bool) -> None:
+        self.query_one("#study-hint", Static).update(self.t("study.hint_has_long") if revealed else self.t("study.hint_reveal"))
 
     def render_card_texts(self) -> None:
         self.query_one("#study-answer-title", Static).update(self.t("study.answer"))
         self.query_one("#study-long-title", Static).update(self.t("study.long_answer"))
-        has_long = bool(self.current and self.current.item.get("long_answer"))
-        hint = self.t("study.hint_reveal")
-        if has_long:
-            hint += "   " + self.t("study.hint_has_long")
-        self.query_one("#study-hint", Static).update(hint)
+        self._render_hint(self.phase == "answer")
         if self.current is not None:
             self.query_one("#study-meta", Static).update(self.meta_line(self.current))
         labels = {}
