@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from quizapp.tui.format import item_number, kind_label, one_line
+from quizapp.tui.format import kind_label, one_line, summary_label, tag_name
 from quizapp.tui.plain import escape_markup
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class QuizCommands(Provider):
         mode = getattr(settings, "material", "ui") if settings is not None else "ui"
         question = material_for({"question": item.question_texts or item.question}, self.quiz_app.tr.lang, mode)["question"]
         question = question or ""
-        return f"{item_number(item)}  {one_line(to_unicode(question), 60)}"
+        return f"{summary_label(item, self.quiz_app.tr)}  {one_line(to_unicode(question), 60)}"
 
     async def discover(self) -> Hits:
         for title, help_text, callback in self._modes():
@@ -74,13 +74,15 @@ class QuizCommands(Provider):
         for item in self.items:
             # Questions and tags are content: escaped, so the palette never reads them as markup.
             title = escape_markup(self._item_title(item))
-            help_text = escape_markup(tr("palette.help.item", kind=kind_label(item.kind, tr), tags=" ".join(item.tags)))
+            tags = " ".join(tag_name(tag, tr) for tag in item.tags)
+            help_text = escape_markup(tr("palette.help.item", kind=kind_label(item.kind, tr), tags=tags))
             callback = partial(self._open_item, item.item_id)
             if number is not None:
                 if item.source_no == number:
                     yield Hit(1.0, matcher.highlight(title), callback, text=title, help=help_text)
                 continue
             texts = [item.question, *item.question_texts.values()]
-            haystack = " ".join([item_number(item), item.item_id, *texts, *item.tags]).lower()
+            labels = [summary_label(item, tr), item.item_id, *(tag_name(tag, tr) for tag in item.tags)]
+            haystack = " ".join([*labels, *texts, *item.tags]).lower()
             if needle and needle in haystack:
                 yield Hit(0.9, title, callback, text=title, help=help_text)
