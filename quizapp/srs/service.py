@@ -111,7 +111,11 @@ class StudyService:
         Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
         cards must not use up the new multiple-choice questions.
         """
-        query = select(Review.card_id, Review.prev_card).where(Review.reviewed_at >= day_start)
+        # Only today's window: reviews stamped in the future by a clock that ran ahead (and
+        # was corrected) must not use up today's limits for as long as the skew lasted.
+        query = select(Review.card_id, Review.prev_card).where(
+            Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1)
+        )
         if kind is not None:
             query = query.join(Card, Card.id == Review.card_id).join(Item).where(Item.kind == kind)
         rows = session.execute(query).all()
