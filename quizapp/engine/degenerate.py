@@ -9,7 +9,7 @@ A single uniform row among others is fine (it is a lesson too); all of them is n
 
 from __future__ import annotations
 
-import numpy as np
+import math
 
 from quizapp.engine.types import Problem
 
@@ -17,24 +17,32 @@ SCORE_INPUTS = ("S_scaled", "S_masked", "S")  # what the weights A are the softm
 
 
 def degenerate(problem: Problem) -> str | None:
-    """Why the problem is trivial, or None."""
-    env = problem.value
-    v = problem.given.get("V", env.get("V"))
-    if v is not None and np.ndim(v) == 2 and v.shape[0] > 1 and (v == v[0]).all():
-        return "every row of V is the same"
-    if "A" in problem.solution:
-        a_shape = np.shape(problem.solution["A"])
-        scores = next((env[k] for k in SCORE_INPUTS if k in env and np.shape(env[k]) == a_shape), None)
-        if scores is not None and _all_rows_constant(np.atleast_2d(scores)):
-            return "every row of the scores is constant"
+    """Why the problem is trivial, or None.
+
+    Runs on every generated problem, so it works on plain lists: the arrays are tiny and
+    a NumPy call costs more than the whole check."""
+    env = problem._env
+    v = problem.given.get("V")
+    if v is None:
+        v = env.get("V")
+    if v is not None and v.ndim == 2 and v.shape[0] > 1:
+        rows = v.tolist()
+        if all(row == rows[0] for row in rows):
+            return "every row of V is the same"
+    a = problem.solution.get("A")
+    if a is not None:
+        for key in SCORE_INPUTS:
+            scores = env.get(key)
+            if scores is not None and scores.shape == a.shape:
+                if _all_rows_constant(scores.reshape(-1, scores.shape[-1]).tolist() if scores.ndim else [[0.0]]):
+                    return "every row of the scores is constant"
+                break
     return None
 
 
-def _all_rows_constant(x: np.ndarray) -> bool:
-    spread = False
-    with np.errstate(invalid="ignore"):
-        for row in x:
-            finite = row[np.isfinite(row)]
-            if len(finite) > 1 and (finite != finite[0]).any():
-                spread = True
-    return not spread
+def _all_rows_constant(rows: list[list[float]]) -> bool:
+    for row in rows:
+        finite = [x for x in row if -math.inf < x < math.inf]
+        if finite and min(finite) < max(finite):
+            return False
+    return True

@@ -34,7 +34,6 @@ from quizapp.engine.text import shape_text
 from quizapp.engine.types import (
     CARRIED_CREDIT,
     AnswerFormatError,
-    CellStatus,
     Diagnosis,
     FormatError,
     PartSpec,
@@ -93,7 +92,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
             found: tuple[Diagnosis, ...] = (Diagnosis(spec.name, info.id, info.zh, info.en),)
             diagnosis.extend(found)
             part_verdicts[spec.name] = PartVerdict(0.0, np.zeros(truth.shape, dtype=bool).tolist(), None, True, found,
-                                                   _uniform(truth.shape, CellStatus.WRONG))
+                                                   codes=np.zeros(truth.shape, dtype=np.intp))
             continue
         if user is None:
             part_verdicts[spec.name] = _unanswered(truth.shape)
@@ -102,7 +101,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         right = close(user, truth, spec.integer, finite)
         n_right = np.count_nonzero(right)
         if n_right == right.size:  # the hot path: a correct part
-            part_verdicts[spec.name] = PartVerdict(1.0, right.tolist(), None, True, (), _uniform(right.shape))
+            part_verdicts[spec.name] = PartVerdict(1.0, right.tolist(), None, True, ())
             continue
         blank = np.isnan(user)
         if not spec.integer:
@@ -122,10 +121,9 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         credited = right | carried
         if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, credited | blank):
             hints.append("rounded_early")
-        status = _status_grid(right, carried, blank)
         carried_score = float(CARRIED_CREDIT * n_carried / right.size)
         part_verdicts[spec.name] = PartVerdict(n_right / right.size + carried_score, right.tolist(), None,
-                                               not blank.all(), found, status, carried_score)
+                                               not blank.all(), found, carried_score, _status_codes(right, carried, blank))
 
     n = len(part_verdicts)
     score = sum(pv.score for pv in part_verdicts.values()) / n
@@ -135,27 +133,14 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
                    carried_score=carried_score)
 
 
-_CODES = np.array([CellStatus.WRONG, CellStatus.RIGHT, CellStatus.CARRIED, CellStatus.BLANK], dtype=object)
-
-
-def _status_grid(right: np.ndarray, carried: np.ndarray, blank: np.ndarray) -> Any:
-    """CellStatus per cell, nested like the part (a bare CellStatus for a scalar)."""
-    code = np.where(blank, 3, np.where(right, 1, np.where(carried, 2, 0)))
-    out = _CODES[code]
-    return out.tolist() if isinstance(out, np.ndarray) else out
-
-
-def _uniform(shape: tuple[int, ...], status: CellStatus = CellStatus.RIGHT) -> Any:
-    if not shape:
-        return status
-    if len(shape) == 1:
-        return [status] * shape[0]
-    return [[status] * shape[1] for _ in range(shape[0])]
+def _status_codes(right: np.ndarray, carried: np.ndarray, blank: np.ndarray) -> np.ndarray:
+    """Index into STATUS_CODES per cell: 3 blank, 1 right, 2 carried, else 0 wrong."""
+    return np.where(blank, 3, np.where(right, 1, np.where(carried, 2, 0)))
 
 
 def _unanswered(shape: tuple[int, ...]) -> PartVerdict:
     cells = np.zeros(shape, dtype=bool).tolist()
-    return PartVerdict(0.0, cells, None, False, (), _uniform(shape, CellStatus.BLANK))
+    return PartVerdict(0.0, cells, None, False, (), codes=np.full(shape, 3, dtype=np.intp))
 
 
 def _read(raw: Any, spec: PartSpec) -> np.ndarray:

@@ -13,6 +13,7 @@ can never drift from the real solution.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -233,7 +234,13 @@ def exp_table(values: np.ndarray) -> list[tuple[float, float]]:
     for x in np.ravel(values).tolist():
         if abs(x) <= EXP_TABLE_LIMIT:
             exact.setdefault(round(x, 3) + 0.0, x)  # + 0.0 turns -0.0 into 0.0
-    return [(x, significant(math.exp(exact[x]))) for x in sorted(exact)]
+    return [(x, _exp_significant(exact[x])) for x in sorted(exact)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _exp_significant(x: float) -> float:
+    # problems reuse few distinct scores: memoised, as this runs for every generated problem
+    return significant(math.exp(x))
 
 
 def sqrt_table(values: set[float]) -> list[tuple[float, float]]:

@@ -6,6 +6,7 @@ dependency-free list; a test checks the two agree).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -157,6 +158,17 @@ def _param_value(fam: Family, name: str, value: Any) -> Scalar:
     return float(value)
 
 
+def _root_hints(roots: set[float]) -> list[Hint]:
+    return _root_hints_of(frozenset(roots)) if roots else []
+
+
+@functools.lru_cache(maxsize=1024)
+def _root_hints_of(roots: frozenset[float]) -> list[Hint]:
+    # few distinct roots occur (√2 in most problems): memoised; Hints are immutable and callers only read them
+    rows = sqrt_table(set(roots))
+    return [Hint("sqrt_table", rows)] if rows else []
+
+
 def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
            seed: int | None, difficulty: int) -> Problem:
     extras = fam.derive(given, params)
@@ -171,6 +183,6 @@ def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
     return Problem(
         type=fam.id, seed=seed, difficulty=difficulty, given=given, params=shown, parts=specs,
         solution=solution,
-        hints=fam.hints(env) + ([Hint("sqrt_table", sqrt_table(roots))] if roots and sqrt_table(roots) else []),
+        hints=fam.hints(env) + _root_hints(roots),
         _family=fam, _env=env, _stages=stages,
     )

@@ -135,8 +135,10 @@ class CellStatus(StrEnum):
     BLANK = "blank"
 
 
-# What a carried cell earns, relative to a right one (README: "Scoring").
+# What a carried cell earns, relative to a right one (README: "Drill scoring").
 CARRIED_CREDIT = 0.5
+# PartVerdict.codes index this
+STATUS_CODES = (CellStatus.WRONG, CellStatus.RIGHT, CellStatus.CARRIED, CellStatus.BLANK)
 
 
 @dataclass(frozen=True)
@@ -155,8 +157,19 @@ class PartVerdict:
     error: FormatError | None = None
     answered: bool = True
     diagnosis: tuple[Diagnosis, ...] = ()
-    status: Any = None
     carried_score: float = 0.0
+    # status codes per cell (index into STATUS_CODES); None: every readable cell is RIGHT.
+    # The grid itself is built on first use — grading a correct answer never needs it.
+    codes: Any = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def status(self) -> Any:
+        if self.cells is None:
+            return None
+        if self.codes is None:
+            return _map_grid(self.cells, lambda _: CellStatus.RIGHT)
+        out = np.asarray(STATUS_CODES, dtype=object)[self.codes]
+        return out.tolist() if isinstance(out, np.ndarray) else out
 
     def statuses(self) -> list[CellStatus]:
         """Every cell's status, flattened in row-major order ([] when unreadable)."""
@@ -169,6 +182,12 @@ class PartVerdict:
     def all_right(self) -> bool:
         cells = self.statuses()
         return bool(cells) and all(s == CellStatus.RIGHT for s in cells)
+
+
+def _map_grid(grid: Any, fn: Any) -> Any:
+    if isinstance(grid, list):
+        return [_map_grid(cell, fn) for cell in grid]
+    return fn(grid)
 
 
 def _flatten(grid: Any) -> list[Any]:
