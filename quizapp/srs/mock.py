@@ -472,7 +472,8 @@ class MockService:
 
         The total score is the mean over all questions (unanswered ones count 0). Every
         answered question's item is then rated through `StudyService.answer` (mode "mock"):
-        Again when missed (score < 0.6), Good otherwise; a drill rates its skill card.
+        Again when missed (score < 0.6, or a drill with a diagnosed mistake), Good otherwise;
+        a drill rates its skill card.
         Unanswered questions are not rated. Calling `finish` again only rates what is
         left unrated (each rating stores its review id in the answer).
         """
@@ -488,6 +489,15 @@ class MockService:
                 for a in mock.answers
                 if a.answered_at is not None and a.item_id and "review_id" not in (a.answer or {})
             ]
+            # a drill whose attempt names a conceptual mistake is a miss whatever its score
+            # (carried cells may have earned most of it): the skill card is rated Again
+            mistaken = set()
+            for a in mock.answers:
+                attempt_id = (a.answer or {}).get("attempt_id")
+                if attempt_id is not None:
+                    attempt = session.get(DrillAttempt, attempt_id)
+                    if attempt is not None and attempt.diagnosis:
+                        mistaken.add(a.position)
             card_ids = dict(
                 session.execute(select(Card.item_id, Card.id).where(Card.item_id.in_([p[1] for p in pending]))).all()
             )
@@ -495,7 +505,7 @@ class MockService:
             card_id = card_ids.get(item_id)
             if card_id is None:
                 continue
-            rating = int(Rating.Again) if score < MISS_THRESHOLD else int(Rating.Good)
+            rating = int(Rating.Again) if score < MISS_THRESHOLD or position in mistaken else int(Rating.Good)
             result = self.study.answer(
                 card_id,
                 rating,

@@ -136,3 +136,22 @@ def test_a_consistent_no_mask_chain_rates_the_skill_card_again(real_drills):
     attempt = real_drills.record_attempt(problem, answers, verdict, 5_000)
     assert attempt.rating == 1  # Again
     assert attempt.verdict["correct"] is False and "carried" in str(attempt.verdict["parts"]["A"]["status"])
+
+
+def test_a_mock_drill_with_a_diagnosed_mistake_rates_again(prepared, clock, study):
+    """Most of the chain carried, but the scores were never scaled: the skill is missed."""
+    mocks = MockService(prepared.db, clock)
+    view = mocks.create(MockConfig(topics=["attention"], n_drill=1, seed=6))
+    problem = mocks.problem(view.mock_id, 0)
+    answers = {name: np.asarray(value, dtype=float) for name, value in problem.solution.items()}
+    no_scaling = problem.mistakes.get("no_scaling")
+    if no_scaling is None:
+        pytest.skip("this seed's problem has no no-scaling variant")
+    answers.update(no_scaling)
+    outcome = mocks.answer_drill(view.mock_id, 0, {k: typed(v) for k, v in answers.items()}, 100)
+    assert outcome.question.score >= 0.6  # a pass by score alone
+    mocks.finish(view.mock_id)
+    from quizapp.srs.drills import DrillService
+
+    [attempt] = DrillService(prepared.db, clock).attempts()
+    assert attempt.diagnosis and attempt.rating == 1  # Again
