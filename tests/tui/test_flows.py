@@ -598,3 +598,34 @@ async def test_a_crash_on_the_ui_thread_is_logged_and_explained(db, clock, monke
     assert "ValueError: boom in the UI" in text and str(log) in text
     assert "Traceback" in log.read_text() and "boom in the UI" in log.read_text()
     assert app.return_code == 1
+
+
+async def test_material_both_is_saved_and_t_switches_the_answer_language(db, clock):
+    """Settings → material "both": the question stays in the UI language, `t` shows the
+    answer in the other language and back."""
+    app = make_app(db_path=db, clock=clock, start="settings", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#field-material", Select).value = "both"
+        await settle(pilot)
+        await press(pilot, "ctrl+s")
+        assert app.settings.material == "both"
+        app.open_mode("study")
+        await settle(pilot)
+        await press(pilot, "space")
+
+        def shown() -> str:
+            return app.screen.query_one("#study-answer").source  # the answer's Markdown
+
+        assert "Why do we need attention?" in app.screen.query_one("#study-question").source
+        assert "An RNN is sequential" in shown()
+        await press(pilot, "t")
+        assert "RNN 串行" in shown() and "An RNN" not in shown()
+        assert "Why do we need attention?" in app.screen.query_one("#study-question").source
+        await press(pilot, "t")
+        assert "An RNN is sequential" in shown()
+    service = open_service(db, clock)
+    try:
+        assert service.settings().material == "both"
+    finally:
+        service.db.close()
