@@ -629,3 +629,20 @@ async def test_material_both_is_saved_and_t_switches_the_answer_language(db, clo
         assert service.settings().material == "both"
     finally:
         service.db.close()
+
+
+async def test_a_one_language_deck_falls_back_with_a_notice(db, clock, tmp_path):
+    """--lang en with a Chinese-only user deck: the Chinese text, marked "(中文)"."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "mine.yaml").write_text(
+        "qa:\n  - {id: mine-1, group: X, section: '1', question: 为什么要缩放？, answer: 因为方差。,"
+        " key_points: [{text: 方差, keywords: [方差]}, {text: 饱和, keywords: [饱和]},"
+        " {text: 梯度, keywords: [梯度]}], tags: [mine]}\n", encoding="utf-8")
+    app = make_app(db_path=db, clock=clock, lang="en", extra_content=[deck])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_mode("browse", item_id="mine-1")
+        await settle(pilot)
+        body = app.screen.query_one("#browse-detail-body").source
+        assert "为什么要缩放？ (中文)" in body and "因为方差。\n\n(中文)" in body
