@@ -142,6 +142,17 @@ class BrowseScreen(BaseScreen):
             search.focus()
         self.run_search(self.initial_query)
 
+    def on_resize(self) -> None:
+        if self.results:
+            self.call_after_refresh(self._refill_keeping_cursor)
+
+    def _refill_keeping_cursor(self) -> None:
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        self._fill_table()
+        if self.results:
+            table.move_cursor(row=min(row, len(self.results) - 1), animate=False)
+
     def on_screen_resume(self) -> None:
         # Back from "study now": the card changed.
         if self.detail is not None:
@@ -224,7 +235,9 @@ class BrowseScreen(BaseScreen):
 
     def on_browse_screen_suspended(self, message: Suspended) -> None:
         key = "browse.suspended" if message.suspended else "browse.unsuspended"
-        self.notify(self.t(key, item=message.item_id), timeout=3)
+        summary = next((r for r in self.results if r.item_id == message.item_id), None)
+        label = summary_label(summary, self.quiz_app.tr) if summary is not None else message.item_id
+        self.notify(self.t(key, item=label), timeout=3)
         self.run_search(self.query_one(Input).value)
         self.load_detail(message.item_id)
 
@@ -234,14 +247,16 @@ class BrowseScreen(BaseScreen):
         table.clear(columns=True)
         table.add_column(self.t("browse.col.number"), key="number", width=NUMBER_WIDTH)
         table.add_column(self.t("browse.col.kind"), key="kind")
-        table.add_column(self.t("browse.col.question"), key="question", width=QUESTION_WIDTH)
+        # The question column takes what the list's width leaves (wide when stacked at 80 columns).
+        question_width = max(QUESTION_WIDTH, table.size.width - NUMBER_WIDTH - 14)
+        table.add_column(self.t("browse.col.question"), key="question", width=question_width)
         for summary in self.results:
             # Suspended items stay listed, struck through and dimmed.
             style = "dim strike" if summary.suspended else ""
             table.add_row(
                 Text(one_line(summary_label(summary, self.quiz_app.tr), NUMBER_WIDTH), style=style),
                 Text(self.t(f"kind.short.{summary.kind}"), style=style),
-                Text(one_line(render_math(self._question_of(summary)), QUESTION_WIDTH), style=style),
+                Text(one_line(render_math(self._question_of(summary)), question_width), style=style),
                 key=summary.item_id,
             )
 
@@ -276,7 +291,7 @@ class BrowseScreen(BaseScreen):
             return
         summary = detail.summary
         tr = self.quiz_app.tr
-        tags = " ".join(f"#{tag}" + (f"({name})" if (name := tag_name(tag, tr)) != tag else "") for tag in summary.tags)
+        tags = " ".join(f"#{tag}" + (f"({name})" if (name := tag_name(tag, tr)).lower() != tag.lower() else "") for tag in summary.tags)
         head.update(Text(f"{summary_label(summary, tr)} · {kind_label(summary.kind, tr)}   {tags}"))
         state.update(self._card_table(detail))
         history.update(self._history_table(detail))

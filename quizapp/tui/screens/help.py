@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -45,7 +46,7 @@ class HelpGroup:
 def widget_description(binding: Binding, tr: Translator) -> str:
     """A Textual widget's own binding (Input, DataTable…) in the UI language when the
     catalog knows its action, else Textual's English description, else the action name."""
-    action = binding.action.split("(", 1)[0]
+    action = binding.action.split("(", 1)[0].rsplit(".", 1)[-1]  # "app.focus_next" → focus_next
     key = f"help.action.{action}"
     if tr.has(key):
         return tr(key)
@@ -144,19 +145,19 @@ class HelpScreen(BaseModal[None]):
         self.query_one("#help-table", Static).update(self._table())
         self.query_one("#help-hint", Static).update(Text(self.t("help.hint")))
 
-    def _table(self) -> Table:
-        table = Table(show_header=False, box=None, padding=(0, 2, 0, 0), expand=True)
-        table.add_column(no_wrap=True, style="bold")
-        table.add_column(ratio=1)
+    def _table(self) -> Group:
+        parts: list[RenderableType] = []
         for index, group in enumerate(self.groups):
-            if index:
-                table.add_row("", "")
             title = self.t(f"help.scope.{group.scope}", widget=group.widget)
-            table.add_row(Text(title, style="underline"), "")
+            parts.append(Text(("\n" if index else "") + title, style="underline"))
+            table = Table(show_header=False, box=None, padding=(0, 2, 0, 0), expand=True)
+            table.add_column(no_wrap=True, min_width=10)
+            table.add_column(ratio=1)
             for row in group.rows:
                 style = "" if row.enabled else "dim"
                 table.add_row(Text(row.keys, style=style or "bold"), Text(row.description, style=style))
-        return table
+            parts.append(table)
+        return Group(*parts)
 
     def action_close(self) -> None:
         self.dismiss(None)
