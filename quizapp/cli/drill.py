@@ -34,7 +34,9 @@ from quizapp.engine import (
     problem_to_json,
     verdict_to_json,
 )
-from quizapp.engine.text import Lang, block, num, shape_text, table_num
+from quizapp.engine.text import block, num, shape_text, table_num
+from quizapp.i18n import Translator
+from quizapp.i18n.formatting import percent
 
 MAX_SEED = 2 ** 63 - 1
 
@@ -183,40 +185,40 @@ def _print_json(data: Any) -> None:
 # --- human-readable output ------------------------------------------------------------
 
 def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[str]:
-    t = Lang(lang)
+    t = Translator(lang)
     title = next(info.title(lang) for info in list_types() if info.id == problem.type)
-    origin = f"seed {problem.seed}" if problem.seed is not None else t("自定输入", "given inputs")
-    lines = [f"{problem.type} · {title} · {t('难度', 'difficulty')} {problem.difficulty} · {origin}", "",
-             problem.prompt(lang), ""]
+    origin = f"seed {problem.seed}" if problem.seed is not None else t("engine.cli.given_inputs")
+    lines = [t("engine.cli.header", type=problem.type, title=title, difficulty=problem.difficulty, origin=origin),
+             "", problem.prompt(lang), ""]
     if problem.given:
-        lines.append(t("已知：", "Given:"))
+        lines.append(t("engine.cli.given"))
         for name, value in problem.given.items():
             lines += ["  " + line for line in block(name, value)]
     shown = {k: v for k, v in problem.params.items() if v is not None}
     if shown:
-        lines.append(t("参数：", "Parameters: ") + ", ".join(f"{k} = {_param_text(v)}" for k, v in shown.items()))
-    lines += ["", t("要填的部分：", "Parts to answer:")]
+        lines.append(t("engine.cli.params", params=", ".join(f"{k} = {_param_text(v)}" for k, v in shown.items())))
+    lines += ["", t("engine.cli.parts")]
     width = max(len(spec.name) for spec in problem.parts)
     for spec in problem.parts:
-        shape = shape_text(spec.shape) if spec.shape else t("标量", "scalar")
+        shape = shape_text(spec.shape) if spec.shape else t("engine.cli.scalar")
         lines.append(f"  {spec.name.ljust(width)}  {shape:>6}  {spec.label(lang)}")
     for hint in problem.hints:
+        rows = [(table_num(x), table_num(y)) for x, y in hint.rows]
         if hint.kind == "exp_table":
-            lines += ["", t("eˣ 表：", "eˣ table:")] + [f"  e^{num(x)} = {table_num(y)}" for x, y in hint.rows]
+            lines += ["", t("engine.cli.exp_table")] + [f"  e^{num(x)} = {y}" for (x, _), (_, y) in zip(hint.rows, rows)]
         elif hint.kind == "sqrt_table":
-            lines += ["", t("√x 表：", "√x table:")] + [f"  √{table_num(x)} = {table_num(y)}" for x, y in hint.rows]
+            lines += ["", t("engine.cli.sqrt_table")] + [f"  √{x} = {y}" for x, y in rows]
         elif hint.kind in ("sin_table", "cos_table"):
             fn = hint.kind[:3]
-            lines += ["", t(f"{fn} 表（弧度）：", f"{fn} table (radians):")]
-            lines += [f"  {fn}({table_num(x)}) = {table_num(y)}" for x, y in hint.rows]
+            lines += ["", t(f"engine.cli.{hint.kind}")] + [f"  {fn}({x}) = {y}" for x, y in rows]
     if solution:
-        lines += ["", t("答案：", "Solution:")]
+        lines += ["", t("engine.cli.solution")]
         for name, value in problem.solution.items():
             lines += ["  " + line for line in block(name, value)]
-        lines += ["", t("解题步骤：", "Worked solution:")] + ["  " + step for step in problem.steps(lang)]
+        lines += ["", t("engine.cli.steps")] + ["  " + step for step in problem.steps(lang)]
     if problem.seed is not None:
-        lines += ["", t("重做这道题：", "Redo this problem: ")
-                  + f"quizapp drill --type {problem.type} --seed {problem.seed} --difficulty {problem.difficulty}"]
+        command = f"quizapp drill --type {problem.type} --seed {problem.seed} --difficulty {problem.difficulty}"
+        lines += ["", t("engine.cli.redo", command=command)]
     return lines
 
 
@@ -230,14 +232,14 @@ MARKS = {CellStatus.RIGHT: "✓", CellStatus.CARRIED: "↳", CellStatus.WRONG: "
 def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
     """Per-part grids of marks (✓ right, ↳ carried, ✗ wrong, · blank), part scores, the true
     value of every carried cell, diagnosis and hints (for a graded verdict)."""
-    t = Lang(lang)
+    t = Translator(lang)
     lines = []
     for spec in problem.parts:
         pv = verdict.parts[spec.name]
         if not pv.answered:
-            lines.append(f"{spec.name} ({shape_text(spec.shape)}): " + t("未作答", "not answered"))
+            lines.append(t("engine.cli.not_answered", part=spec.name, shape=shape_text(spec.shape)))
             continue
-        lines.append(f"{spec.name} ({shape_text(spec.shape)}): {pv.score:.0%}")
+        lines.append(f"{spec.name} ({shape_text(spec.shape)}): {percent(pv.score)}")
         grid = pv.status if isinstance(pv.status, list) else [pv.status]
         rows = grid if grid and isinstance(grid[0], list) else [grid]
         lines += ["  " + " ".join(MARKS[status] for status in row) for row in rows]
@@ -245,17 +247,15 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
         carried = [f"[{i + 1},{j + 1}] = {num(truth[i, j])}" for i, row in enumerate(rows)
                    for j, status in enumerate(row) if status == CellStatus.CARRIED]
         if carried:
-            lines.append(t("  ↳ 与你前面的答案一致，但不是正确值；正确值 ", "  ↳ follows from your earlier answers but is "
-                           "not the true value; true ") + ", ".join(carried))
+            lines.append(t("engine.cli.carried_truth", cells=", ".join(carried)))
     for d in verdict.diagnosis:
-        lines.append(t(f"诊断 [{d.part}] {d.mistake}：", f"Diagnosis [{d.part}] {d.mistake}: ") + d.message(lang))
+        lines.append(t("engine.cli.diagnosis", part=d.part, mistake=d.mistake, message=d.message(lang)))
     for key in verdict.hints:
-        lines.append(t("提示：", "Hint: ") + hint_message(key, lang))
-    verdict_word = t("全对", "all right") if verdict.correct else t("未全对", "not all right")
-    carried_note = ""
+        lines.append(t("engine.cli.hint", message=hint_message(key, lang)))
+    word = t("engine.cli.all_right") if verdict.correct else t("engine.cli.not_all_right")
     if verdict.carried_score > 0:
-        carried_note = t(f"，其中 {verdict.carried_score:.0%} 来自 ↳ 跟随得分（每格半分）",
-                         f"; {verdict.carried_score:.0%} of it from ↳ carried cells at half credit")
-    lines.append(t(f"得分 {verdict.score:.0%}（{verdict_word}{carried_note}）",
-                   f"Score {verdict.score:.0%} ({verdict_word}{carried_note})"))
+        lines.append(t("engine.cli.score_carried", score=percent(verdict.score), verdict=word,
+                       carried=percent(verdict.carried_score)))
+    else:
+        lines.append(t("engine.cli.score", score=percent(verdict.score), verdict=word))
     return lines

@@ -102,5 +102,4 @@ def subscript(i: int) -> str:
 
 def table_num(x: float) -> str:
     """A hint-table value with all its digits (16.92, 0.04979, 1.4142), minus as U+2212."""
-    text = f"{float(x):.6f}".rstrip("0").rstrip(".")
-    return (text if text not in ("-0", "") else "0").replace("-", MINUS)
+    return num(x, 6, trim=True)
