@@ -65,6 +65,10 @@ class _Plain(str):
     """A subscript written out as `_text`: a letter right after it would seem part of it."""
 
 
+class _Op(str):
+    """An operator name (` log `) padded with spaces; `max(0, x)` keeps its bracket close."""
+
+
 class _Frac(str):
     """`a/b` from \\frac: bracketed when a letter or number touches it (`(8/3)d`, not `8/3d`)."""
 
@@ -91,8 +95,10 @@ def _join(out: list[str]) -> str:
             piece = f"({piece})"
         if isinstance(before, _Plain) and piece[0].isalpha():
             joined.append(" ")
+        if isinstance(before, _Op) and piece.startswith("("):
+            joined[-1] = before.rstrip()
         if piece.startswith(" ") and before.endswith(" "):
-            piece = piece[1:]  # `q \cdot k`: one space each side, not two
+            piece = type(piece)(piece[1:])  # `q \cdot k`: one space each side, not two
         joined.append(piece)
     return "".join(joined)
 
@@ -187,7 +193,7 @@ class _Renderer:
         if node.macro_post_space and not has_args and not text.endswith((" ", "\n")):
             text += " "
         if node.macroname in _OPERATOR_NAMES:
-            text = f" {text.strip()} "  # runs of spaces collapse; `Σₜlog` and `logΣ` must not
+            text = _Op(f" {text.strip()} ")  # runs of spaces collapse; `Σₜlog` and `logΣ` must not
         return text
 
     def _macro(self, node: LatexMacroNode) -> str:

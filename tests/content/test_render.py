@@ -110,6 +110,8 @@ def test_rendering_is_never_ambiguous():
         (r"W_QW_K^\top", "W_Q W_Kᵀ"),
         (r"\mathbb R^{d\times d_{ff}}", "ℝ^(d × d_ff)"),
         (r"\log\sum_k e^{z_k}", "log Σₖ e^(zₖ)"),
+        (r"\max(0,x)", "max(0,x)"),
+        (r"\text{softmax}(z - \max(z))", "softmax(z - max(z))"),
     ],
 )
 def test_audit_rendering_fixes(latex, expected):
