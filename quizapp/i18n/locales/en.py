@@ -174,7 +174,7 @@ MESSAGES: dict[str, str] = {
     "settings.field.relearning_steps_min": "Relearning steps (minutes)",
     "settings.field.day_rollover_hour": "Day starts at (hour)",
     "settings.field.leech_threshold": "Leech after lapses",
-    "settings.field.interview_date": "Interview date (YYYY-MM-DD, optional)",
+    "settings.field.interview_date": "Interview date (YYYY-MM-DD)",
     "settings.field.language": "Language",
     "settings.field.material": "Study material in",
     "settings.material.ui": "Interface language",

@@ -174,7 +174,7 @@ MESSAGES: dict[str, str] = {
     "settings.field.relearning_steps_min": "重新学习步长（分钟）",
     "settings.field.day_rollover_hour": "每天开始于（点）",
     "settings.field.leech_threshold": "遗忘几次标为难点",
-    "settings.field.interview_date": "面试日期（YYYY-MM-DD，可空）",
+    "settings.field.interview_date": "面试日期（YYYY-MM-DD）",
     "settings.field.language": "语言",
     "settings.field.material": "学习材料语言",
     "settings.material.ui": "跟随界面语言",
