@@ -27,11 +27,6 @@ def kind_label(kind: str, tr: Translator) -> str:
     return tr(f"kind.{kind}")
 
 
-def item_number(summary: ItemSummary) -> str:
-    """`Q24` for bank questions, the item id otherwise."""
-    return f"Q{summary.source_no}" if summary.source_no else summary.item_id
-
-
 def one_line(text: str, width: int) -> str:
     """Flatten to one line of at most `width` terminal cells (CJK characters take two)."""
     from rich.cells import cell_len

@@ -200,11 +200,6 @@ MESSAGES: dict[str, str] = {
     "settings.error.range": "between {low} and {high}",
     "settings.error.invalid": "not a valid value",
     # stats
-    "stats.days_title": "Reviews per day (last 14 days)",
-    "stats.states_title": "Cards by state",
-    "stats.retention_title": "Retention",
-    "stats.retention": "{pct} of {n} review(s) after a gap of a day or more were remembered (last 30 days).",
-    "stats.retention_none": "No reviews after a gap of a day or more yet (last 30 days).",
     "stats.total": "{n} review(s) in total · {leeches} leech(es)",
     "stats.state.new": "New",
     "stats.state.learning": "Learning",

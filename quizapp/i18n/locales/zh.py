@@ -200,11 +200,6 @@ MESSAGES: dict[str, str] = {
     "settings.error.range": "应在 {low} 到 {high} 之间",
     "settings.error.invalid": "取值无效",
     # stats
-    "stats.days_title": "每日复习次数（最近 14 天）",
-    "stats.states_title": "各状态卡片数",
-    "stats.retention_title": "记忆保持率",
-    "stats.retention": "近 30 天间隔一天以上的 {n} 次复习中，记住了 {pct}。",
-    "stats.retention_none": "近 30 天还没有间隔一天以上的复习。",
     "stats.total": "累计复习 {n} 次 · 难点 {leeches} 张",
     "stats.state.new": "新卡",
     "stats.state.learning": "学习中",
