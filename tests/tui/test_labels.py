@@ -50,3 +50,21 @@ async def test_long_answer_hint_only_after_the_answer(db, clock):
         assert hint.display and hint.render().plain == long_hint
         await press(pilot, "l")
         assert not hint.display
+
+
+async def test_study_card_scrolls_from_the_keyboard(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="study")
+    async with app.run_test(size=(60, 18)) as pilot:  # small, so the answer overflows
+        await settle(pilot)
+        await press(pilot, "space")
+        scroll = app.screen.query_one("#study-scroll")
+        if scroll.max_scroll_y == 0:
+            await press(pilot, "l")  # the long answer makes it scroll
+        assert scroll.max_scroll_y > 0
+        await press(pilot, "home")
+        await press(pilot, "j", "j")
+        assert scroll.scroll_y == 2
+        await press(pilot, "k")
+        assert scroll.scroll_y == 1
+        await press(pilot, "end")
+        assert scroll.scroll_y == scroll.max_scroll_y

@@ -28,6 +28,8 @@ MESSAGES: dict[str, str] = {
     "binding.home.browse": "Browse",
     "binding.home.stats": "Stats",
     "binding.home.settings": "Settings",
+    "binding.session.down": "Scroll down",
+    "binding.session.up": "Scroll up",
     "binding.study.reveal": "Show answer",
     "binding.study.again": "Again",
     "binding.study.hard": "Hard",

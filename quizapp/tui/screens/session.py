@@ -18,6 +18,7 @@ from fsrs import State
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import ContentSwitcher, Footer, Header, ProgressBar, Static
@@ -46,6 +47,11 @@ class SessionScreen(BaseScreen):
 
     KIND = "qa"
     MODE = "study"
+    # Inherited by Study and Quiz: j/k scroll the card like ↓/↑ do once it has focus.
+    BINDINGS = [
+        Binding("j", "scroll_card('down')", "Scroll down", show=False, id="session.down"),
+        Binding("k", "scroll_card('up')", "Scroll up", show=False, id="session.up"),
+    ]
     # phases: loading → question → (answer | answered) → … → summary
     phase = "loading"
 
@@ -241,6 +247,11 @@ class SessionScreen(BaseScreen):
 
     def action_back(self) -> None:
         self.dismiss()
+
+    def action_scroll_card(self, direction: str) -> None:
+        for scroll in self.query(".card-scroll"):
+            if scroll.display:
+                scroll.scroll_down(animate=False) if direction == "down" else scroll.scroll_up(animate=False)
 
     def action_recheck(self) -> None:
         if not self.busy:
