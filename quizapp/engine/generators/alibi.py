@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang, mat, num
+from quizapp.engine.text import mat, num
+from quizapp.i18n import Translator
 
 # difficulty -> (H choices, n)
 SETUPS = {1: ((4,), 3), 2: ((4, 8), 4), 3: ((8,), 5)}
@@ -56,22 +57,12 @@ class AlibiFamily(Family):
                 part("bias", (n, n), allow_inf=True, zh="偏置矩阵（未来位置 −∞）", en="bias matrix (future −∞)")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        return t(f"ALiBi：第 h 个头（共 H 个）的斜率 m = 2^(−8h/H)，query i 对 key j（j ≤ i）的分数加上 −m·(i − j)，"
-                 f"未来位置（j > i）为 −∞。H = {p['H']}，h = {p['head']}，序列长 n = {p['n']}。求 m 和 n×n 的偏置矩阵。"
-                 f"−∞ 可写作 -inf。",
-                 f"ALiBi: head h of H has slope m = 2^(−8h/H); the score of query i and key j (j ≤ i) gets −m·(i − j), "
-                 f"and the future (j > i) is −∞. H = {p['H']}, h = {p['head']}, n = {p['n']} tokens. Find m and the "
-                 f"n×n bias matrix. Type −∞ as -inf.") + t("", " ") + answer_rule(t)
+        return t("engine.alibi.prompt", H=p["H"], head=p["head"], n=p["n"], rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, s = problem.params, problem.solution
         return [f"m = 2^(−8·{p['head']}/{p['H']}) = 2^{num(-8 * p['head'] / p['H'])} = {num(s['m'])}",
-                t(f"距离 i − j 乘以 −m（对角线 0，越远罚得越多），上三角 −∞：bias = {mat(s['bias'])}",
-                  f"Distance i − j times −m (0 on the diagonal, further means a larger penalty), −∞ above: "
-                  f"bias = {mat(s['bias'])}"),
-                t("ALiBi 不需要位置向量，偏置只取决于相对距离，所以能外推到更长的序列。",
-                  "ALiBi needs no position vectors; the bias depends only on the distance, which is why it "
-                  "extrapolates to longer sequences.")]
+                t("engine.alibi.bias", bias=mat(s["bias"])), t("engine.alibi.why")]

@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
-from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.text import num, vec
+from quizapp.i18n import Translator
 
 # difficulty -> (n, p choices, x range)
 SETUPS = {1: (4, (0.5,), (1, 4)), 2: (5, (0.5, 0.2, 0.25), (-3, 4)), 3: (6, (0.1, 0.2, 0.25, 0.4), (-5, 6))}
@@ -67,18 +68,11 @@ class DropoutFamily(Family):
                 part("y_eval", (n,), zh="推理（eval）时的输出", en="output at evaluation")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        p = num(problem.params["p"])
-        return t(f"Inverted dropout，丢弃率 p = {p}。已知 x 和这一次的保留 mask（1 保留、0 丢弃），求训练时的输出 "
-                 f"y_train 和推理时的输出 y_eval。",
-                 f"Inverted dropout with drop rate p = {p}. Given x and this step's keep mask (1 keep, 0 drop), find the "
-                 f"training output y_train and the evaluation output y_eval.") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        return t("engine.dropout.prompt", p=num(problem.params["p"]), rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g, s, p = problem.given, problem.solution, problem.params["p"]
-        return [t(f"训练：y = x·mask/(1 − p) = {vec(g['x'] * g['mask'])}/{num(1 - p)} = {vec(s['y_train'])}",
-                  f"Training: y = x·mask/(1 − p) = {vec(g['x'] * g['mask'])}/{num(1 - p)} = {vec(s['y_train'])}"),
-                t(f"除以 1 − p 让期望不变：E[y] = x。推理时不丢弃也不缩放：y_eval = x = {vec(s['y_eval'])}",
-                  f"Dividing by 1 − p keeps the expectation: E[y] = x. At evaluation nothing is dropped or scaled: "
-                  f"y_eval = x = {vec(s['y_eval'])}")]
+        return [t("engine.dropout.train", kept=vec(g["x"] * g["mask"]), keep=num(1 - p), y=vec(s["y_train"])),
+                t("engine.dropout.eval", y=vec(s["y_eval"]))]

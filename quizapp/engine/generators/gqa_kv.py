@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang, num
+from quizapp.engine.text import num
+from quizapp.i18n import Translator
 
 # difficulty -> choices for (L, B, S, h, g, d_head, dtype)
 CHOICES = {
@@ -82,24 +83,18 @@ class GQAKVFamily(Family):
                 part("factor", (), zh="MHA 是 GQA 的几倍", en="how many times MHA's cache is GQA's")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
         spec = (f"L = {p['L']}, B = {p['B']}, S = {p['S']}, h = {p['h']}, g = {p['g']}, d_head = {p['d_head']}, "
                 f"{p['dtype']} ({p['bytes']} B)")
-        return t(f"KV cache = 2 · L · B · S · kv_heads · d_head · 字节数。{spec}。分别求 MHA（kv_heads = h）、MQA（1）、"
-                 f"GQA（g 组）的 KV cache（MiB，1 MiB = 2²⁰ 字节），以及 MHA 是 GQA 的几倍。",
-                 f"KV cache = 2 · L · B · S · kv_heads · d_head · bytes. {spec}. Find the KV cache (MiB, 2²⁰ bytes) of "
-                 f"MHA (kv_heads = h), MQA (1) and GQA (g groups), and how many times MHA's is GQA's.") \
-            + t("", " ") + answer_rule(t)
+        return t("engine.gqa_kv.prompt", spec=spec, rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, s = problem.params, problem.solution
         per_head = 2 * p["L"] * p["B"] * p["S"] * p["d_head"] * p["bytes"] / MIB
-        return [t(f"每个 KV 头：2·{p['L']}·{p['B']}·{p['S']}·{p['d_head']}·{p['bytes']} B = {num(per_head)} MiB",
-                  f"Per KV head: 2·{p['L']}·{p['B']}·{p['S']}·{p['d_head']}·{p['bytes']} B = {num(per_head)} MiB"),
+        return [t("engine.gqa_kv.per_head", L=p["L"], B=p["B"], S=p["S"], d_head=p["d_head"], nbytes=p["bytes"],
+                  mib=num(per_head)),
                 f"MHA: ×{p['h']} = {num(s['kv_mha'])} MiB; MQA: ×1 = {num(s['kv_mqa'])} MiB; "
                 f"GQA: ×{p['g']} = {num(s['kv_gqa'])} MiB",
-                t(f"MHA / GQA = h/g = {p['h']}/{p['g']} = {num(s['factor'])}：GQA 让每 {p['h'] // p['g']} 个 query 头共享一组 K/V。",
-                  f"MHA / GQA = h/g = {p['h']}/{p['g']} = {num(s['factor'])}: GQA lets {p['h'] // p['g']} query heads "
-                  f"share each K/V head.")]
+                t("engine.gqa_kv.factor", h=p["h"], g=p["g"], factor=num(s["factor"]), per=p["h"] // p["g"])]

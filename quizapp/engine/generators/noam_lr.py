@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang, num
+from quizapp.engine.text import num
+from quizapp.i18n import Translator
 
 UNIT = 1e-4
 # difficulty -> (d_model choices, (warmup, step before, step after) choices)
@@ -71,27 +72,17 @@ class NoamLRFamily(Family):
                 part("lr_after", (), zh="warmup 之后的 lr（×10⁻⁴）", en="lr after warmup (×10⁻⁴)")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        return t(f"Transformer 学习率调度：lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)。d_model = "
-                 f"{p['d_model']}，warmup = {p['warmup']}。求 step = {p['step_before']}、{p['warmup']}、"
-                 f"{p['step_after']} 时的 lr，以 10⁻⁴ 为单位（例如 0.000625 写作 6.25）。",
-                 f"The Transformer's schedule: lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5), with d_model = "
-                 f"{p['d_model']} and warmup = {p['warmup']}. Find lr at steps {p['step_before']}, {p['warmup']} and "
-                 f"{p['step_after']}, in units of 10⁻⁴ (0.000625 is typed as 6.25).") + t("", " ") + answer_rule(t)
+        return t("engine.noam_lr.prompt", d_model=p["d_model"], warmup=p["warmup"], before=p["step_before"],
+                 after=p["step_after"], rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, s = problem.params, problem.solution
-        root = p["d_model"] ** 0.5
-        lines = [f"d_model^−0.5 = 1/{num(root)}; warmup^−1.5 = 1/{num(p['warmup'] ** 1.5)}"]
-        lines.append(t(f"warmup 期间线性上升：step = {p['step_before']} → (1/{num(root)})·{p['step_before']}/"
-                       f"{num(p['warmup'] ** 1.5)} = {num(s['lr_before'])}×10⁻⁴",
-                       f"Linear rise during warmup: step = {p['step_before']} → (1/{num(root)})·{p['step_before']}/"
-                       f"{num(p['warmup'] ** 1.5)} = {num(s['lr_before'])}×10⁻⁴"))
-        lines.append(t(f"峰值在 step = warmup：两项相等，= (1/{num(root)})/√{p['warmup']} = {num(s['lr_peak'])}×10⁻⁴",
-                       f"The peak is at step = warmup, where both terms agree: (1/{num(root)})/√{p['warmup']} = "
-                       f"{num(s['lr_peak'])}×10⁻⁴"))
-        lines.append(t(f"之后按 1/√step 衰减：(1/{num(root)})/√{p['step_after']} = {num(s['lr_after'])}×10⁻⁴",
-                       f"Then 1/√step decay: (1/{num(root)})/√{p['step_after']} = {num(s['lr_after'])}×10⁻⁴"))
-        return lines
+        root = num(p["d_model"] ** 0.5)
+        return [f"d_model^−0.5 = 1/{root}; warmup^−1.5 = 1/{num(p['warmup'] ** 1.5)}",
+                t("engine.noam_lr.rise", step=p["step_before"], root=root, w15=num(p["warmup"] ** 1.5),
+                  lr=num(s["lr_before"])),
+                t("engine.noam_lr.peak", root=root, warmup=p["warmup"], lr=num(s["lr_peak"])),
+                t("engine.noam_lr.decay", root=root, step=p["step_after"], lr=num(s["lr_after"]))]

@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.text import num, vec
 from quizapp.engine.types import Hint
+from quizapp.i18n import Translator
 
 # difficulty -> (positions, d)
 CHOICES = {1: ((1, 2, 3), (4,)), 2: ((1, 2, 3, 4, 5, 6), (4, 8)), 3: ((5, 7, 10, 12, 20, 30), (8,))}
@@ -66,29 +67,19 @@ class PositionalEncodingFamily(Family):
         return [Hint("sin_table", table_rows(np.sin, env["theta"])), Hint("cos_table", table_rows(np.cos, env["theta"]))]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        pos, d = problem.params["pos"], problem.params["d"]
-        return t(f"Transformer 的正弦位置编码，pos = {pos}，d = {d}：PE(pos, 2i) = sin(pos/10000^(2i/d))，"
-                 f"PE(pos, 2i+1) = cos(pos/10000^(2i/d))。先求角度 θ_i（弧度），再写出 PE。可用下面的 sin/cos 表。",
-                 f"Sinusoidal positional encoding, pos = {pos}, d = {d}: PE(pos, 2i) = sin(pos/10000^(2i/d)), "
-                 f"PE(pos, 2i+1) = cos(pos/10000^(2i/d)). Find the angles θ_i (radians), then PE. "
-                 f"Use the sin/cos table below.") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        return t("engine.positional_encoding.prompt", pos=problem.params["pos"], d=problem.params["d"],
+                 rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         pos, d = problem.params["pos"], int(problem.params["d"])
         theta, pe = problem.solution["theta"], problem.solution["PE"]
-        lines = [t(f"频率分母 10000^(2i/d)：i = 0…{d // 2 - 1} 依次为 "
-                   + ", ".join(num(10000.0 ** (2 * i / d)) for i in range(d // 2)),
-                   f"Denominators 10000^(2i/d) for i = 0…{d // 2 - 1}: "
-                   + ", ".join(num(10000.0 ** (2 * i / d)) for i in range(d // 2)))]
-        lines.append(f"θ = {pos}/… = {vec(theta)}")
+        values = t("engine.list_sep").join(num(10000.0 ** (2 * i / d)) for i in range(d // 2))
+        lines = [t("engine.positional_encoding.denominators", last=d // 2 - 1, values=values),
+                 f"θ = {pos}/… = {vec(theta)}"]
         for i, angle in enumerate(theta):
-            lines.append(t(f"  维度 {2 * i}：sin({num(angle)}) = {num(pe[2 * i])}；维度 {2 * i + 1}：cos({num(angle)}) = "
-                           f"{num(pe[2 * i + 1])}",
-                           f"  dim {2 * i}: sin({num(angle)}) = {num(pe[2 * i])}; dim {2 * i + 1}: cos({num(angle)}) = "
-                           f"{num(pe[2 * i + 1])}"))
-        lines.append(t(f"PE = {vec(pe)}：偶数维用 sin、奇数维用 cos；维度越高频率越低（波长越长）。",
-                       f"PE = {vec(pe)}: sin in the even dimensions, cos in the odd ones; higher dimensions "
-                       f"turn more slowly (longer wavelengths)."))
+            lines.append(t("engine.positional_encoding.dim", even=2 * i, odd=2 * i + 1, angle=num(angle),
+                           sin=num(pe[2 * i]), cos=num(pe[2 * i + 1])))
+        lines.append(t("engine.positional_encoding.summary", pe=vec(pe)))
         return lines

@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
-from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.text import num, vec
 from quizapp.engine.types import Hint
+from quizapp.i18n import Translator
 
 # difficulty -> (theta choices, position range, vector range)
 SETUPS = {1: ((0.5, 1.0), (0, 2), (0, 2)), 2: ((0.25, 0.5, 1.0), (1, 3), (-1, 2)), 3: ((0.2, 0.3, 0.5), (1, 5), (-2, 3))}
@@ -93,18 +94,13 @@ class RopeFamily(Family):
         return [Hint("sin_table", table_rows(np.sin, angles)), Hint("cos_table", table_rows(np.cos, angles))]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        return t(f"RoPE：位置 m 的二维向量旋转角度 mθ，R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ)。"
-                 f"θ = {num(p['theta'])}（弧度），q 在位置 m = {p['m']}，k 在位置 n = {p['n']}。求 q_rot、k_rot、"
-                 f"它们的点积 dot，以及两个位置都加 {p['shift']} 后的点积 dot_shifted。可用下面的 sin/cos 表。",
-                 f"RoPE rotates a 2-D pair at position m by mθ: R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ). "
-                 f"θ = {num(p['theta'])} rad, q is at position m = {p['m']}, k at n = {p['n']}. Find q_rot, k_rot, "
-                 f"their dot product, and the dot product once both positions move by {p['shift']} (dot_shifted). "
-                 f"Use the sin/cos table below.") + t("", " ") + answer_rule(t)
+        return t("engine.rope.prompt", theta=num(p["theta"]), m=p["m"], n=p["n"], shift=p["shift"],
+                 rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, s, g = problem.params, problem.solution, problem.given
         lines = []
         for name, vec_name, pos in (("q_rot", "q", p["m"]), ("k_rot", "k", p["n"])):
@@ -112,8 +108,5 @@ class RopeFamily(Family):
             lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}: "
                          f"cos = {num(np.cos(angle))}, sin = {num(np.sin(angle))} → {vec(s[name])}")
         lines.append(f"dot = q_rot·k_rot = {num(s['dot'])}")
-        lines.append(t(f"平移后：dot_shifted = {num(s['dot_shifted'])} = dot。因为 R(mθ)ᵀR(nθ) = R((n−m)θ)，"
-                       f"点积只取决于相对位置 n − m = {p['n'] - p['m']}。",
-                       f"Shifted: dot_shifted = {num(s['dot_shifted'])} = dot. Since R(mθ)ᵀR(nθ) = R((n−m)θ), the "
-                       f"dot product depends only on the offset n − m = {p['n'] - p['m']}."))
+        lines.append(t("engine.rope.offset", dot=num(s["dot_shifted"]), offset=p["n"] - p["m"]))
         return lines

@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
-from quizapp.engine.generators.common import answer_rule, part
+from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import Lang, mat, vec
+from quizapp.engine.text import mat, vec
+from quizapp.i18n import Translator
 
 # difficulty -> (n tokens, d, value range, identity W)
 SETUPS = {1: (3, 2, (0, 3), True), 2: (3, 2, (-1, 2), False), 3: (4, 3, (-1, 2), False)}
@@ -77,25 +78,14 @@ class SymmetricScoresFamily(Family):
                      en="column of each row's maximum (1-based)")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        w = "W = I（S = XXᵀ）" if "W" not in problem.given else "W"
-        w_en = "W = I (S = XXᵀ)" if "W" not in problem.given else "W"
-        return t(f"若 W_Q = W_K = {w}，则 Q = K = XW，S = QKᵀ。求 S，并写出每一行最大值所在的列（从 1 数）。"
-                 f"对角线一定是每行最大吗？",
-                 f"Let W_Q = W_K = {w_en}, so Q = K = XW and S = QKᵀ. Find S and, for each row, the column of its "
-                 f"maximum (counting from 1). Is the diagonal always the row maximum?") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        w = t("engine.symmetric_scores.identity") if "W" not in problem.given else "W"
+        return t("engine.symmetric_scores.prompt", w=w, rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         s = problem.solution["S"]
         q = problem.value["X"] @ problem.value["W"]
-        lines = [f"Q = K = XW = {mat(q)}", f"S = QQᵀ = {mat(s)}"]
-        lines.append(t(f"S 对称（S = Sᵀ），S_ii = |q_i|²。每行最大值的列：{vec(problem.solution['argmax'])}",
-                       f"S is symmetric (S = Sᵀ) and S_ii = |q_i|². Column of each row's maximum: "
-                       f"{vec(problem.solution['argmax'])}"))
-        lines.append(t("对角线不一定最大：q_i·q_j = |q_i||q_j|cos φ，更长且方向相近的 q_j 得分更高。共用一个矩阵还让注意力"
-                       "只能是对称的（i 看 j 与 j 看 i 一样），所以 Q、K 用不同的投影。",
-                       "The diagonal is not always the maximum: q_i·q_j = |q_i||q_j|cos φ, so a longer q_j pointing the "
-                       "same way scores higher. One shared matrix also forces symmetric attention (i→j equals j→i), "
-                       "which is why Q and K get separate projections."))
-        return lines
+        return [f"Q = K = XW = {mat(q)}", f"S = QQᵀ = {mat(s)}",
+                t("engine.symmetric_scores.symmetric", argmax=vec(problem.solution["argmax"])),
+                t("engine.symmetric_scores.why")]
