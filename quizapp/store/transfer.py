@@ -231,6 +231,23 @@ def _stable_id(text: str) -> int:
     return int(hashlib.sha1(text.encode()).hexdigest()[:8], 16) >> 1
 
 
+def markdown_html(text: str, inline: bool = False) -> str:
+    """Anki fields are HTML: the Markdown of the content rendered by markdown-it-py (tables,
+    emphasis, code), math already turned into Unicode (√dₖ, QKᵀ; display matrices are an
+    indented block, so they stay aligned in <pre>). Raw HTML in content is escaped, never
+    passed through."""
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark", {"html": False, "breaks": True}).enable(["table", "strikethrough"])
+    return (md.renderInline(text) if inline else md.render(text)).strip()
+
+
+def anki_tags(tags: list[object]) -> list[str]:
+    """Anki tags are single words: whitespace becomes `_` (a space made genanki fail)."""
+    cleaned = ("_".join(str(tag).split()) for tag in tags)
+    return [tag for tag in cleaned if tag]
+
+
 def write_apkg(session: Session, path: Path) -> int:
     """An Anki package: zh and en in separate fields; one card per language, its back
     revealing the other language."""
@@ -241,9 +258,10 @@ def write_apkg(session: Session, path: Path) -> int:
     from quizapp.content.render import to_unicode
 
     def html(text: object) -> str:
-        import html as html_lib
+        return markdown_html(to_unicode(text if isinstance(text, str) else ""))
 
-        return html_lib.escape(to_unicode(text if isinstance(text, str) else "")).replace("\n", "<br>")
+    def inline(text: object) -> str:
+        return markdown_html(to_unicode(text if isinstance(text, str) else ""), inline=True)
 
     def per_lang(value: object) -> list[str]:
         """[zh, en] HTML of a bilingual text ("" for a language it is not given in)."""
@@ -254,7 +272,7 @@ def write_apkg(session: Session, path: Path) -> int:
         shown = [texts_of(o).get(lang) for o in values]
         if not all(shown):
             return ""
-        return "<br>".join(f"{'ABCD'[i]}. {html(text)}" for i, text in enumerate(shown))
+        return "<br>".join(f"{'ABCD'[i]}. {inline(text)}" for i, text in enumerate(shown))
 
     # One card per language given: the front in that language, the back revealing the
     # answer and then the other language's version (`{{#field}}` skips what is missing).
@@ -301,7 +319,8 @@ def write_apkg(session: Session, path: Path) -> int:
             fields = [*per_lang(p.get("question")), *(options(p.get("options") or [], lang) for lang in LANGS),
                       *per_lang(p.get("explanation")), str(p.get("answer", ""))]
             model = mcq_model
-        deck.add_note(genanki.Note(model=model, fields=fields, guid=genanki.guid_for("quizapp", item.id), tags=p.get("tags", [])))
+        deck.add_note(genanki.Note(model=model, fields=fields, guid=genanki.guid_for("quizapp", item.id),
+                                   tags=anki_tags(p.get("tags") or [])))
         count += 1
     import sqlite3
 

@@ -135,8 +135,9 @@ def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
         assert [f["name"] for f in qa["flds"]] == [
             "Question_zh", "Question_en", "Answer_zh", "Answer_en", "More_zh", "More_en"]
         assert [t["name"] for t in qa["tmpls"]] == ["中文", "English"]
-        note = col.get_note(col.find_notes('"Question_en:Why divide by*"')[0])
-        assert note["Question_zh"] == "为什么除 √d_k？" and "variance" in note["Answer_en"]
+        note = col.get_note(col.find_notes('"Question_en:*Why divide by*"')[0])
+        # Fields are HTML rendered from the Markdown (one paragraph here).
+        assert note["Question_zh"] == "<p>为什么除 √d_k？</p>" and "variance" in note["Answer_en"]
         cards = {card.template()["name"]: card for card in note.cards()}
         english, chinese = cards["English"], cards["中文"]
         assert "Why divide" in english.question() and "为什么" not in english.question()
