@@ -270,7 +270,7 @@ class DrillScreen(BaseScreen):
         backend = self.quiz_app.backend
         if backend is None:
             raise RuntimeError("the database is not open yet")
-        view = backend.drills.record_attempt(problem, answers, verdict, duration_ms, review_card=review_card)
+        view = self.db_write(lambda: backend.drills.record_attempt(problem, answers, verdict, duration_ms, review_card=review_card))
         self.post_message(self.Stored(token, view))
 
     def on_drill_screen_due_count(self, message: DueCount) -> None:

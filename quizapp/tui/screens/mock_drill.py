@@ -207,7 +207,7 @@ class MockDrillMixin:
         from quizapp.srs.mock import MockError
 
         try:
-            outcome = mock_service(self).answer_drill(self.mock_id, position, typed, used)
+            outcome = self.db_write(lambda: mock_service(self).answer_drill(self.mock_id, position, typed, used))
         except MockError as exc:
             self.post_message(self.Refused(str(exc)))
             return

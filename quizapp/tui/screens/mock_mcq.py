@@ -58,7 +58,7 @@ class MockMCQMixin:
         from quizapp.srs.mock import MockError
 
         try:
-            question = mock_service(self).answer_mcq(self.mock_id, position, letter, used)
+            question = self.db_write(lambda: mock_service(self).answer_mcq(self.mock_id, position, letter, used))
         except MockError as exc:
             self.post_message(self.Refused(str(exc)))
             return

@@ -99,7 +99,7 @@ class MockQAMixin:
         from quizapp.srs.mock import MockError
 
         try:
-            question = mock_service(self).answer_qa(self.mock_id, position, text, used, confirmed)
+            question = self.db_write(lambda: mock_service(self).answer_qa(self.mock_id, position, text, used, confirmed))
         except MockError as exc:
             self.post_message(self.Refused(str(exc)))
             return
