@@ -12,7 +12,7 @@ import os
 from alembic import context
 from sqlalchemy import create_engine
 
-from quizapp.store.models import Base
+from quizapp.store.models import Base, include_name
 
 config = context.config
 target_metadata = Base.metadata
@@ -20,7 +20,8 @@ target_metadata = Base.metadata
 
 def _run(connection) -> None:
     # render_as_batch: SQLite cannot ALTER most things, batch mode recreates tables.
-    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True,
+                      include_name=include_name)
     with context.begin_transaction():
         context.run_migrations()
 

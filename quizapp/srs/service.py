@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import func, or_, select
+from sqlalchemy import column, func, select, table
+from sqlalchemy import text as text_clause
 from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
@@ -105,35 +106,60 @@ class StudyService:
         return to_naive_utc(start)
 
     # -- counts ---------------------------------------------------------------
-    def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
-        """(new cards introduced, reviews of known cards) since `day_start`, for one kind or all.
+    def _today_by_kind(self, session: Session, day_start: datetime) -> dict[str, tuple[int, int]]:
+        """kind -> (new cards introduced, reviews of known cards) in the study day from `day_start`.
 
+        Starts from ix_reviews_reviewed_at and reads only today's reviews. The day has an
+        end as well as a start: reviews stamped in the future (the clock ran ahead, then
+        was put right) belong to their own day, not to every day until then.
         Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
         cards must not use up the new multiple-choice questions.
         """
-        # Only today's window: reviews stamped in the future by a clock that ran ahead (and
-        # was corrected) must not use up today's limits for as long as the skew lasted.
-        query = select(Review.card_id, Review.prev_card).where(
-            Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1)
-        )
+        rows = session.execute(
+            select(Item.kind, Review.card_id, Review.prev_reps)
+            .select_from(Review)
+            .join(Card, Card.id == Review.card_id)
+            .join(Item, Item.id == Card.item_id)
+            .where(Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1))
+        ).all()
+        new_cards: dict[str, set[int]] = {}
+        reviews: dict[str, int] = {}
+        for kind, card_id, prev_reps in rows:
+            if not prev_reps:
+                new_cards.setdefault(kind, set()).add(card_id)
+            else:
+                reviews[kind] = reviews.get(kind, 0) + 1
+        return {kind: (len(new_cards.get(kind, ())), reviews.get(kind, 0)) for kind in {*new_cards, *reviews}}
+
+    def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
+        """(new cards introduced, reviews of known cards) today, for one kind or all."""
+        by_kind = self._today_by_kind(session, day_start)
         if kind is not None:
-            query = query.join(Card, Card.id == Review.card_id).join(Item).where(Item.kind == kind)
-        rows = session.execute(query).all()
-        new_cards = {card_id for card_id, prev in rows if (prev or {}).get("reps", 0) == 0}
-        reviews = sum(1 for _, prev in rows if (prev or {}).get("reps", 0) > 0)
-        return len(new_cards), reviews
+            return by_kind.get(kind, (0, 0))
+        return sum(n for n, _ in by_kind.values()), sum(r for _, r in by_kind.values())
 
     def _streak(self, session: Session, settings: Settings) -> int:
-        times = session.scalars(select(Review.reviewed_at).order_by(Review.reviewed_at.desc()).limit(5000)).all()
-        if not times:
-            return 0
-        days = {self.day_start(from_naive_utc(t), settings.day_rollover_hour) for t in times}
-        today = self.day_start(None, settings.day_rollover_hour)
-        cursor = today if today in days else today - timedelta(days=1)
+        """Consecutive study days ending today (or yesterday): one index probe per day."""
+        hour = settings.day_rollover_hour
+        today = self.day_start(None, hour)
+
+        def studied(start: datetime, end: datetime) -> bool:
+            return session.scalar(
+                select(Review.id).where(Review.reviewed_at >= start, Review.reviewed_at < end).limit(1)
+            ) is not None
+
+        def previous(start: datetime) -> datetime:
+            # The day before, found through the zone (a day is 23 or 25 hours across DST).
+            return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
+
+        cursor = today
+        end = today + timedelta(days=1)
+        if not studied(cursor, end):
+            end, cursor = cursor, previous(cursor)
         streak = 0
-        while cursor in days:
+        while studied(cursor, end):
             streak += 1
-            cursor -= timedelta(days=1)
+            end, cursor = cursor, previous(cursor)
         return streak
 
     def _active_cards(self, kind: str | None = None):
@@ -142,41 +168,53 @@ class StudyService:
             query = query.where(Item.kind == kind)
         return query
 
+    def _active_ids(self, kind: str):
+        """Card ids of `kind` that can be studied (filters only; callers add the index terms)."""
+        return (
+            select(Card.id)
+            .join(Item, Item.id == Card.item_id)
+            .where(Item.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
+        )
+
+    def _bounded_count(self, session: Session, query, limit: int | None) -> int:
+        """COUNT over `query`, stopping at `limit`: a count capped by a daily limit never
+        needs to walk past it (a 10,000-card backlog with 200 reviews a day reads 200 rows)."""
+        if limit is not None:
+            if limit <= 0:
+                return 0
+            query = query.limit(limit)
+        return session.scalar(select(func.count()).select_from(query.subquery())) or 0
+
     def due_counts(self) -> DueCounts:
         settings = self.settings()
         now = to_naive_utc(self.now())
         with self.db.session() as session:
             day_start = self.day_start(None, settings.day_rollover_hour)
-            new_done, reviews_done = self._today_counts(session, day_start)
+            today = self._today_by_kind(session, day_start)
             counts = {}
             new_left_by_kind = {}
             for kind in ("qa", "mcq", "skill"):
-                kind_new_done, kind_reviews_done = self._today_counts(session, day_start, kind)
+                kind_new_done, kind_reviews_done = today.get(kind, (0, 0))
                 new_left = max(0, settings.new_per_day - kind_new_done)
                 reviews_left = max(0, settings.reviews_per_day - kind_reviews_done)
-                due_reviews = session.scalar(
-                    select(func.count()).select_from(self._active_cards(kind).where(Card.reps > 0, Card.due <= now).subquery())
-                ) or 0
-                learning = session.scalar(
-                    select(func.count()).select_from(
-                        self._active_cards(kind)
-                        .where(Card.reps > 0, Card.due <= now, Card.state != int(State.Review))
-                        .subquery()
-                    )
-                ) or 0
-                new = session.scalar(
-                    select(func.count()).select_from(self._active_cards(kind).where(Card.reps == 0).subquery())
-                ) or 0
-                review_only = due_reviews - learning
-                counts[kind] = learning + min(review_only, reviews_left) + min(new, new_left)
-                new_left_by_kind[kind] = min(new, new_left)
+                active = self._active_ids(kind)
+                learning = sum(
+                    self._bounded_count(session, active.where(Card.state == state, Card.due <= now, Card.reps > 0), None)
+                    for state in (int(State.Learning), int(State.Relearning))
+                )
+                review_due = self._bounded_count(
+                    session, active.where(Card.state == int(State.Review), Card.due <= now, Card.reps > 0), reviews_left
+                )
+                new = self._bounded_count(session, active.where(Card.reps == 0), new_left)
+                counts[kind] = learning + review_due + new
+                new_left_by_kind[kind] = new
             return DueCounts(
                 qa=counts["qa"],
                 mcq=counts["mcq"],
                 skill=counts["skill"],
                 new_left=new_left_by_kind["qa"] + new_left_by_kind["mcq"],
-                new_done_today=new_done,
-                reviews_done_today=reviews_done,
+                new_done_today=sum(n for n, _ in today.values()),
+                reviews_done_today=sum(r for _, r in today.values()),
                 streak=self._streak(session, settings),
             )
 
@@ -192,6 +230,9 @@ class StudyService:
         """The next card to show: due learning, due review, new, then learning due soon.
 
         `only_item` studies one item now regardless of due date (browse → "study now").
+        Each candidate query walks an index in the order it wants and stops at the first
+        card that fits (ix_cards_state_due, ix_items_kind_order), so the cost does not
+        grow with the collection.
         """
         settings = self.settings()
         now = to_naive_utc(self.now())
@@ -204,29 +245,50 @@ class StudyService:
             new_done, reviews_done = self._today_counts(
                 session, self.day_start(None, settings.day_rollover_hour), kind
             )
-            base = self._active_cards(kind)
+            active = self._active_ids(kind)
             if excluded:
-                base = base.where(Card.id.not_in(excluded))
+                active = active.where(Card.id.not_in(excluded))
             learning_states = (int(State.Learning), int(State.Relearning))
-            candidates = [
-                base.where(Card.reps > 0, Card.state.in_(learning_states), Card.due <= now).order_by(Card.due),
-            ]
-            if reviews_done < settings.reviews_per_day:
-                candidates.append(
-                    base.where(Card.reps > 0, Card.state == int(State.Review), Card.due <= now).order_by(Card.due)
-                )
-            if new_done < settings.new_per_day:
-                candidates.append(base.where(Card.reps == 0).order_by(Item.source_no.is_(None), Item.source_no, Item.id))
-            candidates.append(
-                base.where(Card.reps > 0, Card.state.in_(learning_states), Card.due <= now + LEARN_AHEAD).order_by(Card.due)
-            )
-            for query in candidates:
-                found = session.execute(query.limit(1)).first()
-                if found:
-                    card, item_kind = found
-                    item = session.get_one(Item, card.item_id)
-                    return StudyCard(card_view(card, item_kind), dict(item.payload))
-            return None
+
+            def earliest(states: Sequence[int], until: datetime) -> int | None:
+                # One ordered index walk per state, then the earlier of the two.
+                best: tuple[datetime, int] | None = None
+                for state in states:
+                    row = session.execute(
+                        active.add_columns(Card.due)
+                        .where(Card.state == state, Card.reps > 0, Card.due <= until)
+                        .order_by(Card.due)
+                        .limit(1)
+                    ).first()
+                    if row is not None and (best is None or row[1] < best[0]):
+                        best = (row[1], row[0])
+                return best[1] if best else None
+
+            def first_new() -> int | None:
+                if session.scalar(active.where(Card.reps == 0).limit(1)) is None:
+                    return None
+                numbered = active.where(Card.reps == 0)
+                for query in (
+                    numbered.where(Item.source_no.is_not(None)).order_by(Item.kind, Item.source_no, Item.id),
+                    numbered.where(Item.source_no.is_(None)).order_by(Item.kind, Item.source_no, Item.id),
+                ):
+                    card_id = session.scalar(query.limit(1))
+                    if card_id is not None:
+                        return card_id
+                return None
+
+            card_id = earliest(learning_states, now)
+            if card_id is None and reviews_done < settings.reviews_per_day:
+                card_id = earliest((int(State.Review),), now)
+            if card_id is None and new_done < settings.new_per_day:
+                card_id = first_new()
+            if card_id is None:
+                card_id = earliest(learning_states, now + LEARN_AHEAD)
+            if card_id is None:
+                return None
+            card = session.get_one(Card, card_id)
+            item = session.get_one(Item, card.item_id)
+            return StudyCard(card_view(card, item.kind), dict(item.payload))
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
         settings = self.settings().model_copy(update={"fuzz": False})
@@ -323,6 +385,14 @@ class StudyService:
 
     # -- browse ---------------------------------------------------------------
     def search(self, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500) -> list[ItemSummary]:
+        """Items matching `text`: `Q24` by bank number, else a full-text match, best first.
+
+        The text index (items_fts, FTS5 with the trigram tokenizer) holds every string of
+        an item in every language it has (question, answers, options, key points, tags,
+        id), so Chinese and English both match as substrings. Trigrams need 3 characters;
+        shorter text (common in Chinese: 方差, 掩码) is matched with LIKE on the same
+        index's text, stopping at `limit`.
+        """
         text = text.strip()
         with self.db.session() as session:
             query = select(Item, Card).outerjoin(Card)
@@ -330,22 +400,23 @@ class StudyService:
             if not include_retired:
                 query = query.where(Item.retired_at.is_(None))
             number = parse_source_ref(text) if text else None
+            order = (Item.kind.desc(), Item.source_no.is_(None), Item.source_no, Item.id)
             if number is not None:
-                query = query.where(Item.source_no == number)
+                query = query.where(Item.source_no == number).order_by(*order)
             elif text:
-                like = f"%{text.lower()}%"
-                query = query.where(
-                    or_(
-                        func.lower(Item.id).like(like),
-                        func.lower(Item.question).like(like),
-                        func.lower(func.json_extract(Item.payload, "$.question.en")).like(like),
-                        func.lower(func.json_extract(Item.payload, "$.answer.zh")).like(like),
-                        func.lower(func.json_extract(Item.payload, "$.answer.en")).like(like),
-                        func.lower(Item.tags).like(like),
-                    )
-                )
-            query = query.order_by(Item.kind.desc(), Item.source_no.is_(None), Item.source_no, Item.id).limit(limit)
-            return [summary_view(item, card) for item, card in session.execute(query)]
+                fts = table("items_fts", column("rowid"), column("body"), column("rank"))
+                if len(text) >= 3:
+                    phrase = '"' + text.replace('"', '""') + '"'
+                    hits = select(fts.c.rowid, fts.c.rank).where(text_clause("items_fts MATCH :q").bindparams(q=phrase))
+                    ranked = hits.subquery()
+                    query = query.join(ranked, ranked.c.rowid == Card.id).order_by(ranked.c.rank, *order)
+                else:
+                    like = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                    hits = select(fts.c.rowid).where(fts.c.body.like(like, escape="\\")).limit(limit * 4)
+                    query = query.where(Card.id.in_(hits)).order_by(*order)
+            else:
+                query = query.order_by(*order)
+            return [summary_view(item, card) for item, card in session.execute(query.limit(limit))]
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()

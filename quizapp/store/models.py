@@ -6,11 +6,42 @@ match head (a test compares them). All datetimes are stored as naive UTC.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+_EPOCH = datetime(1970, 1, 1)
+
+# Tables the schema keeps outside the models: the FTS5 search index and its shadow tables
+# (created by the migrations, filled by triggers). Alembic's comparison skips them.
+SEARCH_TABLE = "items_fts"
+
+
+def include_name(name: str | None, type_: str, _parent: Any) -> bool:
+    """Alembic filter: everything but the full-text index's tables."""
+    return not (type_ == "table" and name is not None and name.startswith(SEARCH_TABLE))
+
+
+class EpochMicros(TypeDecorator[datetime]):
+    """A naive-UTC datetime stored as integer microseconds since 1970 (8 bytes, not 26 of text).
+
+    Exact to the microsecond, so undo restores a card's due time unchanged.
+    """
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> int | None:
+        if value is None:
+            return None
+        delta = value - _EPOCH
+        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+    def process_result_value(self, value: int | None, dialect: Any) -> datetime | None:
+        return None if value is None else _EPOCH + timedelta(microseconds=value)
 
 
 class Base(DeclarativeBase):
@@ -21,6 +52,8 @@ class Item(Base):
     """A study item: a Q&A, an MCQ, or a drill skill (`kind`), keyed by its content id."""
 
     __tablename__ = "items"
+    # New cards are studied in bank order (source_no, then id) within a kind.
+    __table_args__ = (Index("ix_items_kind_order", "kind", "source_no", "id"),)
 
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
     kind: Mapped[str] = mapped_column(String(8), index=True)  # qa | mcq | skill
@@ -43,6 +76,11 @@ class Card(Base):
     """FSRS state of one item. `version` rises on every change, so a stale answer is refused."""
 
     __tablename__ = "cards"
+    # Per-step queries: due learning/review cards by (state, due); new cards by reps.
+    __table_args__ = (
+        Index("ix_cards_state_due", "state", "due"),
+        Index("ix_cards_reps", "reps"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
@@ -62,8 +100,15 @@ class Card(Base):
     reviews: Mapped[list[Review]] = relationship(back_populates="card", order_by="Review.id")
 
 
+_PREV_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech", "suspended")
+
+
 class Review(Base):
-    """One answer. `prev_card` snapshots the card before it, which is what undo restores."""
+    """One answer, with the card as it was before it (the `prev_*` columns), which undo restores.
+
+    The snapshot lives in plain columns rather than a JSON document: a review is the row
+    a collection has most of (10+ per card), so it stays small.
+    """
 
     __tablename__ = "reviews"
 
@@ -75,9 +120,40 @@ class Review(Base):
     duration_ms: Mapped[int | None] = mapped_column(Integer)
     answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     score: Mapped[float | None] = mapped_column(Float)
-    prev_card: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # Nullable only because SQLite cannot add NOT NULL columns to a filled table in place
+    # (revision 0003); every write sets them.
+    prev_state: Mapped[int] = mapped_column(Integer, nullable=True)
+    prev_step: Mapped[int | None] = mapped_column(Integer)
+    prev_stability: Mapped[float | None] = mapped_column(Float)
+    prev_difficulty: Mapped[float | None] = mapped_column(Float)
+    prev_due: Mapped[datetime | None] = mapped_column(EpochMicros)
+    prev_last_review: Mapped[datetime | None] = mapped_column(EpochMicros)
+    prev_reps: Mapped[int] = mapped_column(Integer, nullable=True)
+    prev_lapses: Mapped[int] = mapped_column(Integer, nullable=True)
+    prev_leech: Mapped[bool] = mapped_column(Boolean, nullable=True)
+    prev_suspended: Mapped[bool] = mapped_column(Boolean, nullable=True)
 
     card: Mapped[Card] = relationship(back_populates="reviews")
+
+    @property
+    def prev_card(self) -> dict[str, Any]:
+        """The card before this answer, as `quizapp.srs.scheduling.snapshot` makes it."""
+        data: dict[str, Any] = {}
+        for name in _PREV_FIELDS:
+            value = getattr(self, f"prev_{name}")
+            data[name] = value.isoformat() if isinstance(value, datetime) else value
+        return data
+
+    @prev_card.setter
+    def prev_card(self, data: dict[str, Any]) -> None:
+        defaults: dict[str, Any] = {"state": 1, "reps": 0, "lapses": 0, "leech": False, "suspended": False}
+        for name in _PREV_FIELDS:
+            value = data.get(name, defaults.get(name))
+            if name in ("due", "last_review") and isinstance(value, str):
+                value = datetime.fromisoformat(value)
+                if value.tzinfo is not None:
+                    value = value.astimezone(timezone.utc).replace(tzinfo=None)
+            setattr(self, f"prev_{name}", value)
 
 
 class DrillAttempt(Base):
@@ -132,6 +208,16 @@ class MockAnswer(Base):
     answered_at: Mapped[datetime | None] = mapped_column(DateTime)
 
     mock: Mapped[MockInterview] = relationship(back_populates="answers")
+
+
+class ContentFile(Base):
+    """A content file as last synced: its hash and the item ids it held (the content cache)."""
+
+    __tablename__ = "content_files"
+
+    path: Mapped[str] = mapped_column(Text, primary_key=True)
+    sha256: Mapped[str] = mapped_column(String(64))
+    item_ids: Mapped[list[Any]] = mapped_column(JSON)
 
 
 class Setting(Base):

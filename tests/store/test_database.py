@@ -22,7 +22,7 @@ from quizapp.store.database import (
     open_database,
     upgrade_database,
 )
-from quizapp.store.models import Base
+from quizapp.store.models import Base, include_name
 
 
 def _digest(path: Path) -> str:
@@ -38,7 +38,8 @@ def test_upgrade_from_empty_matches_models(tmp_path):
     upgrade_database(path)
     engine = create_engine(f"sqlite:///{path}")
     with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        context = MigrationContext.configure(conn, opts={"include_name": include_name})
+        diff = compare_metadata(context, Base.metadata)
         assert MigrationContext.configure(conn).get_current_revision() == head_revision()
     assert diff == [], f"models and migrations differ: {diff}"
 

@@ -1,0 +1,159 @@
+"""The study step's queries: index-only plans, today's counters, streak, search.
+
+Speed itself is measured in benchmarks/scale.py; here the query plans are checked, so a
+full scan or a sort that grows with the collection fails a test instead of a benchmark.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import event, text
+
+from quizapp.srs.service import StudyService
+
+# A per-step query may SEARCH an index; it must never SCAN a whole table (or a whole
+# index) of cards, reviews or items, nor sort them in a temporary B-tree.
+BAD_PLAN = re.compile(r"\bSCAN (cards|reviews|items)\b|USE TEMP B-TREE")
+
+
+def _capture(service: StudyService, action) -> list[tuple[str, object]]:
+    statements: list[tuple[str, object]] = []
+
+    def remember(_conn, _cursor, statement, parameters, _context, _executemany):
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append((statement, parameters))
+
+    engine = service.db.engine
+    event.listen(engine, "before_cursor_execute", remember)
+    try:
+        action()
+    finally:
+        event.remove(engine, "before_cursor_execute", remember)
+    return statements
+
+
+def _bad_plans(service: StudyService, statements) -> list[str]:
+    problems = []
+    with service.db.engine.connect() as conn:
+        for statement, parameters in statements:
+            if "FROM settings" in statement:
+                continue  # a handful of rows, read whole on purpose
+            plan = conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters).all()
+            details = [row[-1] for row in plan]
+            if any(BAD_PLAN.search(d) for d in details):
+                problems.append(f"{statement}\n  -> {details}")
+    return problems
+
+
+def _study_some(study: StudyService, clock, n: int = 6) -> None:
+    for _ in range(n):
+        card = study.next_card("qa")
+        if card is None:
+            break
+        study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+        clock.advance(minutes=2)
+
+
+def test_every_per_step_query_uses_an_index(study, clock):
+    _study_some(study, clock)
+    clock.advance(days=1)
+    _study_some(study, clock, 3)
+
+    def tui_step():
+        # What the study screen runs per answer (SessionScreen.submit + _fetch) and Home.
+        card = study.next_card("qa")
+        result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+        following = study.next_card("qa")
+        study.due_counts()
+        study.new_allowance_left("qa")
+        study.next_card("mcq")
+        if following is not None:
+            study.preview(following.card.card_id)
+        study.undo(result.review_id)
+        study.next_learning_due("qa")
+
+    statements = _capture(study, tui_step)
+    assert len(statements) > 10
+    assert _bad_plans(study, statements) == []
+
+
+def test_the_plan_check_catches_a_full_scan(study):
+    """The check itself can fail: an unindexed filter over reviews is reported."""
+    statements = [("SELECT count(*) FROM reviews WHERE duration_ms > ?", (5,)),
+                  ("SELECT id FROM cards ORDER BY stability LIMIT 1", ())]
+    assert len(_bad_plans(study, statements)) == 2
+
+
+def test_new_cards_come_in_bank_order(study):
+    seen = []
+    for _ in range(3):
+        card = study.next_card("qa", exclude=[c.card.card_id for c in seen])
+        seen.append(card)
+    numbers = [c.item.get("source_no") for c in seen]
+    numbered = [n for n in numbers if n is not None]
+    assert numbered == sorted(numbered)
+    assert numbers.index(None) if None in numbers else True
+
+
+def test_today_counts_ignore_reviews_stamped_in_the_future(study, clock):
+    """The clock ran a year ahead, the user studied, the clock was put right: today's
+    "new" and "reviews" count only today's answers (issue 9)."""
+    limit = study.settings().new_per_day
+    real_now = clock.current
+    clock.current = real_now + timedelta(days=365)
+    _study_some(study, clock, 4)
+    assert study.due_counts().new_done_today == 4
+    clock.current = real_now
+    counts = study.due_counts()
+    assert counts.new_done_today == 0 and counts.reviews_done_today == 0
+    assert study.new_allowance_left("qa") == limit
+
+
+def test_streak_counts_consecutive_study_days(study, clock):
+    assert study.due_counts().streak == 0
+    for day in range(3):
+        _study_some(study, clock, 1)
+        clock.advance(days=1)
+    # Studied on each of the last three days, not yet today: the streak is still alive.
+    assert study.due_counts().streak == 3
+    _study_some(study, clock, 1)
+    assert study.due_counts().streak == 4
+    clock.advance(days=2)
+    assert study.due_counts().streak == 0
+
+
+def test_search_matches_text_in_any_language_and_short_words(study):
+    with study.db.engine.begin() as conn:
+        item_id, payload = conn.execute(text("SELECT id, payload FROM items WHERE kind = 'qa' LIMIT 1")).one()
+    # Whatever the item's language fields are, a 3+ character piece of its question and a
+    # 2-character piece (a typical Chinese word) both find it.
+    import json
+
+    question = json.loads(payload)["question"] if isinstance(payload, str) else payload["question"]
+    if isinstance(question, dict):
+        question = next(v for v in question.values() if v)
+    words = [w for w in re.split(r"[\s，。？、$\\{}_^]+", question) if len(w) >= 3]
+    assert words, question
+    assert item_id in [s.item_id for s in study.search(words[0][:4])]
+    assert item_id in [s.item_id for s in study.search(words[0][:2])]
+    assert study.search("zzzqqq-nothing") == []
+
+
+def test_search_index_follows_content_edits(study):
+    with study.db.session() as session, session.begin():
+        from quizapp.store.models import Item
+
+        item = session.scalars(__import__("sqlalchemy").select(Item).where(Item.kind == "qa")).first()
+        payload = dict(item.payload)
+        payload["question"] = "一个全新的问题 brandnewword"
+        item.payload = payload
+        item_id = item.id
+    assert [s.item_id for s in study.search("brandnewword")] == [item_id]
+
+
+@pytest.mark.parametrize("query", ['"', "a\"b", "OR", "*", "NEAR(", "%", "_"])
+def test_search_never_fails_on_query_syntax(study, query):
+    assert isinstance(study.search(query), list)
