@@ -121,7 +121,7 @@ def upgrade() -> None:
         'content_files',
         sa.Column('path', sa.Text(), nullable=False),
         sa.Column('sha256', sa.String(length=64), nullable=False),
-        sa.Column('item_ids', sa.JSON(), nullable=False),
+        sa.Column('stat', sa.String(length=64), nullable=False),
         sa.PrimaryKeyConstraint('path'),
     )
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from quizapp.content.loader import ContentSet, load_dirs
+from quizapp.content.loader import ContentSet, content_files, load_dirs
 from quizapp.paths import user_decks_dir
 from quizapp.resources import content_dir
 from quizapp.srs.clock import Clock, to_naive_utc
+from quizapp.store import content_cache
 from quizapp.store.database import Database, open_database
 from quizapp.store.sync import SyncReport, sync_content
 
@@ -35,24 +35,62 @@ def origins_for(content: ContentSet, extra: Sequence[Path] = ()) -> dict[str, st
     return {item_id: ("builtin" if path.startswith(builtin) else "user") for item_id, path in content.origin.items()}
 
 
-@dataclass
 class Prepared:
-    db: Database
-    content: ContentSet
-    sync: SyncReport
+    """The open database after the content sync.
+
+    `content` is parsed on first use only: when the content cache shows that nothing
+    changed since the last sync, opening never parses the decks.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        sync: SyncReport,
+        content: ContentSet | None,
+        extra_content: Sequence[Path] = (),
+    ) -> None:
+        self.db = db
+        self.sync = sync
+        self._content = content
+        self._extra_content = tuple(extra_content)
+        # Unchanged files were valid when they were synced (a file with errors is never cached).
+        self.content_errors = list(content.errors) if content is not None else []
+        self.skipped_files = list(content.skipped_files) if content is not None else []
+
+    @property
+    def content(self) -> ContentSet:
+        if self._content is None:
+            self._content = load_all_content(self._extra_content)
+        return self._content
 
 
 def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), clock: Clock | None = None) -> Prepared:
     """Open (creating/upgrading) the database and sync all valid content into it.
 
     Invalid items are skipped and reported in `content.errors`; they never block the app.
+    Unchanged content (same files, same hashes, see `quizapp.store.content_cache`) is
+    neither parsed nor synced.
     """
     db = open_database(db_path)
-    content = load_all_content(extra_content)
+    dirs = content_directories(extra_content)
     now = to_naive_utc((clock or Clock()).now())
+    all_dirs_exist = all(directory.is_dir() for directory, _ in dirs)
+    files = [path for directory, _ in dirs if directory.is_dir() for path in content_files(directory)]
+    # The check is a read (no write lock): an unchanged start writes nothing at all.
+    with db.session() as session:
+        cached = content_cache.load_cache(session)
+    states = content_cache.current_files(files, cached)
+    if all_dirs_exist and content_cache.unchanged(cached, states):
+        return Prepared(db, SyncReport(), None, extra_content)
+    content = load_dirs([d for d, _ in dirs])
     with db.session() as session, session.begin():
         report = sync_content(session, content.items, now, origins_for(content, extra_content))
-    return Prepared(db=db, content=content, sync=report)
+        # Only a clean load is cached: a deck with errors is parsed again (and reported) each start.
+        if content.ok and not content.skipped_files:
+            content_cache.remember(session, states)
+        else:
+            content_cache.forget(session)
+    return Prepared(db, report, content, extra_content)
 
 
 def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] = ()) -> Database:

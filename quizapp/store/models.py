@@ -211,13 +211,13 @@ class MockAnswer(Base):
 
 
 class ContentFile(Base):
-    """A content file as last synced: its hash and the item ids it held (the content cache)."""
+    """A content file as last synced: its hash, and its size:mtime when hashed (the content cache)."""
 
     __tablename__ = "content_files"
 
     path: Mapped[str] = mapped_column(Text, primary_key=True)
     sha256: Mapped[str] = mapped_column(String(64))
-    item_ids: Mapped[list[Any]] = mapped_column(JSON)
+    stat: Mapped[str] = mapped_column(String(64))
 
 
 class Setting(Base):

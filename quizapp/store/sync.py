@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session
 
 from quizapp.content.models import MCQItem, QAItem
@@ -73,6 +73,8 @@ def sync_content(
     """Upsert `items` plus one skill item per drill type; retire everything else.
 
     `now` is naive UTC. The caller commits (one transaction for the whole sync).
+    In bulk: one read of (id, hash, origin, retired) and executemany writes, so a large
+    deck is not turned into ORM objects (the search index follows through triggers).
     """
     wanted: dict[str, dict] = {}
     for item in items:
@@ -84,36 +86,59 @@ def sync_content(
         fields["origin"] = "builtin"
         wanted[SKILL_PREFIX + type_id] = fields
 
-    existing = {row.id: row for row in session.scalars(select(Item))}
+    items_table = Item.__table__
+    existing = {
+        row.id: row
+        for row in session.execute(select(Item.id, Item.content_hash, Item.origin, Item.retired_at))
+    }
     have_card = set(session.scalars(select(Card.item_id)))
     added = updated = retired = restored = unchanged = 0
+    inserts: list[dict] = []
+    rewrites: list[dict] = []
+    restores: list[str] = []
+    new_cards: list[dict] = []
 
     for item_id, fields in wanted.items():
         row = existing.get(item_id)
         if row is None:
-            session.add(Item(id=item_id, created_at=now, updated_at=now, retired_at=None, **fields))
+            inserts.append({"id": item_id, "created_at": now, "updated_at": now, "retired_at": None, **fields})
             added += 1
         else:
             changed = False
             if row.retired_at is not None:
-                row.retired_at = None
+                restores.append(item_id)
                 restored += 1
                 changed = True
             if row.content_hash != fields["content_hash"] or row.origin != fields["origin"]:
-                for key, value in fields.items():
-                    setattr(row, key, value)
-                row.updated_at = now
+                rewrites.append({"b_id": item_id, "updated_at": now, **fields})
                 updated += 1
                 changed = True
             if not changed:
                 unchanged += 1
         if item_id not in have_card:
-            session.add(Card(item_id=item_id, state=1, step=0, due=now, reps=0, lapses=0,
-                             suspended=False, leech=False, version=0))
+            new_cards.append({"item_id": item_id, "state": 1, "step": 0, "due": now, "reps": 0, "lapses": 0,
+                              "suspended": False, "leech": False, "version": 0})
 
-    for item_id, row in existing.items():
-        if item_id not in wanted and row.retired_at is None:
-            row.retired_at = now
-            retired += 1
+    to_retire = [item_id for item_id, row in existing.items() if item_id not in wanted and row.retired_at is None]
+    retired = len(to_retire)
+
+    if inserts:
+        session.execute(insert(Item), inserts)
+    if rewrites:
+        session.execute(
+            update(items_table).where(items_table.c.id == bindparam("b_id")),
+            rewrites,
+        )
+    for batch in _chunks(restores):
+        session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
+    for batch in _chunks(to_retire):
+        session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=now))
+    if new_cards:
+        session.execute(insert(Card), new_cards)
     session.flush()
     return SyncReport(added=added, updated=updated, retired=retired, restored=restored, unchanged=unchanged)
+
+
+def _chunks(ids: list[str], size: int = 500) -> Iterable[list[str]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]

@@ -61,6 +61,6 @@ def open_backend(db_path: Path | str | None, extra_content: Sequence[Path], cloc
     return Backend(
         service=StudyService(prepared.db, clock),
         db_path=prepared.db.path,
-        content_errors=[str(error) for error in prepared.content.errors],
-        skipped_decks=[Path(name).name for name in prepared.content.skipped_files],
+        content_errors=[str(error) for error in prepared.content_errors],
+        skipped_decks=[Path(name).name for name in prepared.skipped_files],
     )
