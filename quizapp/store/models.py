@@ -138,11 +138,7 @@ class Review(Base):
     @property
     def prev_card(self) -> dict[str, Any]:
         """The card before this answer, as `quizapp.srs.scheduling.snapshot` makes it."""
-        data: dict[str, Any] = {}
-        for name in _PREV_FIELDS:
-            value = getattr(self, f"prev_{name}")
-            data[name] = value.isoformat() if isinstance(value, datetime) else value
-        return data
+        return prev_card_of(self)
 
     @prev_card.setter
     def prev_card(self, data: dict[str, Any]) -> None:
@@ -154,6 +150,25 @@ class Review(Base):
                 if value.tzinfo is not None:
                     value = value.astimezone(timezone.utc).replace(tzinfo=None)
             setattr(self, f"prev_{name}", value)
+
+
+def prev_card_columns() -> tuple[Any, ...]:
+    """The snapshot's columns, for a Core select (`prev_card_of(row)` turns a row back into the dict)."""
+    return tuple(getattr(Review, f"prev_{name}") for name in _PREV_FIELDS)
+
+
+def prev_card_of(row: Any) -> dict[str, Any]:
+    """The snapshot dict (datetimes as naive ISO text, flags as bools) from a Review or a row
+    selected with `prev_card_columns()`."""
+    data: dict[str, Any] = {}
+    for name in _PREV_FIELDS:
+        value = getattr(row, f"prev_{name}")
+        if isinstance(value, datetime):
+            value = value.isoformat()
+        elif name in ("leech", "suspended"):
+            value = bool(value)
+        data[name] = value
+    return data
 
 
 class DrillAttempt(Base):

@@ -24,7 +24,9 @@ from sqlalchemy.orm import Session
 
 from quizapp.atomic import atomic_path, atomic_write
 from quizapp.store import export_schema as schema
-from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview, Review, Setting
+from quizapp.store.models import (
+    Card, DrillAttempt, Item, MockAnswer, MockInterview, Review, Setting, prev_card_columns, prev_card_of,
+)
 
 EXPORT_VERSION = schema.VERSION
 _CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
@@ -95,7 +97,7 @@ def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) ->
     review_rows = session.execute(
         select(
             Review.id, Review.mode, Review.rating, Review.reviewed_at, Review.duration_ms, Review.score,
-            Review.answer, Review.prev_card, Card.item_id,
+            Review.answer, *prev_card_columns(), Card.item_id,
         )
         .join(Card, Card.id == Review.card_id)
         .join(Item, Item.id == Card.item_id)
@@ -115,7 +117,7 @@ def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) ->
             records.append({
                 "ref": ref, "mode": review.mode, "rating": review.rating, "reviewed_at": _utc(review.reviewed_at),
                 "duration_ms": review.duration_ms, "score": review.score, "answer": review.answer,
-                "prev_card": review.prev_card,
+                "prev_card": prev_card_of(review),
             })
         card = None
         if row.card_id is not None:
