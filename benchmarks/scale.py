@@ -29,9 +29,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD_VERSION = 1  # bump when the collections' shape changes
@@ -63,7 +64,7 @@ def simulate_templates(seed: int = 7) -> list[list[dict[str, Any]]]:
 
     rng = random.Random(seed)
     scheduler = Scheduler(enable_fuzzing=False)
-    start = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2020, 1, 1, tzinfo=UTC)
     templates = []
     for _ in range(TEMPLATES):
         card = Card()
@@ -188,8 +189,8 @@ def build_quizapp(folder: Path, n: int, now: datetime) -> None:
                 "last_review": to_naive_utc(shifted(last.last_review, due, template_due)),
                 "reps": len(steps), "lapses": lapses, "suspended": False, "leech": False, "version": len(steps),
             })
-            reps = lapses_so_far = 0
-            for step in steps:
+            lapses_so_far = 0
+            for reps, step in enumerate(steps):
                 before = step["before"]
                 reviewed_at = to_naive_utc(shifted(step["at"], due, template_due))
                 prev = {
@@ -203,7 +204,6 @@ def build_quizapp(folder: Path, n: int, now: datetime) -> None:
                     "reps": reps, "lapses": lapses_so_far, "leech": False, "suspended": False,
                 }
                 review_rows.append(review_row(review_columns, card_id, step["rating"], reviewed_at, prev))
-                reps += 1
                 lapses_so_far += int(step["rating"] == 1 and int(before.state) == 2)
             if len(review_rows) >= 50_000:
                 conn.execute(insert(Card), card_rows)
@@ -364,7 +364,7 @@ def measure_quizapp(folder: Path) -> dict[str, Any]:
         for review_id in reversed(undo):
             service.undo(review_id)
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
-            out[key], found = timed(lambda: service.search(text))
+            out[key], found = timed(lambda text=text: service.search(text))
             out[key + "_hits"] = len(found)
         out["stats"] = timed(lambda: collect_quizapp_stats(service))[0]
         target = work / "export.json"
@@ -439,7 +439,7 @@ def measure_anki(folder: Path) -> dict[str, Any]:
         for _ in range(2 * STEPS):
             col.undo()
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
-            out[key], found = timed(lambda: col.find_cards(text))
+            out[key], found = timed(lambda text=text: col.find_cards(text))
             out[key + "_hits"] = len(found)
         out["stats"] = timed(lambda: col._backend.graphs(search="", days=365))[0]
         target = work / "export.apkg"
@@ -539,7 +539,7 @@ def main() -> int:
 
     sizes = [int(s) for s in options.sizes.split(",") if s]
     cache = Path(options.cache)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     folders = {}
     for n in sizes:
         if options.rebuild and collection_folder(cache, "quizapp", n).exists():

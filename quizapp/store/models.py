@@ -6,7 +6,7 @@ match head (a test compares them). All datetimes are stored as naive UTC.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
@@ -148,7 +148,7 @@ class Review(Base):
             if name in ("due", "last_review") and isinstance(value, str):
                 value = datetime.fromisoformat(value)
                 if value.tzinfo is not None:
-                    value = value.astimezone(timezone.utc).replace(tzinfo=None)
+                    value = value.astimezone(UTC).replace(tzinfo=None)
             setattr(self, f"prev_{name}", value)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
 from quizapp.content.models import MCQItem, QAItem
@@ -86,7 +86,6 @@ def sync_content(
         fields["origin"] = "builtin"
         wanted[SKILL_PREFIX + type_id] = fields
 
-    items_table = Item.__table__
     existing = {
         row.id: row
         for row in session.execute(select(Item.id, Item.content_hash, Item.origin, Item.retired_at))
@@ -110,7 +109,7 @@ def sync_content(
                 restored += 1
                 changed = True
             if row.content_hash != fields["content_hash"] or row.origin != fields["origin"]:
-                rewrites.append({"b_id": item_id, "updated_at": now, **fields})
+                rewrites.append({"id": item_id, "updated_at": now, **fields})
                 updated += 1
                 changed = True
             if not changed:
@@ -125,10 +124,7 @@ def sync_content(
     if inserts:
         session.execute(insert(Item), inserts)
     if rewrites:
-        session.execute(
-            update(items_table).where(items_table.c.id == bindparam("b_id")),
-            rewrites,
-        )
+        session.execute(update(Item), rewrites)  # ORM bulk UPDATE by primary key
     for batch in _chunks(restores):
         session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
     for batch in _chunks(to_retire):

@@ -25,7 +25,15 @@ from sqlalchemy.orm import Session
 from quizapp.atomic import atomic_path, atomic_write
 from quizapp.store import export_schema as schema
 from quizapp.store.models import (
-    Card, DrillAttempt, Item, MockAnswer, MockInterview, Review, Setting, prev_card_columns, prev_card_of,
+    Card,
+    DrillAttempt,
+    Item,
+    MockAnswer,
+    MockInterview,
+    Review,
+    Setting,
+    prev_card_columns,
+    prev_card_of,
 )
 
 EXPORT_VERSION = schema.VERSION

@@ -114,7 +114,7 @@ def test_today_counts_ignore_reviews_stamped_in_the_future(study, clock):
 
 def test_streak_counts_consecutive_study_days(study, clock):
     assert study.due_counts().streak == 0
-    for day in range(3):
+    for _day in range(3):
         _study_some(study, clock, 1)
         clock.advance(days=1)
     # Studied on each of the last three days, not yet today: the streak is still alive.

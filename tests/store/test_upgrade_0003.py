@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import select
 
@@ -78,12 +78,12 @@ def test_reviews_survive_the_upgrade_and_undo_restores_the_card(tmp_path):
         assert conn.execute("SELECT review_id FROM drill_attempts").fetchone() == (2,)
         conn.close()
 
-        service = StudyService(db, FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc)))
+        service = StudyService(db, FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC)))
         view = service.undo(2)
         assert view.state == 2 and view.reps == 4 and view.lapses == 1
         assert view.stability == BEFORE["stability"] and view.difficulty == BEFORE["difficulty"]
-        assert view.due == datetime(2026, 2, 20, 9, 30, 15, 123456, tzinfo=timezone.utc)
-        assert view.last_review == datetime(2026, 2, 8, 9, 30, 15, 654321, tzinfo=timezone.utc)
+        assert view.due == datetime(2026, 2, 20, 9, 30, 15, 123456, tzinfo=UTC)
+        assert view.last_review == datetime(2026, 2, 8, 9, 30, 15, 654321, tzinfo=UTC)
         with db.session() as session:
             assert session.get(Card, 1).reps == 4
             assert [r.id for r in session.scalars(select(Review))] == [1]
@@ -100,7 +100,7 @@ def test_new_answers_store_the_snapshot_compactly(tmp_path):
     _old_database(path)
     db = open_database(path)
     try:
-        service = StudyService(db, FixedClock(datetime(2026, 3, 25, 8, 0, tzinfo=timezone.utc)))
+        service = StudyService(db, FixedClock(datetime(2026, 3, 25, 8, 0, tzinfo=UTC)))
         with db.session() as session:
             card = session.get(Card, 1)
             expected = {"state": card.state, "reps": card.reps, "stability": card.stability, "due": card.due}
