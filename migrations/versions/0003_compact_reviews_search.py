@@ -7,8 +7,9 @@ Create Date: 2026-12-01
 * reviews: the JSON snapshot of the card before each answer (`prev_card`, ~220 bytes a
   row) becomes plain columns (`prev_*`, times as integer microseconds); existing rows are
   converted, so undo keeps working on answers given before the upgrade.
-* indexes for the per-step queries: due cards by (state, due), new cards by reps, new
-  cards of a kind in bank order.
+* indexes for the per-step queries: cards.kind (a copy of items.kind kept by triggers)
+  with due cards by (kind, state, due) and new cards by (kind, reps); new cards of a
+  kind in bank order.
 * items_fts: an FTS5 index (trigram tokenizer) over every text of an item's payload, in
   every language it has; triggers keep it in step with items and cards.
 * content_files: the hash of each content file last synced, so an unchanged deck is
@@ -47,6 +48,14 @@ SEARCH_DDL = (
     "DELETE FROM items_fts WHERE rowid = (SELECT id FROM cards WHERE item_id = new.id); "
     "INSERT INTO items_fts (rowid, body) SELECT cards.id, " + ITEM_TEXT.format(payload="new.payload")
     + " FROM cards WHERE cards.item_id = new.id; END",
+)
+
+
+KIND_TRIGGERS = (
+    "CREATE TRIGGER cards_kind_insert AFTER INSERT ON cards WHEN new.kind IS NULL BEGIN "
+    "UPDATE cards SET kind = (SELECT kind FROM items WHERE items.id = new.item_id) WHERE id = new.id; END",
+    "CREATE TRIGGER cards_kind_follow_item AFTER UPDATE OF kind ON items BEGIN "
+    "UPDATE cards SET kind = new.kind WHERE item_id = new.id; END",
 )
 
 
@@ -110,9 +119,15 @@ def upgrade() -> None:
 
     op.execute("ALTER TABLE reviews DROP COLUMN prev_card")
 
+    # cards.kind mirrors items.kind (kept by triggers), so the per-kind queue and count
+    # queries walk one index of that kind's cards instead of every kind's due cards.
+    op.add_column('cards', sa.Column('kind', sa.String(length=8), nullable=True))
+    op.execute("UPDATE cards SET kind = (SELECT kind FROM items WHERE items.id = cards.item_id)")
+    for statement in KIND_TRIGGERS:
+        op.execute(statement)
     with op.batch_alter_table('cards', schema=None) as batch_op:
-        batch_op.create_index('ix_cards_state_due', ['state', 'due'], unique=False)
-        batch_op.create_index('ix_cards_reps', ['reps'], unique=False)
+        batch_op.create_index('ix_cards_kind_state_due', ['kind', 'state', 'due'], unique=False)
+        batch_op.create_index('ix_cards_kind_reps', ['kind', 'reps'], unique=False)
     with op.batch_alter_table('items', schema=None) as batch_op:
         batch_op.create_index('ix_items_kind_order', ['kind', 'source_no', 'id'], unique=False)
 
@@ -139,9 +154,12 @@ def downgrade() -> None:
     op.drop_table('content_files')
     with op.batch_alter_table('items', schema=None) as batch_op:
         batch_op.drop_index('ix_items_kind_order')
+    for trigger in ('cards_kind_follow_item', 'cards_kind_insert'):
+        op.execute(f"DROP TRIGGER IF EXISTS {trigger}")
     with op.batch_alter_table('cards', schema=None) as batch_op:
-        batch_op.drop_index('ix_cards_reps')
-        batch_op.drop_index('ix_cards_state_due')
+        batch_op.drop_index('ix_cards_kind_reps')
+        batch_op.drop_index('ix_cards_kind_state_due')
+    op.execute("ALTER TABLE cards DROP COLUMN kind")
     op.add_column('reviews', sa.Column('prev_card', sa.JSON(), nullable=True))
     conn = op.get_bind()
     rows = conn.execute(sa.text(

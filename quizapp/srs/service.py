@@ -139,27 +139,33 @@ class StudyService:
         return sum(n for n, _ in by_kind.values()), sum(r for _, r in by_kind.values())
 
     def _streak(self, session: Session, settings: Settings) -> int:
-        """Consecutive study days ending today (or yesterday): one index probe per day."""
+        """Consecutive study days ending today (or yesterday): one index probe per day.
+
+        A long streak means hundreds of probes, so they go straight to the driver
+        (a few microseconds each on ix_reviews_reviewed_at) rather than through the ORM.
+        """
         hour = settings.day_rollover_hour
         today = self.day_start(None, hour)
+        cursor = session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+        probe = "SELECT 1 FROM reviews WHERE reviewed_at >= ? AND reviewed_at < ? LIMIT 1"
+
+        def stored(moment: datetime) -> str:
+            return moment.strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's DateTime text on SQLite
 
         def studied(start: datetime, end: datetime) -> bool:
-            return session.scalar(
-                select(Review.id).where(Review.reviewed_at >= start, Review.reviewed_at < end).limit(1)
-            ) is not None
+            return cursor.execute(probe, (stored(start), stored(end))).fetchone() is not None
 
         def previous(start: datetime) -> datetime:
             # The day before, found through the zone (a day is 23 or 25 hours across DST).
             return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
 
-        cursor = today
-        end = today + timedelta(days=1)
-        if not studied(cursor, end):
-            end, cursor = cursor, previous(cursor)
+        start, end = today, today + timedelta(days=1)
+        if not studied(start, end):
+            start, end = previous(start), start
         streak = 0
-        while studied(cursor, end):
+        while studied(start, end):
             streak += 1
-            end, cursor = cursor, previous(cursor)
+            start, end = previous(start), start
         return streak
 
     def _active_cards(self, kind: str | None = None):
@@ -173,7 +179,7 @@ class StudyService:
         return (
             select(Card.id)
             .join(Item, Item.id == Card.item_id)
-            .where(Item.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
+            .where(Card.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
         )
 
     def _bounded_count(self, session: Session, query, limit: int | None) -> int:
@@ -231,7 +237,7 @@ class StudyService:
 
         `only_item` studies one item now regardless of due date (browse → "study now").
         Each candidate query walks an index in the order it wants and stops at the first
-        card that fits (ix_cards_state_due, ix_items_kind_order), so the cost does not
+        card that fits (ix_cards_kind_state_due, ix_items_kind_order), so the cost does not
         grow with the collection.
         """
         settings = self.settings()
@@ -268,6 +274,8 @@ class StudyService:
                 if session.scalar(active.where(Card.reps == 0).limit(1)) is None:
                     return None
                 numbered = active.where(Card.reps == 0)
+                # Driven from items (bank order) with the kind on items, not cards.
+                numbered = numbered.where(Item.kind == kind)
                 for query in (
                     numbered.where(Item.source_no.is_not(None)).order_by(Item.kind, Item.source_no, Item.id),
                     numbered.where(Item.source_no.is_(None)).order_by(Item.kind, Item.source_no, Item.id),

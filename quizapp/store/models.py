@@ -76,14 +76,17 @@ class Card(Base):
     """FSRS state of one item. `version` rises on every change, so a stale answer is refused."""
 
     __tablename__ = "cards"
-    # Per-step queries: due learning/review cards by (state, due); new cards by reps.
+    # Per-step queries: due learning/review cards of a kind by (kind, state, due); new
+    # cards of a kind by (kind, reps).
     __table_args__ = (
-        Index("ix_cards_state_due", "state", "due"),
-        Index("ix_cards_reps", "reps"),
+        Index("ix_cards_kind_state_due", "kind", "state", "due"),
+        Index("ix_cards_kind_reps", "kind", "reps"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
+    # A copy of items.kind, filled and kept by database triggers (revision 0003): never set it.
+    kind: Mapped[str | None] = mapped_column(String(8))
     state: Mapped[int] = mapped_column(Integer, default=1)  # fsrs.State: 1 learning, 2 review, 3 relearning
     step: Mapped[int | None] = mapped_column(Integer)
     stability: Mapped[float | None] = mapped_column(Float)
