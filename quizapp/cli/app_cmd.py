@@ -58,9 +58,14 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> str | None:
     """The one-line reason the app cannot start, or None. Never modifies the database
-    (it only creates the default folder when the database is in the default place)."""
+    (it only creates the default folder when the database is in the default place).
+
+    One query with plain sqlite3 (quizapp.store.preflight): nothing heavy is imported
+    before the first frame; the integrity check runs before an upgrade or backup only.
+    """
     from quizapp.cli.db_paths import path_problem
-    from quizapp.store.database import DatabaseError, check_database
+    from quizapp.store.errors import DatabaseError
+    from quizapp.store.preflight import stored_revision
 
     for directory in content_dirs:
         if not directory.is_dir():
@@ -69,7 +74,7 @@ def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> st
     if problem is not None:
         return problem
     try:
-        check_database(path)
+        stored_revision(path)
     except DatabaseError as exc:
         return str(exc)
     return None

@@ -105,8 +105,11 @@ def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Conn
     return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
 
 
-def _inspect_file(path: Path) -> tuple[str | None, bool]:
-    """Return (alembic revision or None, has tables but no alembic_version) read-only."""
+def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]:
+    """Return (alembic revision or None, has tables but no alembic_version) read-only.
+
+    `integrity`: run PRAGMA quick_check first (it reads the whole file: before an
+    upgrade or a backup, and on `db check`, not on every start)."""
     with path.open("rb") as fh:
         header = fh.read(len(SQLITE_HEADER))
     if header != SQLITE_HEADER:
@@ -114,7 +117,7 @@ def _inspect_file(path: Path) -> tuple[str | None, bool]:
     try:
         conn = connect_readonly(path)
         try:
-            check = conn.execute("PRAGMA quick_check").fetchone()
+            check = conn.execute("PRAGMA quick_check").fetchone() if integrity else ("ok",)
             if not check or check[0] != "ok":
                 first = " ".join(str(check[0] if check else "?").split())[:160]
                 raise NotAQuizappDatabase(f"{path} is damaged ({first}); run `quizapp db check` for details")
@@ -227,12 +230,12 @@ def make_engine(path: Path, readonly: bool = False) -> Engine:
     return engine
 
 
-def check_database(path: Path) -> tuple[str | None, str]:
+def check_database(path: Path, integrity: bool = True) -> tuple[str | None, str]:
     """Return (current revision, head) for an existing file, refusing foreign files."""
     head = head_revision()
     if not path.exists() or path.stat().st_size == 0:
         return None, head
-    revision, foreign_tables = _inspect_file(path)
+    revision, foreign_tables = _inspect_file(path, integrity)
     if revision is None and foreign_tables:
         raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database")
     if revision is not None and revision not in _known_revisions():
@@ -244,10 +247,12 @@ def check_database(path: Path) -> tuple[str | None, str]:
 
 def upgrade_database(path: Path) -> OpenResult:
     """Create or upgrade the database at `path` to head; back it up first if it has data."""
-    revision, head = check_database(path)
+    # Every start opens the database: the cheap check (one query) unless an upgrade is due.
+    revision, head = check_database(path, integrity=False)
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if revision != head and path.exists() and path.stat().st_size > 0:
+        check_database(path)  # the full integrity check before the backup and the upgrade
         backup = backup_file(path, "pre-upgrade")
         log.info("backed up %s to %s before upgrading from %s", path, backup, revision)
     if revision != head:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +42,16 @@ def add_reviews(db: Path, count: int) -> None:
         card_ids = [row[0] for row in conn.execute("SELECT id FROM cards ORDER BY id LIMIT 50")]
         rows = [
             (card_ids[n % len(card_ids)], "study", 1 + n % 4, f"2026-01-01 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.{n:06d}",
-             1000 + n % 5000, json.dumps(SNAPSHOT))
+             1000 + n % 5000)
             for n in range(count)
         ]
+        # The card before each review (SNAPSHOT) in the compact prev_* columns (revision 0003;
+        # times as microseconds since 1970).
+        due_micros = int((datetime.fromisoformat(SNAPSHOT["due"]) - datetime(1970, 1, 1)).total_seconds()) * 1_000_000
         conn.executemany(
-            "INSERT INTO reviews (card_id, mode, rating, reviewed_at, duration_ms, prev_card) VALUES (?, ?, ?, ?, ?, ?)", rows
+            "INSERT INTO reviews (card_id, mode, rating, reviewed_at, duration_ms, prev_state, prev_step, prev_due, "
+            f"prev_reps, prev_lapses, prev_leech, prev_suspended) VALUES (?, ?, ?, ?, ?, 1, 0, {due_micros}, 0, 0, 0, 0)",
+            rows,
         )
         conn.commit()
     finally:

@@ -1,0 +1,87 @@
+"""The check before the first frame: is this file a quizapp database we can open?
+
+Plain sqlite3 and one query (the Alembic revision row), so that starting the TUI imports
+neither SQLAlchemy nor Alembic before Home is on screen. The full `PRAGMA quick_check`
+runs only where it matters: before an upgrade or a backup (`quizapp.store.database`) and
+on `quizapp db check`.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+
+from quizapp.resources import migrations_dir
+from quizapp.store.errors import DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+_REVISION = re.compile(r"^revision\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+
+
+@lru_cache(maxsize=1)
+def known_revisions() -> frozenset[str]:
+    """Revision ids of the shipped migrations, read from their files (no Alembic import)."""
+    revisions = set()
+    for path in (migrations_dir() / "versions").glob("*.py"):
+        match = _REVISION.search(path.read_text(encoding="utf-8"))
+        if match:
+            revisions.add(match.group(1))
+    return frozenset(revisions)
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """As `quizapp.store.database.connect_readonly` (which imports SQLAlchemy and Alembic):
+    read-only, and immutable for a WAL file in a folder we may not write."""
+    uri = Path(path).resolve().as_uri()
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=5)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "unable to open" not in str(exc) and "readonly" not in str(exc):
+            raise
+    return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=5)
+
+
+def stored_revision(path: Path) -> str | None:
+    """The file's Alembic revision (None for a new or empty file); refuses what is not ours.
+
+    Raises NotAQuizappDatabase, SchemaTooNew, DatabaseLocked or DatabaseError with a
+    one-line message; never writes (the file is opened read-only).
+    """
+    if not path.exists() or path.stat().st_size == 0:
+        return None
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {path} ({exc.strerror or exc})") from exc
+    if header != SQLITE_HEADER:
+        raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
+    try:
+        conn = _connect_readonly(path)
+        try:
+            try:
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+            except sqlite3.OperationalError as exc:
+                if "no such table" not in str(exc):
+                    raise
+                tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+                if tables:
+                    raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database") from None
+                return None
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc):
+            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+        raise DatabaseError(f"cannot read {path} ({exc})") from exc
+    except sqlite3.DatabaseError as exc:
+        raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
+    revision = row[0] if row else None
+    if revision is not None and revision not in known_revisions():
+        raise SchemaTooNew(f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it")
+    return revision
