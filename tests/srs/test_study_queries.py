@@ -73,7 +73,6 @@ def test_every_per_step_query_uses_an_index(study, clock):
         if following is not None:
             study.preview(following.card.card_id)
         study.undo(result.review_id)
-        study.next_learning_due("qa")
 
     statements = _capture(study, tui_step)
     assert len(statements) > 10
