@@ -334,8 +334,9 @@ def measure_quizapp(folder: Path) -> dict[str, Any]:
         from quizapp.tui.backend import open_backend
 
         def open_home():
+            # What the app's backend worker and Home's counts worker run (HomeScreen.load_counts).
             backend = open_backend(db, [folder / "deck"], None)
-            backend.service.due_counts()
+            home_figures(backend.service)
             return backend
 
         out["open"], backend = timed(open_home)
@@ -389,12 +390,25 @@ def _count(db: Path, table: str) -> int:
         conn.close()
 
 
+def home_figures(service: Any) -> Any:
+    settings = service.settings()
+    try:
+        from quizapp.srs.stats import readiness
+    except ImportError:  # before Home showed readiness
+        figures = None
+    else:
+        figures = readiness(service.db, service.clock, settings)
+    return service.due_counts(), figures
+
+
 def collect_quizapp_stats(service: Any) -> Any:
     try:
-        from quizapp.srs.stats import collect_stats  # the aggregate version, once it lands
+        from quizapp.srs.stats import study_stats  # the aggregate queries
     except ImportError:
-        from quizapp.tui.stats_data import collect_stats
-    return collect_stats(service)
+        from quizapp.tui.stats_data import collect_stats  # before: a loop over items
+
+        return collect_stats(service)
+    return study_stats(service.db, service.clock, service.settings())
 
 
 def export_quizapp(backend: Any, target: Path) -> None:
