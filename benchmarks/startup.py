@@ -41,6 +41,9 @@ HELLO = textwrap.dedent(
 )
 
 
+PEAK_RSS_MB: list[float] = []  # the child's peak RSS, appended by each timed_run
+
+
 def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeout: float = 30.0) -> list[float | None]:
     """Start `argv` on a 120x36 pty; seconds until each marker first appears in its output."""
     start = time.perf_counter()
@@ -73,15 +76,17 @@ def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeou
         os.write(fd, b"\x11")  # ctrl+q: leave cleanly
         deadline = time.perf_counter() + 5
         while time.perf_counter() < deadline:
-            done, _ = os.waitpid(pid, os.WNOHANG)
+            done, _, usage = os.wait4(pid, os.WNOHANG)
             if done:
+                PEAK_RSS_MB.append(usage.ru_maxrss / 1024)
                 break
             select.select([fd], [], [], 0.05)
             with contextlib.suppress(OSError):
                 os.read(fd, 65536)
         else:
             os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            _, _, usage = os.wait4(pid, 0)
+            PEAK_RSS_MB.append(usage.ru_maxrss / 1024)
     finally:
         os.close(fd)
     return seen
@@ -150,11 +155,15 @@ def main() -> int:
         timed_run(hello_argv, [b"Hello, world"], env)  # warms the file cache; not counted
 
         hello: list[float | None] = []
+        hello_rss: list[float] = []
+        home_rss: list[float] = []
         home_first: list[float | None] = []
         home_ready: list[float | None] = []
         for _ in range(options.runs):
             hello.append(timed_run(hello_argv, [b"Hello, world"], env)[0])
+            hello_rss.append(PEAK_RSS_MB[-1])
             loading, ready = timed_run(quizapp_argv, home_markers, env)
+            home_rss.append(PEAK_RSS_MB[-1])
             # If the database opened before the first frame, Home appeared complete.
             home_first.append(min(t for t in (loading, ready) if t is not None) if (loading or ready) else None)
             home_ready.append(ready)
@@ -170,6 +179,13 @@ def main() -> int:
     if good_hello and good_home:
         extra = statistics.median(good_home) - statistics.median(good_hello)
         print(f"Home costs {extra * 1000:+.0f} ms over hello world (medians)")
+    if hello_rss and home_rss:
+        h, q = statistics.median(hello_rss), statistics.median(home_rss)
+        print(f"peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×)")
+    for label, samples in (("Home visible", home_first), ("Home with due counts", home_ready)):
+        good = [x for x in samples if x is not None]
+        if good_hello and good:
+            print(f"{label} / hello world: {statistics.median(good) / statistics.median(good_hello):.2f}×")
     names = ("CLI parser (imports every command module)", "database check (preflight)", "import quizapp.tui.app")
     for index, name in enumerate(names):
         print(f"  before the first frame: {name:44s} {statistics.median(r[index] for r in steps) * 1000:6.0f} ms")
