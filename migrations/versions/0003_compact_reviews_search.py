@@ -4,7 +4,7 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-12-01
 
-* reviews: the JSON snapshot of the card before each answer (`prev_card`, ~220 bytes a
+* reviews: ix_reviews_mode dropped (nothing filters on it); the JSON snapshot of the card before each answer (`prev_card`, ~220 bytes a
   row) becomes plain columns (`prev_*`, times as integer microseconds); existing rows are
   converted, so undo keeps working on answers given before the upgrade.
 * indexes for the per-step queries: cards.kind (a copy of items.kind kept by triggers)
@@ -118,6 +118,8 @@ def upgrade() -> None:
         )
 
     op.execute("ALTER TABLE reviews DROP COLUMN prev_card")
+    # No query filters reviews by mode; its index cost 13 bytes a review.
+    op.drop_index('ix_reviews_mode', table_name='reviews')
 
     # cards.kind mirrors items.kind (kept by triggers), so the per-kind queue and count
     # queries walk one index of that kind's cards instead of every kind's due cards.
@@ -160,6 +162,7 @@ def downgrade() -> None:
         batch_op.drop_index('ix_cards_kind_reps')
         batch_op.drop_index('ix_cards_kind_state_due')
     op.execute("ALTER TABLE cards DROP COLUMN kind")
+    op.create_index('ix_reviews_mode', 'reviews', ['mode'], unique=False)
     op.add_column('reviews', sa.Column('prev_card', sa.JSON(), nullable=True))
     conn = op.get_bind()
     rows = conn.execute(sa.text(

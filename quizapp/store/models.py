@@ -117,7 +117,7 @@ class Review(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
-    mode: Mapped[str] = mapped_column(String(8), index=True)  # study | quiz | drill | mock
+    mode: Mapped[str] = mapped_column(String(8))  # study | quiz | drill | mock (no index: nothing filters on it)
     rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
     reviewed_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     duration_ms: Mapped[int | None] = mapped_column(Integer)
