@@ -247,8 +247,11 @@ def check_database(path: Path, integrity: bool = True) -> tuple[str | None, str]
 
 def upgrade_database(path: Path) -> OpenResult:
     """Create or upgrade the database at `path` to head; back it up first if it has data."""
-    # Every start opens the database: the cheap check (one query) unless an upgrade is due.
-    revision, head = check_database(path, integrity=False)
+    # Every start opens the database: the integrity check reads the whole file, so a large
+    # one gets it only when an upgrade is due (see quizapp.store.preflight).
+    from quizapp.store.preflight import wants_integrity_check
+
+    revision, head = check_database(path, integrity=wants_integrity_check(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if revision != head and path.exists() and path.stat().st_size > 0:

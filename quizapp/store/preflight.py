@@ -1,9 +1,12 @@
 """The check before the first frame: is this file a quizapp database we can open?
 
 Plain sqlite3 and one query (the Alembic revision row), so that starting the TUI imports
-neither SQLAlchemy nor Alembic before Home is on screen. The full `PRAGMA quick_check`
-runs only where it matters: before an upgrade or a backup (`quizapp.store.database`) and
-on `quizapp db check`.
+neither SQLAlchemy nor Alembic before Home is on screen.
+
+`PRAGMA quick_check` reads the whole file, so on a large collection it runs only where it
+matters: before an upgrade or a backup (`quizapp.store.database`) and on `quizapp db
+check`. A small file (up to INTEGRITY_CHECK_MAX_BYTES, a few milliseconds to check) is
+still checked on every open, so damage is reported before anything reads a bad page.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from quizapp.resources import migrations_dir
 from quizapp.store.errors import DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+INTEGRITY_CHECK_MAX_BYTES = 16 * 2**20
 _REVISION = re.compile(r"^revision\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
 
 
@@ -31,19 +35,24 @@ def known_revisions() -> frozenset[str]:
     return frozenset(revisions)
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
-    """As `quizapp.store.database.connect_readonly` (which imports SQLAlchemy and Alembic):
-    read-only, and immutable for a WAL file in a folder we may not write."""
-    uri = Path(path).resolve().as_uri()
-    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=5)
+def wants_integrity_check(path: Path) -> bool:
+    """Whether an ordinary open should run quick_check (cheap enough: a small file)."""
     try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError as exc:
-        conn.close()
-        if "unable to open" not in str(exc) and "readonly" not in str(exc):
-            raise
-    return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=5)
+        return path.stat().st_size <= INTEGRITY_CHECK_MAX_BYTES
+    except OSError:
+        return False
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """As `quizapp.store.database.connect_readonly` (which comes with SQLAlchemy and Alembic):
+    never writes, never leaves a -wal/-shm beside the file. A WAL file without its -wal is
+    open nowhere, so it is read as immutable."""
+    uri = Path(path).resolve().as_uri()
+    with path.open("rb") as fh:
+        header = fh.read(20)
+    if header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists():
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=5)
+    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=5)
 
 
 def stored_revision(path: Path) -> str | None:
@@ -64,6 +73,11 @@ def stored_revision(path: Path) -> str | None:
     try:
         conn = _connect_readonly(path)
         try:
+            if wants_integrity_check(path):
+                check = conn.execute("PRAGMA quick_check").fetchone()
+                if not check or check[0] != "ok":
+                    first = " ".join(str(check[0] if check else "?").split())[:160]  # one line
+                    raise NotAQuizappDatabase(f"{path} is damaged ({first}); run `quizapp db check` for details")
             try:
                 row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
             except sqlite3.OperationalError as exc:
