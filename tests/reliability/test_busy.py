@@ -20,23 +20,32 @@ from tests.tui.conftest import SIZE, make_db, press, settle
 
 HOLD_S = 3.0
 
+# Holds the write lock until told to let go (a line on stdin) or `seconds` pass — the
+# test decides when the "long import" ends, so a slow machine cannot end it early.
 LOCKER = """
-import sqlite3, sys, time
+import select, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
 conn.execute("BEGIN IMMEDIATE")
 conn.execute("UPDATE settings SET value = value WHERE key = 'theme'")
 print("locked", flush=True)
-time.sleep(float(sys.argv[2]))
+select.select([sys.stdin], [], [], float(sys.argv[2]))
 conn.execute("COMMIT")
 print("released", flush=True)
 """
 
 
 def hold_write_lock(db: Path, seconds: float) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), str(seconds)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), str(seconds)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "locked"
     return proc
+
+
+def release(locker: subprocess.Popen[str]) -> None:
+    assert locker.stdin is not None
+    locker.stdin.write("release\n")
+    locker.stdin.flush()
 
 
 @pytest.fixture(autouse=True)
@@ -81,16 +90,19 @@ async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_p
         screen = app.screen
         shown = screen.current.card.item_id
         await press(pilot, "space")
-        locker = hold_write_lock(db, HOLD_S)
+        locker = hold_write_lock(db, 120)
         try:
             started = time.monotonic()
             await pilot.press("3")
             # The answer waits for the lock (the screen stays responsive), says so once,
             # then goes through when the other writer is done.
             while not any("busy" in str(n.message) for n in app._notifications):
-                assert time.monotonic() - started < HOLD_S + 10, "no busy notice"
+                assert time.monotonic() - started < 60, "no busy notice"
                 await pilot.pause(0.05)
             assert locker.poll() is None, "the notice came only after the lock was released"
+            await pilot.pause(HOLD_S)  # the "import" goes on a while longer; the answer waits
+            assert screen.history == [] and not _reviews(db)
+            release(locker)
             await settle(pilot)
             assert locker.wait(timeout=30) == 0
         finally:
@@ -114,12 +126,13 @@ def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tm
     export = tmp_path / "export.json"
     assert subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "export", "--format", "json",
                            "-o", str(export)], capture_output=True).returncode == 0
-    locker = hold_write_lock(db, HOLD_S)
+    locker = hold_write_lock(db, 120)
     try:
         proc = _cli(db, "import", str(export))
         out, err = proc.communicate(timeout=60)
     finally:
-        locker.kill()
+        release(locker)
+        locker.wait(timeout=30)
     assert proc.returncode == 2, (out, err)
     assert "Traceback" not in err
     assert err.strip().count("\n") == 0
