@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import column, func, select, table
+from sqlalchemy import and_, case, column, func, select, table
 from sqlalchemy import text as text_clause
 from sqlalchemy.orm import Session
 
@@ -34,6 +34,7 @@ from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
 LEARN_AHEAD = timedelta(minutes=20)
+KINDS = ("qa", "mcq", "skill")
 
 
 class UndoError(Exception):
@@ -78,6 +79,10 @@ class StudyService:
     def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock = clock or Clock()
+        # Streak of the days before today, keyed by (today, rollover hour): answers land in
+        # today, so past days only change by undo (which clears it) or by an import run in
+        # another process while this one is open (seen after the next day starts).
+        self._past_streak: tuple[tuple[datetime, int], int] | None = None
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
@@ -115,21 +120,18 @@ class StudyService:
         Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
         cards must not use up the new multiple-choice questions.
         """
-        rows = session.execute(
-            select(Item.kind, Review.card_id, Review.prev_reps)
-            .select_from(Review)
-            .join(Card, Card.id == Review.card_id)
-            .join(Item, Item.id == Card.item_id)
-            .where(Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1))
-        ).all()
-        new_cards: dict[str, set[int]] = {}
-        reviews: dict[str, int] = {}
-        for kind, card_id, prev_reps in rows:
-            if not prev_reps:
-                new_cards.setdefault(kind, set()).add(card_id)
-            else:
-                reviews[kind] = reviews.get(kind, 0) + 1
-        return {kind: (len(new_cards.get(kind, ())), reviews.get(kind, 0)) for kind in {*new_cards, *reviews}}
+        # One row of sums, computed in SQLite over today's index range (no rows to Python,
+        # no GROUP BY sort). A card's first answer is the one review with prev_reps = 0.
+        window = (Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1))
+        sums = []
+        for kind in KINDS:
+            is_kind = Card.kind == kind
+            sums.append(func.coalesce(func.sum(case((and_(is_kind, Review.prev_reps == 0), 1), else_=0)), 0))
+            sums.append(func.coalesce(func.sum(case((and_(is_kind, Review.prev_reps > 0), 1), else_=0)), 0))
+        row = session.execute(
+            select(*sums).select_from(Review).join(Card, Card.id == Review.card_id).where(*window)
+        ).one()
+        return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
     def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
         """(new cards introduced, reviews of known cards) today, for one kind or all."""
@@ -159,14 +161,19 @@ class StudyService:
             # The day before, found through the zone (a day is 23 or 25 hours across DST).
             return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
 
-        start, end = today, today + timedelta(days=1)
-        if not studied(start, end):
-            start, end = previous(start), start
-        streak = 0
-        while studied(start, end):
-            streak += 1
-            start, end = previous(start), start
-        return streak
+        key = (today, hour)
+        if self._past_streak is not None and self._past_streak[0] == key:
+            past = self._past_streak[1]
+        else:
+            past = 0
+            start, end = previous(today), today
+            while studied(start, end):
+                past += 1
+                start, end = previous(start), start
+            self._past_streak = (key, past)
+        if studied(today, today + timedelta(days=1)):
+            return past + 1
+        return past
 
     def _active_cards(self, kind: str | None = None):
         query = select(Card, Item.kind).join(Item).where(Item.retired_at.is_(None), Card.suspended.is_(False))
@@ -377,6 +384,7 @@ class StudyService:
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
+        self._past_streak = None
         with self.db.session() as session, session.begin():
             review = session.get(Review, review_id)
             if review is None:
