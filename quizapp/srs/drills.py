@@ -1,8 +1,9 @@
-"""Drill attempts: store every graded hand-calculation, rate the drill skill cards, read stats.
+"""Drill attempts: grade and store every hand-calculation, rate the drill skill cards, read stats.
 
-The Drill screen generates and grades problems with `quizapp.engine` itself (it needs the
-Problem to draw the matrices); it hands the graded result here to be stored. A verdict with
-a format error is *not* an attempt: `record_attempt` stores nothing and returns None.
+`DrillService.submit` is the one path for a typed answer, from the Drill screen and from a
+mock interview's calculation question alike: it grades with `quizapp.engine` and stores the
+attempt (rating the skill card when asked). A verdict with a format error is *not* an
+attempt: nothing is stored and the verdict comes back to point at the error.
 
 Stored per attempt: type, seed, difficulty, the explicit inputs (`given`, only for problems
 built from given matrices rather than a seed), the typed text of every part, the per-part
@@ -149,6 +150,18 @@ class AttemptView:
 
 
 @dataclass(frozen=True)
+class Submission:
+    """A typed answer, graded; `attempt` is None when a format error kept it from being stored."""
+
+    verdict: Any  # the engine's Verdict
+    attempt: AttemptView | None
+
+    @property
+    def format_error(self) -> bool:
+        return self.attempt is None
+
+
+@dataclass(frozen=True)
 class SkillStat:
     type: str
     attempts: int
@@ -226,6 +239,32 @@ class DrillService:
         session.flush()
         return row
 
+    def submit(
+        self,
+        problem: Any,
+        answers: Mapping[str, str],
+        duration_ms: int | None = None,
+        *,
+        review_card: bool = False,
+        mock_id: int | None = None,
+        session: Session | None = None,
+    ) -> Submission:
+        """Grade a typed answer and store it as an attempt (with `review_card`, rating the
+        skill card too). Inside a caller's `session` (a mock interview saving its answer in
+        the same transaction) the attempt is only added there, never reviewed.
+
+        A format error stores nothing: the verdict comes back with `attempt` None.
+        """
+        typed = {str(name): str(text) for name, text in answers.items()}
+        verdict = self.engine.grade(problem, typed)
+        if getattr(verdict, "has_format_error", False):
+            return Submission(verdict, None)
+        if session is not None:
+            row = self.build_attempt(problem, typed, verdict, duration_ms, mock_id=mock_id)
+            return Submission(verdict, _attempt_view(self.add_attempt(session, row), None))
+        view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, mock_id=mock_id)
+        return Submission(verdict, view)
+
     def record_attempt(
         self,
         problem: Any,
@@ -236,6 +275,7 @@ class DrillService:
         review_card: bool = True,
         mock_id: int | None = None,
         fast_ms: int | None = None,
+        gave_up: bool = False,
     ) -> AttemptView | None:
         """Store one graded attempt; with `review_card`, also rate the skill card `drill:<type>`.
 
@@ -248,13 +288,16 @@ class DrillService:
         if getattr(verdict, "has_format_error", False):
             return None
         row = self.build_attempt(problem, answers, verdict, duration_ms, mock_id=mock_id)
+        if gave_up:
+            row.verdict = {**row.verdict, "gave_up": True}
         rating = None
         with self.db.session() as session, session.begin():
             if review_card:
                 card_id = session.scalar(select(Card.id).where(Card.item_id == skill_item_id(row.type)))
                 if card_id is not None:
-                    rating = rating_for_score(row.score, row.duration_ms, row.difficulty, fast_ms,
-                                              mistake=bool(row.diagnosis))
+                    rating = int(Rating.Again) if gave_up else rating_for_score(
+                        row.score, row.duration_ms, row.difficulty, fast_ms, mistake=bool(row.diagnosis)
+                    )
                     result = self.study.answer_in(
                         session,
                         card_id,
@@ -267,6 +310,20 @@ class DrillService:
                     row.review_id = result.review_id
             self.add_attempt(session, row)
             return _attempt_view(row, rating)
+
+    def give_up(
+        self, problem: Any, answers: Mapping[str, str], duration_ms: int | None = None, *, review_card: bool = False
+    ) -> Submission:
+        """The user asked for the worked solution before finishing: store what was typed
+        (an unreadable part counts as blank) as an attempt marked `gave_up`, and with
+        `review_card` rate the skill card Again."""
+        typed = {str(name): str(text) for name, text in answers.items()}
+        verdict = self.engine.grade(problem, typed)
+        if getattr(verdict, "has_format_error", False):
+            readable = {name: text for name, text in typed.items() if verdict.parts[name].error is None}
+            verdict = self.engine.grade(problem, readable)
+        view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, gave_up=True)
+        return Submission(verdict, view)
 
     def rebuild(self, attempt: AttemptView) -> Any:
         """The engine Problem of a stored attempt (the screen's "retry the same one").

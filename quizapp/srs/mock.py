@@ -248,7 +248,7 @@ class MockService:
             if answer.kind != "drill":
                 raise MockError(f"question {position} is not a drill")
             spec = dict(answer.spec)
-        return self.engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
+        return self._problem(spec)
 
     # -- answering ------------------------------------------------------------
     def _answer_row(self, session: Session, mock: MockInterview, position: int) -> MockAnswer:
@@ -362,27 +362,26 @@ class MockService:
             self._save(mock, answer, data, score, time_used_s, self._late(answer, time_used_s))
             return self._question(answer, item)
 
-    def _grade_drill(self, spec: Mapping[str, Any], answers: Mapping[str, str]) -> tuple[Any, Any]:
-        problem = self.engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
-        return problem, self.engine.grade(problem, {str(k): str(v) for k, v in answers.items()})
+    def _problem(self, spec: Mapping[str, Any]) -> Any:
+        return self.engine.generate(spec["type"], int(spec["seed"]), int(spec["difficulty"]))
 
     def answer_drill(self, mock_id: int, position: int, answers: Mapping[str, str], time_used_s: float) -> DrillOutcome:
-        """Grade a drill answer with the engine and store it (and its DrillAttempt, linked to
-        the interview) in one transaction. A format error stores nothing and costs nothing."""
-        with self.db.session() as session:
-            _, answer = self._open_question(session, mock_id, position, "drill")
-            spec = dict(answer.spec)
-        problem, verdict = self._grade_drill(spec, answers)
-        if getattr(verdict, "has_format_error", False):
-            return DrillOutcome(verdict=verdict, format_error=True, question=None, attempt_id=None)
+        """Grade and store a drill answer through `DrillService.submit`, its DrillAttempt
+        linked to the interview, in one transaction. A format error stores nothing and costs
+        nothing."""
         with self.db.session() as session, session.begin():
             mock, answer = self._open_question(session, mock_id, position, "drill")
-            row = self.drills.build_attempt(problem, answers, verdict, int(round(time_used_s * 1000)), mock_id=mock.id)
-            self.drills.add_attempt(session, row)
-            data = {"answers": dict(row.answers), "attempt_id": row.id, "format_error": False}
-            self._save(mock, answer, data, row.score, time_used_s, self._late(answer, time_used_s))
+            submission = self.drills.submit(
+                self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+            )
+            if submission.attempt is None:
+                return DrillOutcome(verdict=submission.verdict, format_error=True, question=None, attempt_id=None)
+            attempt = submission.attempt
+            data = {"answers": dict(attempt.answers), "attempt_id": attempt.attempt_id, "format_error": False}
+            self._save(mock, answer, data, attempt.score, time_used_s, self._late(answer, time_used_s))
             return DrillOutcome(
-                verdict=verdict, format_error=False, question=self._question(answer, None), attempt_id=row.id
+                verdict=submission.verdict, format_error=False, question=self._question(answer, None),
+                attempt_id=attempt.attempt_id,
             )
 
     def timeout(
@@ -400,20 +399,9 @@ class MockService:
         drill part that cannot be read counts as blank; the typed text is kept, but such a
         verdict is not stored as a DrillAttempt (a format error is never an attempt).
         """
-        with self.db.session() as session:
-            _, answer = self._open_question(session, mock_id, position, None)
-            kind, spec = answer.kind, dict(answer.spec)
-        graded = readable = None
-        if kind == "drill":
-            typed = _typed_cells(partial)
-            if any(v.strip() for v in typed.values()):
-                graded = self._grade_drill(spec, typed)
-                if getattr(graded[1], "has_format_error", False):
-                    # Score the parts that can be read; an unreadable part counts as blank.
-                    bad = {name for name, part in graded[1].parts.items() if getattr(part, "error", None) is not None}
-                    readable = self.engine.grade(graded[0], {k: v for k, v in typed.items() if k not in bad})
         with self.db.session() as session, session.begin():
             mock, answer = self._open_question(session, mock_id, position, None)
+            kind = answer.kind
             item = session.get(Item, answer.item_id) if answer.item_id and kind != "drill" else None
             if kind == "qa":
                 data, score = self._qa_data(item, str(partial or ""), None)
@@ -423,24 +411,32 @@ class MockService:
                 score = 1.0 if letter is not None and letter == correct else 0.0
                 data = {"choice": letter, "correct": correct}
             else:
-                typed = _typed_cells(partial)
-                data = {"answers": typed, "attempt_id": None, "format_error": False}
-                score = 0.0
-                if graded is not None:
-                    problem, verdict = graded
-                    if getattr(verdict, "has_format_error", False):
-                        data["format_error"] = True
-                        score = float(readable.score) if readable is not None else 0.0
-                    else:
-                        row = self.drills.build_attempt(
-                            problem, typed, verdict, int(round(time_used_s * 1000)), mock_id=mock.id
-                        )
-                        self.drills.add_attempt(session, row)
-                        data["attempt_id"] = row.id
-                        score = row.score
+                data, score = self._timed_out_drill(session, mock, answer, partial, time_used_s)
             data["timed_out"] = True
             self._save(mock, answer, data, score, time_used_s, True)
             return self._question(answer, item)
+
+    def _timed_out_drill(
+        self, session: Session, mock: MockInterview, answer: MockAnswer, partial: Any, time_used_s: float
+    ) -> tuple[dict[str, Any], float]:
+        """What was typed when the time ran out, graded and stored as an attempt through
+        `DrillService.submit`; with an unreadable part, only the readable parts are scored
+        and nothing is stored as an attempt."""
+        typed = _typed_cells(partial)
+        data: dict[str, Any] = {"answers": typed, "attempt_id": None, "format_error": False}
+        if not any(v.strip() for v in typed.values()):
+            return data, 0.0
+        problem = self._problem(answer.spec)
+        submission = self.drills.submit(
+            problem, typed, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+        )
+        if submission.attempt is not None:
+            data["attempt_id"] = submission.attempt.attempt_id
+            return data, submission.attempt.score
+        bad = {name for name, part in submission.verdict.parts.items() if getattr(part, "error", None) is not None}
+        readable = self.engine.grade(problem, {k: v for k, v in typed.items() if k not in bad})
+        data["format_error"] = True
+        return data, float(readable.score)
 
     # -- lifecycle ------------------------------------------------------------
     def abandon(self, mock_id: int, elapsed_s: float | None = None) -> MockView:

@@ -226,9 +226,13 @@ class QuizApp(App[None]):
 
             return SettingsScreen()
         if mode == "drill":
-            from quizapp.tui.screens.drill import DrillScreen
+            if options.get("type") is not None or options.get("due"):
+                from quizapp.tui.screens.drill import DrillScreen
 
-            return DrillScreen(**options)
+                return DrillScreen(**options)
+            from quizapp.tui.screens.drill_picker import DrillPickerScreen
+
+            return DrillPickerScreen(difficulty=options.get("difficulty"), seed=options.get("seed"))
         if mode == "mock":
             from quizapp.tui.screens.mock_setup import MockSetupScreen
 

@@ -74,8 +74,17 @@ async def settle(pilot: Pilot, rounds: int = 100) -> None:
     raise AssertionError("the app did not settle")
 
 
+def busy(pilot: Pilot) -> bool:
+    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers)
+
+
 async def press(pilot: Pilot, *keys: str) -> None:
-    """Press keys one at a time, letting each one's work finish (like a careful user)."""
+    """Press keys one at a time, like a careful user: a key that started work (a worker
+    storing an answer, loading the next card) is waited for before the next key, since the
+    next key may only apply once it is done; otherwise the keys go on at once, and the app
+    settles once after the batch."""
     for key in keys:
         await pilot.press(key)
-        await settle(pilot)
+        if busy(pilot):
+            await settle(pilot)
+    await settle(pilot)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import TextArea
+from textual.widgets import OptionList, TextArea
 
 from quizapp import engine
 from quizapp.drill_types import DRILL_TYPES
@@ -25,10 +25,14 @@ from quizapp.srs.drills import DrillService, diagnosis_json, verdict_json
 from quizapp.store.database import open_database
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.screens.drill import DrillScreen
+from quizapp.tui.screens.drill_picker import DrillPickerScreen, TypeList
+from quizapp.tui.widgets.answer_sheet import AnswerSheet
+from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.matrix_grid import CellInput
 from tests.tui.conftest import START, settle
 
 SIZE = (120, 36)
+DUE = min(len(DRILL_TYPES), 20)  # every skill card is new, so due, up to the daily new-card limit
 
 
 @pytest.fixture(autouse=True)
@@ -54,6 +58,16 @@ async def open_drill(pilot: Pilot, **options: Any) -> DrillScreen:
     return screen
 
 
+async def open_picker(pilot: Pilot, **options: Any) -> DrillPickerScreen:
+    app = pilot.app
+    await settle(pilot)
+    app.open_mode("drill", **options)
+    await settle(pilot)
+    screen = app.screen
+    assert isinstance(screen, DrillPickerScreen)
+    return screen
+
+
 def cell_texts(value: Any) -> list[str]:
     """What a careful user types into the cells of a part, row by row (3 decimals)."""
     return format_answer(value).split()
@@ -71,22 +85,22 @@ async def type_cells(pilot: Pilot, texts: list[str]) -> None:
 async def fill_cells(pilot: Pilot, screen: DrillScreen, values: dict[str, Any]) -> None:
     """Put answers into the cells directly, where typing them all would only slow the test."""
     for name, value in values.items():
-        entry = screen.entry(name)
+        entry = screen.sheet.entry(name)
         rows = format_answer(value).split("\n")
         entry.grid.fill([row.split() for row in rows] if entry.rows > 1 else [" ".join(rows).split()])
     await settle(pilot)
 
 
 def cell_state(screen: DrillScreen, part: str, row: int, col: int) -> str | None:
-    cell = screen.entry(part).grid.cell(row, col)
-    for state in ("right", "wrong", "error"):
+    cell = screen.sheet.entry(part).grid.cell(row, col)
+    for state in ("right", "carried", "wrong", "blank", "error"):
         if cell.has_class(f"-{state}"):
             return state
     return None
 
 
 def result_text(screen: DrillScreen) -> str:
-    return str(screen.query_one("#drill-result").render())
+    return str(screen.query_one(".sheet-result").render())
 
 
 def stored_attempts(db: Path, clock) -> list:
@@ -105,19 +119,33 @@ def footer_keys(app: QuizApp) -> dict[str, str]:
     }
 
 
+def graded(app: QuizApp) -> bool:
+    """The user sees a graded problem: the result is up and `r` (retry) is offered."""
+    return "r" in footer_keys(app) and "ctrl+s" not in footer_keys(app)
+
+
+def solving(app: QuizApp) -> bool:
+    """The user is typing an answer: `ctrl+s` submits, nothing is graded yet."""
+    return "ctrl+s" in footer_keys(app) and "r" not in footer_keys(app)
+
+
+def all_right(screen: DrillScreen) -> bool:
+    return any(word in result_text(screen) for word in ("全部正确", "All correct"))
+
+
 # -- solving -------------------------------------------------------------------------------
 async def test_correct_answer_typed_cell_by_cell_scores_1_and_is_stored(db, clock):
     problem = engine.generate("softmax", 3, 1)
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
-        assert "3" in str(screen.query_one("#drill-meta").render())  # the seed is shown
+        assert "3" in str(screen.query_one(".sheet-meta").render())  # the seed is shown
         assert isinstance(screen.focused, CellInput)
         clock.advance(seconds=42)
         await type_cells(pilot, cell_texts(problem.solution["A"]))
         await pilot.press("enter")  # enter on the last cell submits
         await settle(pilot)
-        assert screen.phase == "graded"
+        assert graded(app)
         assert all(cell_state(screen, "A", r, c) == "right" for r in range(2) for c in range(2))
         assert "全部正确" in result_text(screen)
         assert "已保存" in result_text(screen)
@@ -144,9 +172,9 @@ async def test_a_wrong_cell_is_the_only_cell_marked_wrong(db, clock):
         await settle(pilot)
         states = [[cell_state(screen, "A", r, c) for c in range(2)] for r in range(2)]
         assert states == [["right", "right"], ["wrong", "right"]]
-        assert str(screen.entry("A").grid.query_one("#mark-1-0").render()) == "✗"
+        assert str(screen.sheet.entry("A").grid.query_one("#mark-1-0").render()) == "✗"
         assert "75%" in result_text(screen)
-        assert "3/4" in str(screen.entry("A").query_one(".part-status").render())
+        assert "3/4" in str(screen.sheet.entry("A").query_one(".part-status").render())
 
     (attempt,) = stored_attempts(db, clock)
     assert attempt.score == 0.75
@@ -184,35 +212,39 @@ async def test_a_format_error_is_shown_at_its_cell_and_costs_no_attempt(db, cloc
         await type_cells(pilot, [texts[0], "abc", texts[2], texts[3]])
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.phase == "solving"
+        assert solving(app)
         assert cell_state(screen, "A", 0, 1) == "error"
         assert [cell_state(screen, "A", r, c) for r, c in ((0, 0), (1, 0), (1, 1))] == [None, None, None]
-        status = str(screen.entry("A").query_one(".part-status").render())
+        status = str(screen.sheet.entry("A").query_one(".part-status").render())
         assert "第 1 行第 2 列" in status and "abc" in status
-        assert screen.focused is screen.entry("A").grid.cell(0, 1)  # back at the cell to fix
+        assert screen.focused is screen.sheet.entry("A").grid.cell(0, 1)  # back at the cell to fix
         assert not [w for w in app.workers if w.group == "drill-store"]
         assert stored_attempts(db, clock) == []
 
         await pilot.press(*texts[1])  # the cell's text is selected on focus: typing replaces it
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.phase == "graded"
-        assert screen.verdict is not None and screen.verdict.correct
+        assert graded(app)
+        assert all_right(screen)
 
     (attempt,) = stored_attempts(db, clock)  # counted once
     assert attempt.score == 1.0
 
 
-async def test_an_empty_cell_in_a_started_part_is_a_format_error(db, clock):
+async def test_an_empty_cell_in_a_started_part_is_graded_blank(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
         await type_cells(pilot, ["0.269", "0.731", "0.119"])
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.phase == "solving"
-        assert cell_state(screen, "A", 1, 1) == "error"
-    assert stored_attempts(db, clock) == []
+        assert graded(app)
+        assert cell_state(screen, "A", 1, 1) == "blank"
+        assert str(screen.sheet.entry("A").grid.query_one("#mark-1-1").render()) == "·"
+        assert "1 格空白" in str(screen.sheet.entry("A").query_one(".part-status").render())
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.answers == {"A": "0.269 0.731\n0.119 _"}
+    assert attempt.score == 0.75
 
 
 async def test_a_whole_matrix_pasted_as_text(db, clock):
@@ -222,14 +254,14 @@ async def test_a_whole_matrix_pasted_as_text(db, clock):
         screen = await open_drill(pilot, type="causal_mask", seed=3, difficulty=1)
         await pilot.press("ctrl+t")
         await settle(pilot)
-        entry = screen.entry("S_masked")
+        entry = screen.sheet.entry("S_masked")
         assert entry.text_mode and isinstance(screen.focused, TextArea)
         # A typo first: the error is named with its row and column, and nothing is stored.
         app.post_message(events.Paste("[[2, -inf, -inf], [0, 0, -inf], [2, 1, x]]"))  # as the terminal sends it
         await settle(pilot)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.phase == "solving" and entry.text_area.has_class("-error")
+        assert solving(app) and entry.text_area.has_class("-error")
         assert "第 3 行第 3 列" in str(entry.query_one(".part-status").render())
         assert stored_attempts(db, clock) == []
 
@@ -242,7 +274,7 @@ async def test_a_whole_matrix_pasted_as_text(db, clock):
         await type_cells(pilot, cell_texts(problem.solution["A"]))
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.phase == "graded" and screen.verdict is not None and screen.verdict.correct
+        assert graded(app) and all_right(screen)
         assert not entry.text_mode  # shown in cells, to carry the ✓ marks
         assert entry.grid.cell(0, 1).value == "-inf"
         assert cell_state(screen, "S_masked", 0, 1) == "right"
@@ -258,7 +290,7 @@ async def test_text_mode_round_trip_keeps_the_cells(db, clock):
         await type_cells(pilot, ["1/4", "3/4", "0.1", "0.9"])
         await pilot.press("ctrl+t")
         await settle(pilot)
-        entry = screen.entry("A")
+        entry = screen.sheet.entry("A")
         assert entry.text_area.text == "1/4 3/4\n0.1 0.9"
         await pilot.press("ctrl+t")
         await settle(pilot)
@@ -270,7 +302,7 @@ async def test_arrow_keys_move_between_cells(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(pilot, type="causal_mask", seed=3, difficulty=1)
-        grid = screen.entry("S_masked").grid
+        grid = screen.sheet.entry("S_masked").grid
         assert screen.focused is grid.cell(0, 0)
         await pilot.press("down", "down", "right")
         assert screen.focused is grid.cell(2, 1)
@@ -281,7 +313,7 @@ async def test_arrow_keys_move_between_cells(db, clock):
         await pilot.press("shift+tab")
         assert screen.focused is grid.cell(0, 2)
         await pilot.press("down", "down", "down")  # past the last row: the next part
-        assert screen.focused is screen.entry("A").grid.cell(0, 0)
+        assert screen.focused is screen.sheet.entry("A").grid.cell(0, 0)
 
 
 def burst(app: QuizApp, text: str) -> None:
@@ -300,8 +332,8 @@ async def test_keys_typed_ahead_land_in_the_cell_moved_to(db, clock):
         screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
         burst(app, f"{a[0]}\t{a[1]}\n{a[2]}\t{a[3]}\n")  # the last enter submits
         await settle(pilot)
-        assert screen.entry("A").grid.values() == [a[:2], a[2:]]
-        assert screen.phase == "graded" and screen.verdict is not None and screen.verdict.correct
+        assert screen.sheet.entry("A").grid.values() == [a[:2], a[2:]]
+        assert graded(app) and all_right(screen)
 
 
 # -- after grading: solution, hints, heatmap, retry, new ---------------------------------------
@@ -311,8 +343,8 @@ async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
-        assert screen.query_one("#drill-hints").display  # the eˣ table the prompt refers to
-        heatmap = screen.query_one("#drill-heatmap")
+        assert screen.query_one(".sheet-hints").display  # the eˣ table the prompt refers to
+        heatmap = screen.query_one(Heatmap)
         assert not heatmap.display  # the weights are the answer: not before grading
         await type_cells(pilot, cell_texts(problem.solution["A"]))
         await pilot.press("ctrl+s")
@@ -320,7 +352,7 @@ async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
         assert heatmap.display
         assert "0.731" in str(heatmap.render())
 
-        shown = lambda: str(screen.query_one("#drill-steps").render())  # noqa: E731
+        shown = lambda: str(screen.query_one(".sheet-steps").render())  # noqa: E731
         await pilot.press("w")
         assert steps[0] in shown() and steps[1] not in shown()
         await pilot.press("w")
@@ -329,23 +361,23 @@ async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
         assert all(step in shown() for step in steps)
 
         await pilot.press("h")
-        assert not screen.query_one("#drill-hints").display
+        assert not screen.query_one(".sheet-hints").display
         await pilot.press("h")
-        assert screen.query_one("#drill-hints").display
+        assert screen.query_one(".sheet-hints").display
 
         await pilot.press("r")
         await settle(pilot)
-        assert screen.phase == "solving" and screen.problem is not None and screen.problem.seed == 3
-        assert screen.entry("A").grid.values() == [["", ""], ["", ""]]
-        assert cell_state(screen, "A", 0, 0) is None and not screen.entry("A").grid.disabled
-        assert screen.focused is screen.entry("A").grid.cell(0, 0)
+        assert solving(app) and "种子 3" in str(screen.query_one(".sheet-meta").render())
+        assert screen.sheet.entry("A").grid.values() == [["", ""], ["", ""]]
+        assert cell_state(screen, "A", 0, 0) is None and not screen.sheet.entry("A").grid.disabled
+        assert screen.focused is screen.sheet.entry("A").grid.cell(0, 0)
         await type_cells(pilot, cell_texts(problem.solution["A"]))
         await pilot.press("ctrl+s")
         await settle(pilot)
 
         await pilot.press("n")
         await settle(pilot)
-        assert screen.phase == "solving"
+        assert solving(app)
         assert screen.problem.type == "softmax" and screen.problem.seed != 3
 
     assert [a.seed for a in stored_attempts(db, clock)] == [3, 3]  # the retry is an attempt too
@@ -361,60 +393,64 @@ async def test_escape_leaves_the_cells_then_goes_back(db, clock):
         assert not isinstance(screen.focused, CellInput)
         assert "h" in footer_keys(app)  # typed letters are keys again
         await pilot.press("h")
-        assert not screen.query_one("#drill-hints").display
+        assert not screen.query_one(".sheet-hints").display
         await pilot.press("escape")
         await settle(pilot)
-        assert screen.phase == "picker"
+        assert isinstance(app.screen, DrillPickerScreen)
         await pilot.press("escape")
         await settle(pilot)
-        assert app.screen is not screen
+        assert app.screen.id == "home"
 
 
 # -- picker and due skills ---------------------------------------------------------------------
 async def test_picker_chooses_type_and_difficulty(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_drill(pilot, seed=11)  # a seed without a type: for the first type picked
-        assert screen.phase == "picker"
-        options = screen.query_one("#drill-types")
+        picker = await open_picker(pilot, seed=11)  # a seed without a type: for the first type picked
+        options = picker.query_one("#drill-types", OptionList)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         # every skill card is new, so due, up to the daily new-card limit (20 by default)
         assert f"{min(len(DRILL_TYPES), 20)} due" in prompts[0]
+        assert options.highlighted == 0  # it opens on the due row
         assert any("Row-wise softmax" in p for p in prompts)
         await pilot.press("d", "3", "2")
-        assert screen.difficulty == 2
+        assert "2 intermediate" in str(picker.query_one("#drill-picker-difficulty").render())
         index = next(i for i, p in enumerate(prompts) if p.startswith("softmax"))
         options.highlighted = index
         await pilot.press("enter")
         await settle(pilot)
-        assert screen.phase == "solving"
-        assert (screen.problem.type, screen.problem.seed, screen.problem.difficulty) == ("softmax", 11, 2)
-        assert "seed 11 · difficulty 2" in str(screen.query_one("#drill-meta").render())
+        screen = app.screen
+        assert isinstance(screen, DrillScreen) and solving(app)
+        meta = str(screen.query_one(".sheet-meta").render())
+        assert meta.startswith("softmax") and "seed 11 · difficulty 2" in meta
+        assert "practice" in meta  # a free choice does not count as the skill's review
         await pilot.press("escape", "escape")  # out of the cells, back to the picker
         await settle(pilot)
-        assert screen.phase == "picker" and options.has_focus
+        assert app.screen is picker and options.has_focus
         await pilot.press("enter")  # the same type again, now with a fresh seed
         await settle(pilot)
-        assert screen.problem.type == "softmax" and screen.problem.seed != 11
+        meta = str(app.screen.query_one(".sheet-meta").render())
+        assert meta.startswith("softmax") and "seed 11 " not in meta
 
 
 async def test_due_skills_rate_the_card_from_the_score(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_drill(pilot)
-        screen.query_one("#drill-types").highlighted = 0
-        await pilot.press("enter")
+        await open_picker(pilot)
+        await pilot.press("enter")  # on the due row
         await settle(pilot)
-        assert screen.due_mode and screen.due_card is not None
+        screen = app.screen
+        assert isinstance(screen, DrillScreen)
+        meta = str(screen.query_one(".sheet-meta").render())
+        assert "到期复习" in meta and f"第 1 个，共 {DUE} 个" in meta
         problem = screen.problem
-        assert screen.due_card.card.item_id == f"drill:{problem.type}"
+        assert problem is not None and meta.startswith(problem.type)
         await fill_cells(pilot, screen, problem.solution)  # a correct answer
         clock.advance(seconds=30)
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.verdict is not None and screen.verdict.correct
-        assert screen.stored is not None and screen.stored.rating == 4  # right and fast: Easy
-        assert "技能卡" in result_text(screen)
+        assert all_right(screen)
+        assert "技能卡" in result_text(screen) and "简单" in result_text(screen)  # right and fast: Easy
 
         await pilot.press("r")  # a retry is stored but rates nothing
         await settle(pilot)
@@ -422,7 +458,11 @@ async def test_due_skills_rate_the_card_from_the_score(db, clock):
         await fill_cells(pilot, screen, {first: problem.solution[first]})  # the other parts left blank
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert screen.stored is not None and screen.stored.rating is None
+        assert "已保存" in result_text(screen) and "技能卡" not in result_text(screen)
+
+        await pilot.press("n")  # the next due skill
+        await settle(pilot)
+        assert f"第 2 个，共 {DUE} 个" in str(app.screen.query_one(".sheet-meta").render())
 
     first, second = sorted(stored_attempts(db, clock), key=lambda a: a.attempt_id)
     assert first.review_id is not None and first.rating == 4
@@ -435,8 +475,13 @@ async def test_no_due_skill_says_so_and_stays_on_the_picker(db, clock):
     quiet = make_db(db.parent / "quiet.db", clock, new_per_day=0)
     app = make_app(db_path=quiet, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_drill(pilot, due=True)
-        assert screen.phase == "picker" and not screen.due_mode
+        picker = await open_picker(pilot)
+        options = picker.query_one("#drill-types", OptionList)
+        assert options.highlighted == 1  # nothing due: it opens on the first type
+        options.highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is picker
         assert any("没有到期" in str(n.message) for n in app._notifications)
 
 
@@ -490,14 +535,16 @@ async def test_start_drill_with_type_seed_and_difficulty(db, clock):
         assert (screen.problem.type, screen.problem.seed, screen.problem.difficulty) == ("layernorm", 7, 2)
         await pilot.press("escape", "escape")  # out of the cells, back to the picker
         await settle(pilot)
-        assert screen.phase == "picker"
+        assert isinstance(app.screen, DrillPickerScreen)
 
 
 async def test_unknown_type_falls_back_to_the_picker(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_drill(pilot, type="nope", seed=1)
-        assert screen.phase == "picker"
+        await settle(pilot)
+        app.open_mode("drill", type="nope", seed=1)
+        await settle(pilot)
+        assert isinstance(app.screen, DrillPickerScreen)
         assert any("nope" in str(n.message) for n in app._notifications)
 
 
@@ -509,12 +556,9 @@ def test_drill_catalogs_have_the_same_keys_and_placeholders():
 
     assert set(drill_zh.MESSAGES) == set(drill_en.MESSAGES)
     assert {k for k in drill_zh.MESSAGES if names(drill_zh.MESSAGES[k]) != names(drill_en.MESSAGES[k])} == set()
-    for binding in DrillScreen.BINDINGS:
-        assert f"binding.{binding.id}" in drill_zh.MESSAGES
-    from quizapp.tui.screens.drill import TypeList
-
-    for binding in TypeList.BINDINGS:
-        assert f"binding.{binding.id}" in drill_zh.MESSAGES
+    for owner in (DrillScreen, DrillPickerScreen, TypeList, AnswerSheet):
+        for binding in owner.BINDINGS:
+            assert f"binding.{binding.id}" in drill_zh.MESSAGES
 
 
 def test_part_entries_cover_every_part_shape():

@@ -19,6 +19,7 @@ from tests.tui.test_drill_screen import (  # noqa: F401  (drill_strings is an au
     drill_strings,
     fill_cells,
     open_drill,
+    open_picker,
     type_cells,
 )
 
@@ -38,7 +39,11 @@ def drill(type: str | None = None, seed: int | None = None, difficulty: int = 1,
     """A `run_before`: open the drill, type cells (or fill them), press keys, then steady."""
 
     async def run_before(pilot: Pilot) -> None:
-        options: dict[str, Any] = {} if type is None else {"type": type, "seed": seed, "difficulty": difficulty}
+        if type is None:
+            await open_picker(pilot)
+            await steady(pilot)
+            return
+        options: dict[str, Any] = {"type": type, "seed": seed, "difficulty": difficulty}
         screen = await open_drill(pilot, **options)
         if filled is not None:
             await fill_cells(pilot, screen, filled)

@@ -49,7 +49,7 @@ async def test_home_shows_due_counts(db, clock):
         assert value("streak") == "0"
 
 
-@pytest.mark.parametrize("key,screen", [("d", "DrillScreen"), ("i", "MockSetupScreen")])
+@pytest.mark.parametrize("key,screen", [("d", "DrillPickerScreen"), ("i", "MockSetupScreen")])
 async def test_drill_and_mock_keys_open_their_screens(db, clock, key, screen):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -65,7 +65,7 @@ async def test_start_option_opens_that_screen(db, clock, start):
     app = make_app(db_path=db, clock=clock, start=start)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        expected = {"study": "StudyScreen", "quiz": "QuizScreen", "drill": "DrillScreen",
+        expected = {"study": "StudyScreen", "quiz": "QuizScreen", "drill": "DrillPickerScreen",
                     "mock": "MockSetupScreen", "browse": "BrowseScreen", "stats": "StatsScreen",
                     "settings": "SettingsScreen"}[start]
         assert type(app.screen).__name__ == expected

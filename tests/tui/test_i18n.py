@@ -48,6 +48,7 @@ def binding_keys() -> set[str]:
         browse,
         confirm,
         drill,
+        drill_picker,
         error,
         home,
         mock_history,
@@ -60,11 +61,15 @@ def binding_keys() -> set[str]:
         stats,
         study,
     )
+    from quizapp.tui.widgets.answer_sheet import AnswerSheet
+    from quizapp.tui.widgets.drill_pane import DrillPane
+    from quizapp.tui.widgets.mcq_pane import MCQPane
+    from quizapp.tui.widgets.qa_pane import QAPane
 
     owners = [
         QuizApp, home.HomeScreen, study.StudyScreen, quiz.QuizScreen, browse.BrowseScreen,
         settings.SettingsScreen, stats.StatsScreen, error.ErrorScreen, confirm.ConfirmScreen,
-        drill.DrillScreen, drill.TypeList, mock_setup.MockSetupScreen, mock_run.MockRunScreen,
+        drill.DrillScreen, drill_picker.DrillPickerScreen, drill_picker.TypeList, mock_quit.FinishMockModal, AnswerSheet, QAPane, MCQPane, DrillPane, mock_setup.MockSetupScreen, mock_run.MockRunScreen,
         mock_quit.QuitMockModal, mock_report.MockReportScreen, mock_history.MockHistoryScreen,
     ]
     ids = set()

@@ -24,9 +24,10 @@ TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
 MOCK_FILES = [
     TUI_DIR / "screens" / "mock_setup.py",
     TUI_DIR / "screens" / "mock_run.py",
-    TUI_DIR / "screens" / "mock_qa.py",
-    TUI_DIR / "screens" / "mock_mcq.py",
-    TUI_DIR / "screens" / "mock_drill.py",
+    TUI_DIR / "widgets" / "qa_pane.py",
+    TUI_DIR / "widgets" / "mcq_pane.py",
+    TUI_DIR / "widgets" / "drill_pane.py",
+    TUI_DIR / "widgets" / "question_pane.py",
     TUI_DIR / "screens" / "mock_quit.py",
     TUI_DIR / "widgets" / "key_points.py",
     TUI_DIR / "screens" / "mock_report.py",
@@ -91,7 +92,41 @@ async def start_small_mock(pilot: Pilot) -> None:
     await settle(pilot)
     await press(pilot, "ctrl+s")
     assert type(pilot.app.screen).__name__ == "MockRunScreen"
-    assert pilot.app.screen.phase == "answering"
+    assert answering(pilot.app)
+
+
+def footer_text(app: QuizApp) -> str:
+    """The keys the Footer offers now, as the user reads them."""
+    return " ".join(
+        f"{binding.key_display or binding.key} {binding.description}"
+        for _, binding, enabled, _ in app.screen.active_bindings.values()
+        if binding.show and enabled
+    )
+
+
+def answering(app: QuizApp) -> bool:
+    footer = footer_text(app)
+    return ("提交" in footer or "ctrl+s" in footer or "a A" in footer) and "下一题" not in footer
+
+
+def reviewing(app: QuizApp) -> bool:
+    return "确认要点" in footer_text(app)
+
+
+def showing_result(app: QuizApp) -> bool:
+    return "下一题" in footer_text(app)
+
+
+def shown_position(app: QuizApp) -> tuple[int, str]:
+    """(question number, kind) as the bar over the question shows them."""
+    text = text_of(app, "#mock-run-position")
+    match = re.search(r"(\d+)/\d+ 题 · (\S+)", text)
+    assert match, text
+    return int(match.group(1)), match.group(2)
+
+
+def pane(app: QuizApp):
+    return run_screen(app).pane
 
 
 def run_screen(app: QuizApp):
@@ -132,7 +167,7 @@ def drill_answer(screen) -> dict[str, str]:
     """The right answer of the current drill in the 'rows on separate lines' format."""
     from quizapp.engine import format_answer
 
-    problem = screen.problems[screen.position]
+    problem = screen.pane.problem
     return {part.name: format_answer(problem.solution[part.name]) for part in problem.parts}
 
 
@@ -142,14 +177,14 @@ def drill_zeros(screen) -> dict[str, str]:
 
     from quizapp.engine import format_answer
 
-    problem = screen.problems[screen.position]
+    problem = screen.pane.problem
     return {part.name: format_answer(np.zeros(part.shape)) for part in problem.parts}
 
 
 async def answer_drill(pilot: Pilot, answers: dict[str, str]) -> None:
     """Paste each part into its text field (ctrl+t mode) and submit."""
     screen = run_screen(pilot.app)
-    for entry in screen.entries():
+    for entry in screen.pane.sheet.entries():
         entry.to_text()
         entry.text_area.text = answers[entry.spec.name]
     await press(pilot, "ctrl+s")
@@ -158,14 +193,14 @@ async def answer_drill(pilot: Pilot, answers: dict[str, str]) -> None:
 async def type_into_cells(pilot: Pilot, answers: dict[str, str]) -> None:
     """Type every cell of every part, tab between cells, enter on the last one submits."""
     screen = run_screen(pilot.app)
-    cells = [value for entry in screen.entries() for value in answers[entry.spec.name].split()]
+    cells = [value for entry in screen.pane.sheet.entries() for value in answers[entry.spec.name].split()]
     for index, value in enumerate(cells):
         await type_text(pilot, value)
         await press(pilot, "enter" if index == len(cells) - 1 else "tab")
 
 
 def part_status(app: QuizApp, index: int) -> str:
-    entry = run_screen(app).entries()[index]
+    entry = run_screen(app).pane.sheet.entries()[index]
     return str(entry.query_one(".part-status", Static).content)
 
 
@@ -176,54 +211,52 @@ async def test_whole_mock_with_a_timeout_and_the_report(db, clock):
         await start_small_mock(pilot)
         screen = run_screen(app)
         mock_id = screen.mock_id
-        assert [q.kind for q in screen.questions] == ["qa", "qa", "mcq", "drill"]
+        assert shown_position(app) == (1, "问答") and "/4 题" in text_of(app, "#mock-run-position")
         assert screen.query_one("#mock-q-clock").text.endswith("2:00 ▮▮▮▮▮▮▮▮▮▮")
         assert "10:00" in screen.query_one("#mock-total-clock").text
 
         # Q1 (Q&A): typed in Chinese, 90 s; two of three key points are found automatically.
-        assert screen.current.item_id == "t-q24"
-        assert app.focused is screen.query_one("#mock-qa-text", TextArea)
+        assert app.focused is screen.query_one("QAPane TextArea", TextArea)
         await type_text(pilot, "点积的方差随维度增大，softmax 会饱和")
-        assert screen.query_one("#mock-qa-text", TextArea).text == "点积的方差随维度增大，softmax 会饱和"
+        assert screen.query_one("QAPane TextArea", TextArea).text == "点积的方差随维度增大，softmax 会饱和"
         clock.advance(seconds=90)
         screen.tick()
         assert "0:30" in screen.query_one("#mock-q-clock").text
         assert "8:30" in screen.query_one("#mock-total-clock").text
         await press(pilot, "ctrl+s")
-        assert screen.phase == "review"
-        assert screen.points == [True, True, False]
+        assert reviewing(app)
+        assert [("☑" in text_of(app, f"#mock-point-{i}")) for i in range(3)] == [True, True, False]
+        assert "1–3" in footer_text(app)  # as many keys as there are key points
         assert "☑" in text_of(app, "#mock-point-0") and "☐" in text_of(app, "#mock-point-2")
-        assert "2/3" in text_of(app, "#mock-qa-score")
+        assert "2/3" in text_of(app, ".mock-score")
         clock.advance(seconds=30)  # reading the reference does not use the question's time
         screen.tick()
         assert "0:30" in screen.query_one("#mock-q-clock").text
         await press(pilot, "3")  # the user says they covered the third point too
-        assert screen.points == [True, True, True]
+        assert all("☑" in text_of(app, f"#mock-point-{i}") for i in range(3))
         await press(pilot, "enter")
 
         # Q2 (Q&A): typed, then the time runs out; the text is saved and the interview moves on.
-        assert screen.position == 1 and screen.phase == "answering"
+        assert shown_position(app)[0] == 2 and answering(app)
         await type_text(pilot, "减去最大值")
         clock.advance(seconds=121)
         screen.tick()
         await settle(pilot)
-        assert screen.position == 2
-
         # Q3 (MCQ): right answer in 12 s.
-        assert screen.current.kind == "mcq"
+        assert shown_position(app) == (3, "选择")
         clock.advance(seconds=12)
         await press(pilot, "c")
-        assert screen.phase == "feedback"
-        assert "✓" in text_of(app, "#mock-mcq-verdict")
+        assert showing_result(app)
+        assert "✓" in text_of(app, ".mock-verdict")
         await press(pilot, "enter")
 
         # Q4 (drill): the right matrices, typed one row per line.
-        assert screen.current.kind == "drill"
-        assert "93883" in text_of(app, "#mock-drill-meta")
+        assert shown_position(app) == (4, "计算")
+        assert "93883" in text_of(app, ".sheet-meta")
         clock.advance(seconds=200)
         await type_into_cells(pilot, drill_answer(screen))
-        assert screen.phase == "feedback"
-        assert "100%" in text_of(app, "#mock-drill-result")
+        assert showing_result(app)
+        assert "100%" in text_of(app, ".sheet-result")
         assert "9/9" in part_status(app, 0) and "9/9" in part_status(app, 1)
         await press(pilot, "enter")
         await settle(pilot)
@@ -289,41 +322,43 @@ async def test_mcq_timeout_without_a_choice_and_a_drill_format_error(db, clock):
         fill_form(app, {**SMALL, "n_qa": "0"})
         await press(pilot, "ctrl+s")
         screen = run_screen(app)
-        assert screen.current.kind == "mcq"
+        assert shown_position(app) == (1, "选择")
         clock.advance(seconds=60)
         screen.tick()
         await settle(pilot)
-        assert screen.current.kind == "drill"
-        assert screen.questions[0].answer["choice"] is None and screen.questions[0].over_time
+        assert shown_position(app) == (2, "计算")
 
         # A format error is shown where it is and costs nothing; the clock keeps running.
         right = drill_answer(screen)
         await answer_drill(pilot, {name: "[[1, 2], [3" for name in right})
-        assert screen.phase == "answering"
-        assert screen.entries()[0].text_area.text == "[[1, 2], [3"
-        name = screen.entries()[0].spec.name
+        assert answering(app)
+        assert screen.pane.sheet.entries()[0].text_area.text == "[[1, 2], [3"
+        name = screen.pane.sheet.entries()[0].spec.name
         assert part_status(app, 0).startswith(f"{name}：缺少")
         # … and so is a cell that cannot be read, typed in the grid.
-        entry = screen.entries()[0]
+        entry = screen.pane.sheet.entries()[0]
         entry.to_cells()  # the unreadable text stays in the text field
         entry.text_area.text = ""
         entry.to_cells()
         entry.grid.cell(0, 0).focus()
         await type_text(pilot, "1x")
         await press(pilot, "ctrl+s")
-        assert screen.phase == "answering"
+        assert answering(app)
         assert entry.grid.cell(0, 0).has_class("-error")
         assert part_status(app, 0).startswith(f"{name} 第 1 行第 1 列")
         clock.advance(seconds=30)
         await answer_drill(pilot, right)
-        assert screen.phase == "feedback"
-        assert screen.answered.time_used_s == 30
+        assert showing_result(app)
+        mock_id = screen.mock_id
     mocks = mocks_of(db, clock)
     try:
         from sqlalchemy import func, select
 
         from quizapp.store.models import DrillAttempt
 
+        view = mocks.get(mock_id)
+        assert view.questions[0].answer["choice"] is None and view.questions[0].over_time
+        assert view.questions[1].time_used_s == 30
         with mocks.db.session() as session:
             # the unreadable answer was not an attempt
             assert session.scalar(select(func.count(DrillAttempt.id))) == 1
@@ -341,13 +376,13 @@ async def test_an_abandoned_mock_is_resumed_where_it_stopped(db, clock):
         await type_text(pilot, "方差")
         clock.advance(seconds=40)
         await press(pilot, "ctrl+s", "enter")
-        assert screen.position == 1
+        assert shown_position(app)[0] == 2
         await type_text(pilot, "还没想好")
         clock.advance(seconds=20)
         await press(pilot, "escape")
         assert type(app.screen).__name__ == "QuitMockModal"
         await press(pilot, "n")  # changed their mind: the interview goes on
-        assert app.screen is screen and screen.phase == "answering"
+        assert app.screen is screen and answering(app)
         await press(pilot, "escape", "y")
         assert type(app.screen).__name__ == "MockSetupScreen"
         assert f"#{mock_id}" in text_of(app, "#mock-setup-resume")
@@ -369,8 +404,8 @@ async def test_an_abandoned_mock_is_resumed_where_it_stopped(db, clock):
         await open_setup(pilot)
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
-        assert screen.mock_id == mock_id and screen.position == 1
-        assert screen.query_one("#mock-qa-text", TextArea).text == ""
+        assert screen.mock_id == mock_id and shown_position(app)[0] == 2
+        assert screen.query_one("QAPane TextArea", TextArea).text == ""
         assert "9:00" in screen.query_one("#mock-total-clock").text  # 10:00 − 60 s already used
         await type_text(pilot, "减去最大值，结果不变")
         await press(pilot, "ctrl+s", "enter")
@@ -411,7 +446,7 @@ async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_t
         await type_text(pilot, "方差")
         clock.advance(seconds=40)
         await press(pilot, "ctrl+s", "enter")
-        assert screen.position == 1 and screen.phase == "answering"
+        assert shown_position(app)[0] == 2 and answering(app)
         await type_text(pilot, "还没想好")
         clock.advance(seconds=25)
         await pilot.press("ctrl+q")  # quits the whole app, not just the interview
@@ -434,12 +469,12 @@ async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_t
         await open_setup(pilot)
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
-        assert screen.mock_id == mock_id and screen.position == 1 and screen.phase == "answering"
-        assert screen.query_one("#mock-qa-text", TextArea).text == ""
+        assert screen.mock_id == mock_id and shown_position(app)[0] == 2 and answering(app)
+        assert screen.query_one("QAPane TextArea", TextArea).text == ""
         assert "8:55" in screen.query_one("#mock-total-clock").text  # 10:00 − 65 s
         clock.advance(seconds=10)
         await press(pilot, "ctrl+s", "enter")
-        assert screen.position == 2
+        assert shown_position(app)[0] == 3
     mocks = mocks_of(db, clock)
     try:
         view = mocks.get(mock_id)
@@ -558,7 +593,7 @@ async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, cl
         assert app.screen.mock_id == first and app.screen.report.status == "completed"
         await press(pilot, "escape")
         await press(pilot, "up", "c")  # continue the abandoned one from the history
-        assert type(app.screen).__name__ == "MockRunScreen" and app.screen.position == 0
+        assert type(app.screen).__name__ == "MockRunScreen" and shown_position(app)[0] == 1
 
 
 async def test_history_trend_and_repeat(db, clock):
@@ -625,7 +660,7 @@ async def test_setup_topics_and_seed_option(db, clock):
         fill_form(app, {"n_qa": "3", "n_mcq": "1", "n_drill": "0"}, seed="42")
         await press(pilot, "ctrl+s")
         run = run_screen(app)
-        assert [q.item_id for q in run.questions] == ["t-q06"]  # the only item tagged #complexity
+        assert run.view is not None and [q.item_id for q in run.view.questions] == ["t-q06"]  # the only #complexity item
         assert "Question 1/1 · Q&A" in text_of(app, "#mock-run-position")
 
 
@@ -683,9 +718,11 @@ def used_keys() -> set[str]:
 
 def binding_keys() -> set[str]:
     from quizapp.tui.screens import mock_history, mock_quit, mock_report, mock_run, mock_setup
+    from quizapp.tui.widgets import drill_pane, mcq_pane, qa_pane
 
     owners = [mock_setup.MockSetupScreen, mock_run.MockRunScreen, mock_quit.QuitMockModal,
-              mock_report.MockReportScreen, mock_history.MockHistoryScreen]
+              mock_quit.FinishMockModal, mock_report.MockReportScreen, mock_history.MockHistoryScreen,
+              qa_pane.QAPane, mcq_pane.MCQPane, drill_pane.DrillPane]
     ids = set()
     for owner in owners:
         for binding in owner.BINDINGS:
@@ -745,12 +782,12 @@ async def test_drill_cells_typed_ahead_land_where_tab_moved(db, clock):
         fill_form(app, {**SMALL, "n_qa": "0", "n_mcq": "0"})
         await press(pilot, "ctrl+s")
         screen = run_screen(app)
-        assert screen.current.kind == "drill"
-        cells = [value for entry in screen.entries() for value in drill_answer(screen)[entry.spec.name].split()]
-        screen.entries()[0].focus_first()
+        assert shown_position(app)[1] == "计算"
+        cells = [value for entry in screen.pane.sheet.entries() for value in drill_answer(screen)[entry.spec.name].split()]
+        screen.pane.sheet.entries()[0].focus_first()
         await settle(pilot)
         names = {".": "full_stop", "-": "minus", "\t": "tab", "\n": "enter"}
         for char in "\t".join(cells) + "\n":
             app.post_message(events.Key(names.get(char, char), char))
         await settle(pilot)
-        assert "100%" in text_of(app, "#mock-drill-result")
+        assert "100%" in text_of(app, ".sheet-result")

@@ -7,6 +7,8 @@ MESSAGES: dict[str, str] = {
     "binding.drill.text": "Text/cells",
     "binding.drill.leave": "Leave the cells",
     "binding.drill.back": "Back",
+    "binding.drill.give_up": "Give up: solution",
+    "binding.drill.truth": "True values",
     "binding.drill.step": "Next step",
     "binding.drill.all_steps": "All steps",
     "binding.drill.hints": "eˣ table",
@@ -35,6 +37,9 @@ MESSAGES: dict[str, str] = {
     # problem
     "drill.seed": "seed {seed}",
     "drill.difficulty_label": "difficulty {level}",
+    "drill.practice": "practice (the schedule is not changed)",
+    "drill.due_progress": "{n} of {total}",
+    "drill.loading": "Finding the next due skill…",
     "drill.due_review": "due review",
     "drill.given": "Given",
     "drill.params": "Parameters: {params}",
@@ -56,7 +61,7 @@ MESSAGES: dict[str, str] = {
         "  0.5 0.5; 1 0    or one row per line\n"
         "1/3, 50%, -inf, full-width digits: fine\n"
         "3 decimals are enough\n"
-        "esc leaves the cells, then: h eˣ, n new"
+        "esc leaves the cells, then: h eˣ, n new,\n  w give up and see the solution;\nempty cells count as blank"
     ),
     # errors
     "drill.cell_empty": "this cell is empty",
@@ -67,6 +72,11 @@ MESSAGES: dict[str, str] = {
     # result
     "drill.part.right": "✓ all {right}/{total} cells right",
     "drill.part.wrong": "✗ {right}/{total} cells right · {score}",
+    "drill.part.carried": "↳ {n} carried",
+    "drill.part.blank": "{n} blank",
+    "drill.result.total_carried": "Score {score} (of which {carried} carried ↳)",
+    "drill.result.gave_up": "Given up: the worked solution is below.",
+    "drill.truth.part": "True {part}",
     "drill.part.unanswered": "not answered",
     "drill.result.correct": "All correct ✓",
     "drill.result.total": "Score {score}",
@@ -76,7 +86,7 @@ MESSAGES: dict[str, str] = {
     "drill.result.saving": "Saving…",
     "drill.result.saved": "Saved (attempt #{id})",
     "drill.result.rated": "skill card rated {rating}",
-    "drill.result.next_keys": "w next step · W all steps · r retry · n new",
+    "drill.result.next_keys": "w next step · W all steps · v true values · r retry · n new",
     "drill.heatmap.title": "Attention weights A (rows = queries, columns = keys)",
     "drill.steps.title": "Worked solution {shown}/{total}",
     "drill.steps.how": "Press w for the next step, W for all of them.",

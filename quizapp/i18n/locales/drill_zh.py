@@ -7,6 +7,8 @@ MESSAGES: dict[str, str] = {
     "binding.drill.text": "文本/格子",
     "binding.drill.leave": "离开输入框",
     "binding.drill.back": "返回",
+    "binding.drill.give_up": "放弃：看解答",
+    "binding.drill.truth": "正确值",
     "binding.drill.step": "下一步解答",
     "binding.drill.all_steps": "全部步骤",
     "binding.drill.hints": "eˣ 表",
@@ -35,6 +37,9 @@ MESSAGES: dict[str, str] = {
     # problem
     "drill.seed": "种子 {seed}",
     "drill.difficulty_label": "难度 {level}",
+    "drill.practice": "自由练习（不影响复习计划）",
+    "drill.due_progress": "第 {n} 个，共 {total} 个",
+    "drill.loading": "正在取下一个到期技能…",
     "drill.due_review": "到期复习",
     "drill.given": "已知",
     "drill.params": "参数：{params}",
@@ -56,7 +61,7 @@ MESSAGES: dict[str, str] = {
         "  0.5 0.5; 1 0    或每行一行\n"
         "可写 1/3、50%、-inf；全角符号也行\n"
         "小数保留 3 位即可\n"
-        "esc 离开格子后：h eˣ 表 · n 换一题"
+        "esc 离开格子后：h eˣ 表 · n 换一题\n  w 放弃并看解答；空格按空白计分"
     ),
     # errors
     "drill.cell_empty": "这一格还没填",
@@ -67,6 +72,11 @@ MESSAGES: dict[str, str] = {
     # result
     "drill.part.right": "✓ {right}/{total} 格全对",
     "drill.part.wrong": "✗ {right}/{total} 格正确 · {score}",
+    "drill.part.carried": "↳ {n} 格顺延",
+    "drill.part.blank": "{n} 格空白",
+    "drill.result.total_carried": "得分 {score}（其中顺延 ↳ {carried}）",
+    "drill.result.gave_up": "已放弃：完整解答在下方。",
+    "drill.truth.part": "{part} 的正确值",
     "drill.part.unanswered": "未作答",
     "drill.result.correct": "全部正确 ✓",
     "drill.result.total": "得分 {score}",
@@ -76,7 +86,7 @@ MESSAGES: dict[str, str] = {
     "drill.result.saving": "正在保存…",
     "drill.result.saved": "已保存（记录 #{id}）",
     "drill.result.rated": "技能卡评为「{rating}」",
-    "drill.result.next_keys": "w 下一步解答 · W 全部步骤 · r 重做 · n 新题",
+    "drill.result.next_keys": "w 下一步解答 · W 全部步骤 · v 正确值 · r 重做 · n 新题",
     "drill.heatmap.title": "注意力权重 A（行 = query，列 = key）",
     "drill.steps.title": "解题步骤 {shown}/{total}",
     "drill.steps.how": "按 w 展开下一步，W 全部展开。",

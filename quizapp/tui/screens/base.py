@@ -15,8 +15,11 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import WorkerState
 
 if TYPE_CHECKING:
+    from quizapp.srs.drills import DrillService
+    from quizapp.srs.mock import MockService
     from quizapp.srs.service import StudyService
     from quizapp.tui.app import QuizApp
+    from quizapp.tui.backend import Backend
     from quizapp.tui.i18n import Translator
 
 
@@ -40,13 +43,17 @@ def translate_bindings(node: DOMNode, tr: Translator) -> None:
 
 
 class LocalizedMixin:
-    """Translation helpers for screens and modals (`self.t`, `apply_language`)."""
+    """Translation helpers for screens, modals and widgets (`self.t`, `apply_language`)."""
 
     app: Any
 
     @property
     def quiz_app(self) -> QuizApp:
         return cast("QuizApp", self.app)
+
+    @property
+    def lang(self) -> str:
+        return self.quiz_app.tr.lang
 
     def t(self, key: str, /, **values: object) -> str:
         return self.quiz_app.tr(key, **values)
@@ -88,12 +95,28 @@ class BaseScreen(LocalizedMixin, Screen[None]):
         translate_bindings(self, self.quiz_app.tr)
         self.render_texts()
 
+    # The one way a screen reaches the services (from its thread workers).
     @property
-    def service(self) -> StudyService:
+    def backend(self) -> Backend:
         backend = self.quiz_app.backend
         if backend is None:  # screens that need data are only opened once it is ready
             raise RuntimeError("the database is not open yet")
-        return backend.service
+        return backend
+
+    @property
+    def study(self) -> StudyService:
+        """Cards, queues, reviews, settings."""
+        return self.backend.service
+
+    @property
+    def drills(self) -> DrillService:
+        """Drill attempts and the skill cards."""
+        return self.backend.drills
+
+    @property
+    def mocks(self) -> MockService:
+        """Mock interviews."""
+        return self.backend.mocks
 
     def db_write(self, write: Callable[[], WriteT]) -> WriteT:
         """Call a service write from a worker: a busy database is waited out with a notice

@@ -164,16 +164,16 @@ class BrowseScreen(BaseScreen):
         parsed = parse_query(query, self.quiz_app.tr)
         if parsed.label is not None or parsed.tags:
             # Labels and tags are matched here; the words (if any) by the service's search.
-            results = self.service.search(parsed.text, limit=1_000_000)
+            results = self.study.search(parsed.text, limit=1_000_000)
             results = [r for r in results if parsed.matches(r, self.quiz_app.tr)]
         else:
-            results = self.service.search(parsed.text)
+            results = self.study.search(parsed.text)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Results(query, results))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-detail")
     def load_detail(self, item_id: str) -> None:
-        detail = self.service.item_detail(item_id)
+        detail = self.study.item_detail(item_id)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Detail(detail))
 
@@ -182,7 +182,7 @@ class BrowseScreen(BaseScreen):
         from quizapp.store.errors import ChangedElsewhere
 
         try:
-            self.db_write(lambda: self.service.set_suspended(item_id, suspended, expected_version))
+            self.db_write(lambda: self.study.set_suspended(item_id, suspended, expected_version))
         except ChangedElsewhere:
             # Show the card as it is stored now; BaseScreen shows the notice.
             self.app.call_from_thread(self.load_detail, item_id)

@@ -93,7 +93,7 @@ class HomeScreen(BaseScreen):
     def load_counts(self) -> None:
         from quizapp.srs.stats import readiness  # imported here: Home starts before the database
 
-        service = self.service
+        service = self.study
         settings = service.settings()
         figures = readiness(service.db, service.clock, settings)
         self.post_message(self.CountsLoaded(service.due_counts(), figures, settings.new_per_day))

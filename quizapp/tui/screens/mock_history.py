@@ -17,7 +17,6 @@ from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.mock_setup import mock_service
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -103,7 +102,7 @@ class MockHistoryScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-history")
     def load(self) -> None:
-        service = mock_service(self)
+        service = self.mocks
         self.post_message(self.Loaded(service.history(), service.score_trend()))
 
     def on_mock_history_screen_loaded(self, message: Loaded) -> None:
@@ -211,7 +210,7 @@ class MockHistoryScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-history-repeat")
     def repeat(self, mock_id: int) -> None:
-        self.post_message(self.Repeated(mock_service(self).repeat(mock_id).mock_id))
+        self.post_message(self.Repeated(self.mocks.repeat(mock_id).mock_id))
 
     def on_mock_history_screen_repeated(self, message: Repeated) -> None:
         from quizapp.tui.screens.mock_run import MockRunScreen

@@ -1,6 +1,8 @@
-"""The "Quit the interview?" dialog of a mock interview in progress (`escape`).
+"""The dialogs of a mock interview in progress: "Quit the interview?" (`escape`) and
+"Finish now?" (`ctrl+f`).
 
-Answers True (quit: the interview is kept abandoned and can be resumed) or False (go on).
+Each answers True (quit, kept abandoned and resumable / finish and see the report) or
+False (go on).
 """
 
 from __future__ import annotations
@@ -13,21 +15,21 @@ from textual.widgets import Footer, Static
 from quizapp.tui.screens.base import BaseModal
 
 
-class QuitMockModal(BaseModal):
+class QuitMockModal(BaseModal[bool]):
     """"Quit the interview?" — yes keeps it abandoned (resumable), no goes on."""
 
     DEFAULT_CSS = """
-    QuitMockModal {
+    QuitMockModal, FinishMockModal {
         align: center middle;
     }
-    QuitMockModal > Vertical {
+    QuitMockModal > Vertical, FinishMockModal > Vertical {
         width: 64;
         height: auto;
         border: round $warning;
         background: $surface;
         padding: 1 2;
     }
-    QuitMockModal #mock-quit-keys {
+    QuitMockModal #mock-quit-keys, FinishMockModal #mock-quit-keys {
         color: $text-muted;
         margin-top: 1;
     }
@@ -44,9 +46,25 @@ class QuitMockModal(BaseModal):
             yield Static(id="mock-quit-keys")
         yield Footer()
 
+    TEXT = "mock.quit.text"
+    KEYS = "mock.quit.keys"
+
     def render_texts(self) -> None:
-        self.query_one("#mock-quit-text", Static).update(self.t("mock.quit.text"))
-        self.query_one("#mock-quit-keys", Static).update(self.t("mock.quit.keys"))
+        self.query_one("#mock-quit-text", Static).update(self.t(self.TEXT))
+        self.query_one("#mock-quit-keys", Static).update(self.t(self.KEYS))
 
     def action_answer(self, quit_now: bool) -> None:
         self.dismiss(quit_now)
+
+
+class FinishMockModal(QuitMockModal):
+    """"Finish the interview now?" — yes scores it as it stands (unanswered questions count
+    0) and shows the report, no goes on."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Finish", id="mock_finish.yes"),
+        Binding("n,escape", "answer(False)", "Keep going", id="mock_finish.no"),
+    ]
+
+    TEXT = "mock.finish.text"
+    KEYS = "mock.finish.keys"

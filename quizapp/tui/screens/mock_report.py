@@ -23,7 +23,6 @@ from textual.widgets import Footer, Header, Static
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.srs.report import topic_name
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.mock_setup import mock_service
 from quizapp.tui.widgets.math_markdown import render_math
 
 if TYPE_CHECKING:
@@ -133,7 +132,7 @@ class MockReportScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-report")
     def load(self) -> None:
-        report = self.given_report or mock_service(self).report(self.mock_id)
+        report = self.given_report or self.mocks.report(self.mock_id)
         self.post_message(self.Loaded(report, drill_titles(report)))
 
     def on_mock_report_screen_loaded(self, message: Loaded) -> None:
@@ -254,7 +253,7 @@ class MockReportScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-report-review")
     def review_weak(self) -> None:
-        self.post_message(self.Reviewed(mock_service(self).review_weak(self.mock_id)))
+        self.post_message(self.Reviewed(self.mocks.review_weak(self.mock_id)))
 
     def on_mock_report_screen_reviewed(self, message: Reviewed) -> None:
         self.reviewed = message.cards

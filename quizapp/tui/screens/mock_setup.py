@@ -25,7 +25,7 @@ from quizapp.i18n.formatting import clock, local_time
 from quizapp.tui.screens.base import BaseScreen
 
 if TYPE_CHECKING:
-    from quizapp.srs.mock import MockConfig, MockService, MockSummary
+    from quizapp.srs.mock import MockConfig, MockSummary
 
 # (kind, count field) of each question row of the form; SECONDS_FIELDS gives its time limit.
 COUNT_ROWS: tuple[tuple[str, str], ...] = (("qa", "n_qa"), ("mcq", "n_mcq"), ("drill", "n_drill"))
@@ -44,14 +44,6 @@ def field_bounds(name: str) -> tuple[Any, Any]:
         low = getattr(rule, "ge", low)
         high = getattr(rule, "le", high)
     return low, high
-
-
-def mock_service(screen: BaseScreen) -> MockService:
-    """The mock interview service of the open database (screens open only once it is)."""
-    backend = screen.quiz_app.backend
-    if backend is None:
-        raise RuntimeError("the database is not open yet")
-    return backend.mocks
 
 
 @dataclass(frozen=True)
@@ -225,7 +217,7 @@ class MockSetupScreen(BaseScreen):
     # -- data -------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="mock-setup")
     def load(self) -> None:
-        service = mock_service(self)
+        service = self.mocks
         self.post_message(self.Loaded(service.available_topics(), service.resumable()))
 
     def on_mock_setup_screen_loaded(self, message: Loaded) -> None:
@@ -378,7 +370,7 @@ class MockSetupScreen(BaseScreen):
         from quizapp.srs.mock import MockError
 
         try:
-            view = mock_service(self).create(config)
+            view = self.mocks.create(config)
         except MockError:
             self.post_message(self.Failed("mock.setup.error.no_match"))
             return

@@ -123,7 +123,7 @@ class SessionScreen(BaseScreen):
     # -- workers ------------------------------------------------------------------
     def _fetch(self, answered: int) -> Loaded:
         """The next card. `answered` is how many answers this session has stored by now."""
-        service = self.service
+        service = self.study
         new_left = None
         if self.only_item is not None:
             # "Study now" from Browse: this one card, once.
@@ -157,7 +157,7 @@ class SessionScreen(BaseScreen):
         from quizapp.srs.cas import StaleCard
 
         try:
-            result = self.db_write(lambda: self.service.answer(
+            result = self.db_write(lambda: self.study.answer(
                 card.card.card_id,
                 rating,
                 mode=self.MODE,
@@ -179,7 +179,7 @@ class SessionScreen(BaseScreen):
         from quizapp.srs.cas import StaleCard
         from quizapp.srs.service import UndoError
 
-        service = self.service
+        service = self.study
         try:
             self.db_write(lambda: service.undo(answer.review_id))
         except (UndoError, StaleCard):

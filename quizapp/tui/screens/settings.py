@@ -124,14 +124,14 @@ class SettingsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
     def load_settings(self) -> None:
-        self.post_message(self.Loaded(self.service.settings()))
+        self.post_message(self.Loaded(self.study.settings()))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
     def save_settings(self, settings: Settings) -> None:
         # Only what was changed here is written, and only if no other window changed it
         # meanwhile (else BaseScreen shows "changed elsewhere" and nothing is saved).
         base = self.stored
-        self.db_write(lambda: self.service.save_settings(settings, base))
+        self.db_write(lambda: self.study.save_settings(settings, base))
         self.post_message(self.Saved(settings))
 
     def on_settings_screen_loaded(self, message: Loaded) -> None:

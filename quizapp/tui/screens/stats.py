@@ -131,7 +131,7 @@ class StatsScreen(BaseScreen):
     def load(self) -> None:
         from quizapp.srs.stats import study_stats
 
-        service = self.service
+        service = self.study
         self.post_message(self.Loaded(study_stats(service.db, service.clock, service.settings())))
 
     def on_stats_screen_loaded(self, message: Loaded) -> None:

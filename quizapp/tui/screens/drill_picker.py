@@ -1,0 +1,156 @@
+"""The Drill picker: choose a problem type (or "study the due drill skills") and a difficulty.
+
+Enter opens a `DrillScreen` on the highlighted row; the list opens on the ★ due row when a
+skill is due. `1`–`3` or `d` set the difficulty. Back from a problem comes back here, with
+the due count read again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from quizapp.tui.screens.base import BaseScreen, translate_bindings
+
+DIFFICULTIES = (1, 2, 3)
+DUE_OPTION = "due"
+MAX_SEED = 100_000
+
+
+def new_seed() -> int:
+    return random.randrange(1, MAX_SEED)
+
+
+def drill_types() -> list:
+    from quizapp import engine
+
+    return list(engine.list_types())
+
+
+class TypeList(OptionList):
+    """The problem types; enter starts the highlighted one (shown in the Footer)."""
+
+    BINDINGS = [Binding("enter", "select", "Start", id="drill.start")]
+
+
+class DrillPickerScreen(BaseScreen):
+    CSS_PATH = "drill.tcss"
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="drill.back"),
+        Binding("d", "cycle_difficulty", "Difficulty", id="drill.difficulty"),
+        Binding("1", "set_difficulty(1)", "Difficulty 1", show=False, id="drill.difficulty_1"),
+        Binding("2", "set_difficulty(2)", "Difficulty 2", show=False, id="drill.difficulty_2"),
+        Binding("3", "set_difficulty(3)", "Difficulty 3", show=False, id="drill.difficulty_3"),
+    ]
+
+    difficulty: reactive[int] = reactive(1, init=False)
+    due_count: reactive[int | None] = reactive(None, init=False)
+
+    class DueCount(Message):
+        def __init__(self, count: int) -> None:
+            super().__init__()
+            self.count = count
+
+    def __init__(self, difficulty: int | None = None, seed: int | None = None) -> None:
+        super().__init__(id="drill-picker")
+        self.set_reactive(DrillPickerScreen.difficulty, difficulty if difficulty in DIFFICULTIES else 1)
+        self.start_seed = seed  # `--start drill --seed N` without a type: for the first type picked
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="drill-picker-body"):
+            yield Static(id="drill-picker-heading", markup=False)
+            yield TypeList(id="drill-types")
+            yield Static(id="drill-picker-difficulty", markup=False)
+            yield Static(id="drill-picker-help", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(TypeList).focus()
+        self._load_due_count()
+
+    def on_screen_resume(self) -> None:
+        self._load_due_count()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due-count")
+    def _load_due_count(self) -> None:
+        self.post_message(self.DueCount(self.study.due_counts().skill))
+
+    def on_drill_picker_screen_due_count(self, message: DueCount) -> None:
+        first = self.due_count is None
+        self.due_count = message.count
+        if first and message.count:
+            self.query_one(TypeList).highlighted = 0  # open on the due row
+
+    def watch_due_count(self) -> None:
+        self._render_types()
+
+    def watch_difficulty(self) -> None:
+        self._render_difficulty()
+
+    # -- texts --------------------------------------------------------------------------
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("drill.title")
+        translate_bindings(self.query_one(TypeList), self.quiz_app.tr)
+        self.query_one("#drill-picker-heading", Static).update(Text(self.t("drill.picker.heading")))
+        self.query_one("#drill-picker-help", Static).update(Text(self.t("drill.picker.help")))
+        self._render_types()
+        self._render_difficulty()
+
+    def _render_types(self) -> None:
+        types = self.query_one(TypeList)
+        highlighted = types.highlighted
+        types.clear_options()
+        if self.due_count is None:
+            due = self.t("drill.picker.due_unknown")
+        else:
+            due = self.t("drill.picker.due", n=self.due_count)
+        types.add_option(Option(Text(due, style="bold"), id=DUE_OPTION))
+        infos = drill_types()
+        width = max(len(info.id) for info in infos) + 2
+        for info in infos:
+            line = Text(info.id.ljust(width), style="dim")
+            line.append(info.title(self.quiz_app.tr.lang), style="")
+            types.add_option(Option(line, id=info.id))
+        types.highlighted = highlighted if highlighted is not None else 1
+
+    def _render_difficulty(self) -> None:
+        line = Text(self.t("drill.picker.difficulty") + "  ")
+        for level in DIFFICULTIES:
+            label = f" {level} {self.t(f'drill.difficulty.{level}')} "
+            line.append(label, style="reverse bold" if level == self.difficulty else "dim")
+            line.append(" ")
+        self.query_one("#drill-picker-difficulty", Static).update(line)
+
+    # -- actions ------------------------------------------------------------------------
+    @on(OptionList.OptionSelected, "#drill-types")
+    def _type_chosen(self, event: OptionList.OptionSelected) -> None:
+        from quizapp.tui.screens.drill import DrillScreen
+
+        event.stop()
+        if event.option.id == DUE_OPTION:
+            self.app.push_screen(DrillScreen(difficulty=self.difficulty, due=True))
+            return
+        seed, self.start_seed = (self.start_seed if self.start_seed is not None else new_seed()), None
+        self.app.push_screen(DrillScreen(type=str(event.option.id), seed=seed, difficulty=self.difficulty))
+
+    def action_cycle_difficulty(self) -> None:
+        self.difficulty = self.difficulty % len(DIFFICULTIES) + 1
+
+    def action_set_difficulty(self, level: int) -> None:
+        if level in DIFFICULTIES:
+            self.difficulty = level
+
+    def action_back(self) -> None:
+        self.dismiss()

@@ -1,0 +1,426 @@
+"""One drill problem on paper: the given inputs, an entry per answer part, then the marking.
+
+`AnswerSheet` is shared by the Drill screen and the calculation question of a mock
+interview. It owns everything about the problem on screen: the prompt, the given matrices
+and parameters, the eˣ table (`h`), one `PartEntry` per answer part (cells or text,
+`ctrl+t`), the checks of what was typed (an empty or unreadable cell is pointed at and
+nothing is submitted), and after grading the marks, the result, the diagnosed mistake,
+the attention heatmap and the worked solution (`w` one step, `W` all of it).
+
+The sheet never grades or stores: `submit()` posts `AnswerSheet.Submitted` with the typed
+parts; the screen hands them to `DrillService.submit` (in a worker) and gives the verdict
+back with `show_verdict` — or `show_format_errors` when the engine could not read a part.
+
+All content (prompts, values, mistake texts) is rendered as `rich.text.Text`, never as
+markup.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from quizapp.i18n.formatting import num
+from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.widgets.heatmap import Heatmap
+from quizapp.tui.widgets.key_scroll import KeyScroll
+from quizapp.tui.widgets.matrix_grid import CellInput
+from quizapp.tui.widgets.matrix_view import (
+    MatrixView,
+    hint_tables,
+    shape_label,
+)
+from quizapp.tui.widgets.part_entry import PartEntry, PartList
+from quizapp.tui.widgets.sheet_texts import attention_weights, part_status, result_content, steps_text, truth_text
+
+if TYPE_CHECKING:
+    from quizapp import engine
+
+
+class SheetPhase(StrEnum):
+    SOLVING = "solving"
+    GRADED = "graded"
+
+
+class AnswerSheet(LocalizedMixin, Widget):
+    """A drill problem: given inputs and answer entry, then marks, result and solution."""
+
+    DEFAULT_CSS = """
+    AnswerSheet { height: 1fr; }
+    AnswerSheet > .sheet-meta { color: $text-muted; padding: 0 2; margin-top: 1; }
+    AnswerSheet > .sheet-prompt { padding: 0 2; text-style: bold; margin-bottom: 1; }
+    AnswerSheet > .sheet-body { height: 1fr; }
+    AnswerSheet .sheet-work { width: 1fr; height: 1fr; padding: 0 1 0 2; }
+    AnswerSheet .sheet-feedback { width: 46; height: 1fr; padding: 0 1; border-left: vkey $panel-lighten-2; }
+    AnswerSheet .sheet-section { color: $text-primary; text-style: bold; }
+    AnswerSheet .sheet-given { layout: grid; grid-size: 3; grid-rows: auto; height: auto; }
+    AnswerSheet .sheet-params, AnswerSheet .sheet-hints { height: auto; margin-bottom: 1; }
+    AnswerSheet .sheet-hints { color: $text-accent; }
+    AnswerSheet .sheet-parts, AnswerSheet .sheet-result { height: auto; }
+    AnswerSheet .sheet-heatmap-title { margin-top: 1; }
+    AnswerSheet Heatmap { margin-bottom: 1; }
+    AnswerSheet .sheet-steps { height: auto; margin-bottom: 1; }
+    AnswerSheet .sheet-truth { height: auto; margin-top: 1; color: $text-warning; }
+    AnswerSheet.-stacked { height: auto; }
+    AnswerSheet.-stacked > .sheet-meta, AnswerSheet.-stacked > .sheet-prompt { padding: 0 1; }
+    AnswerSheet.-stacked > .sheet-body { layout: vertical; height: auto; }
+    AnswerSheet.-stacked .sheet-work, AnswerSheet.-stacked .sheet-feedback {
+        width: 1fr; height: auto; overflow-y: hidden; padding: 0 1; border-left: none;
+    }
+    """
+
+    BINDINGS = [
+        Binding("w", "give_up", "Give up", id="drill.give_up"),
+        Binding("w", "step", "Next step", id="drill.step"),
+        Binding("v", "toggle_truth", "True values", id="drill.truth"),
+        Binding("W", "all_steps", "All steps", id="drill.all_steps"),
+        Binding("h", "toggle_hints", "eˣ table", id="drill.hints"),
+    ]
+
+    phase: reactive[SheetPhase] = reactive(SheetPhase.SOLVING, bindings=True, init=False)
+    steps_shown: reactive[int] = reactive(0, init=False)
+    show_hints: reactive[bool] = reactive(False, init=False)
+    show_truth: reactive[bool] = reactive(False, init=False)
+
+    class Submitted(Message):
+        """The typed parts passed the sheet's own checks; the screen grades and stores them."""
+
+        def __init__(self, sheet: AnswerSheet, answers: dict[str, str]) -> None:
+            super().__init__()
+            self.sheet = sheet
+            self.answers = answers
+
+        @property
+        def control(self) -> AnswerSheet:
+            return self.sheet
+
+    class GaveUp(Submitted):
+        """`w` before submitting: the owner stores what is typed as given up and the sheet
+        shows the worked solution."""
+
+    def __init__(
+        self,
+        problem: engine.Problem,
+        *,
+        stacked: bool = False,
+        labels: tuple[str, ...] = (),
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes="-stacked" if stacked else None)
+        self.problem = problem
+        self.labels = labels  # extra words on the meta line ("due review", "3 of 16")
+        self.verdict: engine.Verdict | None = None
+        self.status = ""  # under the result: saving / saved / rated
+        self.next_keys = ""  # under the status: what the owner's keys do next
+        self.can_give_up = False  # the owner stores a given-up attempt (the Drill screen)
+        self.set_reactive(AnswerSheet.show_hints, bool(problem.hints))
+
+    # -- layout -----------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(classes="sheet-meta", markup=False)
+        yield Static(classes="sheet-prompt", markup=False)
+        with Horizontal(classes="sheet-body"):
+            yield from self._compose_work()
+            yield from self._compose_feedback()
+
+    def _compose_work(self) -> ComposeResult:
+        problem = self.problem
+        with KeyScroll(classes="sheet-work"):
+            given = Static(classes="sheet-section sheet-given-title", markup=False)
+            given.display = bool(problem.given)
+            yield given
+            with Widget(classes="sheet-given") as grid:
+                grid.display = bool(problem.given)
+                for name, value in problem.given.items():
+                    yield MatrixView(name, value)
+            yield Static(classes="sheet-params", markup=False)
+            yield Static(classes="sheet-hints", markup=False)
+            yield Static(classes="sheet-section sheet-answer-title", markup=False)
+            yield PartList(problem.parts, classes="sheet-parts")
+
+    def _compose_feedback(self) -> ComposeResult:
+        with KeyScroll(classes="sheet-feedback"):
+            yield Static(classes="sheet-result", markup=False)
+            truth = Static(classes="sheet-truth", markup=False)
+            truth.display = False
+            yield truth
+            yield Static(classes="sheet-section sheet-heatmap-title", markup=False)
+            yield Heatmap()
+            yield Static(classes="sheet-steps", markup=False)
+
+    def on_mount(self) -> None:
+        self.render_texts()
+
+    # -- helpers ------------------------------------------------------------------------
+    def _static(self, name: str) -> Static:
+        return self.query_one(f".sheet-{name}", Static)
+
+    @property
+    def work(self) -> KeyScroll:
+        return self.query_one(".sheet-work", KeyScroll)
+
+    @property
+    def feedback(self) -> KeyScroll:
+        return self.query_one(".sheet-feedback", KeyScroll)
+
+    @property
+    def parts(self) -> PartList:
+        return self.query_one(PartList)
+
+    def entries(self) -> list[PartEntry]:
+        return self.parts.entries()
+
+    def entry(self, name: str) -> PartEntry:
+        return self.query_one(f"#part-{name}", PartEntry)
+
+    def answers(self) -> dict[str, str]:
+        """What is typed in each part (cells or text), as answer text."""
+        return {entry.spec.name: entry.answer_text() for entry in self.entries()}
+
+    def focus_first(self) -> None:
+        entries = self.entries()
+        if entries:
+            entries[0].focus_first()
+
+    def focus_in_answers(self) -> bool:
+        return self.parts.has_focus_within
+
+    # -- submitting ---------------------------------------------------------------------
+    def submit(self, *, require_answer: bool = True) -> bool:
+        """Check what is typed; if every typed cell reads, post `Submitted`. A sheet with
+        nothing typed is refused when `require_answer` (the Drill screen), and handed on
+        as unanswered otherwise (a mock question ends either way)."""
+        if self.phase != SheetPhase.SOLVING:
+            return False
+        for entry in self.entries():
+            entry.clear_feedback()
+        if self._show_cell_problems():
+            return False
+        answers = self.answers()
+        if require_answer and not any(text.strip() for text in answers.values()):
+            self.notify(self.t("drill.nothing_typed"), severity="warning", timeout=3)
+            return False
+        self.post_message(self.Submitted(self, answers))
+        return True
+
+    def _show_cell_problems(self) -> bool:
+        """Point at every grid cell that is empty or unreadable; True if there was one."""
+        first: tuple[PartEntry, int, int] | None = None
+        for entry in self.entries():
+            if entry.text_mode:
+                continue
+            problem = entry.cell_problem()
+            if problem is None:
+                continue
+            message = problem.error.message(self.lang) if problem.error else self.t("drill.cell_empty")
+            entry.show_error_at_cell(problem.row, problem.col)
+            status = self.t(
+                "drill.cell_error", part=entry.spec.name, row=problem.row + 1, col=problem.col + 1, message=message
+            )
+            entry.set_status(Text(status), "error")
+            first = first or (entry, problem.row, problem.col)
+        if first is None:
+            return False
+        entry, row, col = first
+        entry.grid.focus_cell(row, col)
+        self.notify(self.t("drill.format_error"), severity="warning", timeout=4)
+        return True
+
+    def show_format_errors(self, verdict: engine.Verdict) -> None:
+        """Errors the engine found in a part typed as text (or in cells, as a safety net)."""
+        first = None
+        for name, part in verdict.parts.items():
+            if part.error is None:
+                continue
+            entry = self.entry(name)
+            if entry.text_mode:
+                entry.show_text_error(True)
+            elif part.error.row is not None and part.error.col is not None:
+                entry.show_error_at_cell(part.error.row - 1, part.error.col - 1)
+            entry.set_status(Text(self.t("drill.part_error", part=name, message=part.error.message(self.lang))), "error")
+            first = first or entry
+        if first is not None:
+            first.focus_first()
+        self.notify(self.t("drill.format_error"), severity="warning", timeout=4)
+
+    def show_verdict(self, verdict: engine.Verdict, status: str = "") -> None:
+        """Mark every cell, lock the entry and show the result (focus moves to the result,
+        so that single-letter keys are keys again, not text)."""
+        self.verdict = verdict
+        self.status = status
+        for entry in self.entries():
+            if entry.text_mode:
+                entry.to_cells()  # it parsed: show the values in cells, to be marked
+            part = verdict.parts.get(entry.spec.name)
+            if part is not None and part.cells is not None:
+                entry.grid.mark(part.cells, part.status)
+        self.parts.set_locked(True)
+        self.phase = SheetPhase.GRADED
+        self.render_texts()
+        self.feedback.focus()
+
+    def set_status(self, status: str) -> None:
+        self.status = status
+        self._render_result()
+
+    # -- keys ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        solving = self.phase == SheetPhase.SOLVING
+        focused = self.screen.focused
+        if action == "give_up":
+            return solving and self.can_give_up and not isinstance(focused, CellInput)
+        if action in ("step", "all_steps"):
+            return not solving
+        if action == "toggle_truth":
+            return not solving and self.verdict is not None and not self.verdict.correct
+        if action == "toggle_hints":
+            return bool(self.problem.hints)
+        return True
+
+    def action_step(self) -> None:
+        total = len(self.problem.steps(self.lang))
+        if self.steps_shown >= total:
+            self.notify(self.t("drill.steps.all_shown"), timeout=2)
+            return
+        self.steps_shown += 1
+
+    def show_solution(self) -> None:
+        """The whole worked solution, scrolled to its start (after giving up)."""
+        self.set_reactive(AnswerSheet.steps_shown, len(self.problem.steps(self.lang)))
+        self._render_steps()
+        steps = self._static("steps")
+        self.call_after_refresh(self.feedback.scroll_to_widget, steps, top=True, animate=False)
+
+    def action_all_steps(self) -> None:
+        self.steps_shown = len(self.problem.steps(self.lang))
+
+    def action_give_up(self) -> None:
+        if self.phase == SheetPhase.SOLVING and self.can_give_up:
+            self.post_message(self.GaveUp(self, self.answers()))
+
+    def action_toggle_truth(self) -> None:
+        self.show_truth = not self.show_truth
+
+    def watch_show_truth(self) -> None:
+        self._render_result()
+
+    @on(PartList.LastCellEntered)
+    def _last_cell_entered(self, event: PartList.LastCellEntered) -> None:
+        event.stop()
+        self.submit(require_answer=not self.has_class("-stacked"))
+
+    @on(PartList.Toggled)
+    def _part_toggled(self, event: PartList.Toggled) -> None:
+        event.stop()
+        entry, error = event.entry, event.error
+        if error is not None:
+            message = error.message(self.lang)
+            entry.set_status(Text(self.t("drill.part_error", part=entry.spec.name, message=message)), "error")
+        else:
+            self._render_part_header(entry)
+
+    def action_toggle_hints(self) -> None:
+        self.show_hints = not self.show_hints
+
+    def watch_steps_shown(self) -> None:
+        self._render_steps()
+        self.feedback.scroll_end(animate=False)
+
+    def watch_show_hints(self) -> None:
+        self._render_hints()
+
+    # -- texts ----------------------------------------------------------------------------
+    def render_texts(self) -> None:
+        """Every text of the sheet in the current language (on mount and on a switch)."""
+        translate_bindings(self, self.quiz_app.tr)
+        problem = self.problem
+        info = next((i for i in _list_types() if i.id == problem.type), None)
+        meta = [problem.type, info.title(self.lang) if info else problem.type]
+        meta.append(self.t("drill.seed", seed=problem.seed if problem.seed is not None else "—"))
+        meta.append(self.t("drill.difficulty_label", level=problem.difficulty))
+        meta.extend(self.labels)
+        self._static("meta").update(Text(" · ".join(meta)))
+        self._static("prompt").update(Text(problem.prompt(self.lang)))
+        self._static("given-title").update(Text(self.t("drill.given")))
+        params = [f"{name} = {v if isinstance(v, str) else num(float(v or 0))}" for name, v in problem.params.items()]
+        params_widget = self._static("params")
+        params_widget.update(Text(self.t("drill.params", params=", ".join(params))) if params else "")
+        params_widget.display = bool(params)
+        self._render_hints()
+        self._static("answer-title").update(Text(self.t("drill.answer")))
+        for entry in self.entries():
+            self._render_part_header(entry)
+            entry.set_placeholder(self.t("drill.text_placeholder", part=entry.spec.name))
+            self._render_part_status(entry)
+        self._render_result()
+        self._render_heatmap()
+        self._render_steps()
+
+    def _render_part_header(self, entry: PartEntry) -> None:
+        spec = entry.spec
+        header = Text()
+        header.append(spec.name, style="bold")
+        header.append(f"  {shape_label(spec.shape)}", style="dim")
+        header.append(f"  {spec.label(self.lang)}")
+        if spec.allow_inf:
+            header.append(f"  {self.t('drill.inf_allowed')}", style="dim")
+        if entry.text_mode:
+            header.append(f"  [{self.t('drill.mode_text')}]", style="italic")
+        entry.set_header(header)
+
+    def _render_part_status(self, entry: PartEntry) -> None:
+        part = self.verdict.parts.get(entry.spec.name) if self.verdict is not None else None
+        if part is not None:
+            entry.set_status(*part_status(part, self.t))
+
+    def _render_hints(self) -> None:
+        hints = self._static("hints")
+        problem = self.problem
+        text = hint_tables(problem.hints, lambda kind: self.t(f"drill.hint.{kind}")) if self.show_hints else None
+        hints.update(text if text is not None else "")
+        hints.display = text is not None
+
+    def _render_result(self) -> None:
+        result = self._static("result")
+        verdict = self.verdict
+        if verdict is None:
+            result.update(Text(self.t("drill.entry_help")))
+            return
+        result.update(result_content(verdict, self.t, self.lang, self.status, self.next_keys))
+        truth = self._static("truth")
+        values = truth_text(self.problem, verdict, self.t) if self.show_truth else None
+        truth.update(values if values is not None else "")
+        truth.display = values is not None
+
+    def _render_heatmap(self) -> None:
+        weights = attention_weights(self.problem)
+        shown = self.verdict is not None and weights is not None
+        heatmap = self.query_one(Heatmap)
+        title = self._static("heatmap-title")
+        title.display = shown
+        heatmap.display = shown
+        if shown:
+            title.update(Text(self.t("drill.heatmap.title")))
+            heatmap.set_values(weights)
+
+    def _render_steps(self) -> None:
+        steps_widget = self._static("steps")
+        steps_widget.display = self.verdict is not None
+        if self.verdict is not None:
+            steps_widget.update(steps_text(self.problem, self.lang, self.steps_shown, self.t))
+
+
+def _list_types() -> list[Any]:
+    from quizapp import engine
+
+    return list(engine.list_types())

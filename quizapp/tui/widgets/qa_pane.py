@@ -1,0 +1,191 @@
+"""The Q&A question of a mock interview: a typed answer, then the key-point review.
+
+`ctrl+s` submits the typed answer: the pane shows the reference answer and the key points,
+ticked automatically where the answer covers them (`QAPane.Reviewing` tells the screen, whose
+clock stops for the question). `1`–`n` (as many as there are key points) or a click correct
+the ticks; `enter` confirms, and `QAPane.Answered` carries the text and the ticks the user
+changed (None when the automatic ones were kept) to the screen, which stores them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Static, TextArea
+
+from quizapp.tui.widgets.key_points import MAX_POINTS, KeyPointRow
+from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.question_pane import QuestionPane
+
+if TYPE_CHECKING:
+    from quizapp.srs.mock import MockQuestion
+
+
+class QAPane(QuestionPane):
+    DEFAULT_CSS = """
+    QAPane > TextArea { height: 9; margin: 0 1; }
+    QAPane > TextArea.-reviewing { height: 5; }
+    QAPane .mock-point { padding: 0 1 0 2; height: auto; }
+    QAPane .mock-point.-ticked { color: $text-success; }
+    QAPane .mock-point.-corrected { text-style: italic; }
+    QAPane .mock-score { padding: 0 1; margin-top: 1; height: auto; text-style: bold; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Submit", id="mock_run.submit"),
+        Binding("enter", "confirm", "Confirm ticks", id="mock_run.confirm"),
+        Binding("ctrl+s", "confirm", "Confirm ticks", show=False, id="mock_run.confirm_alt"),
+        Binding("1", "toggle_point(0)", "Tick", key_display="1–6", id="mock_run.toggle"),
+        Binding("2", "toggle_point(1)", "Tick", show=False, id="mock_run.toggle2"),
+        Binding("3", "toggle_point(2)", "Tick", show=False, id="mock_run.toggle3"),
+        Binding("4", "toggle_point(3)", "Tick", show=False, id="mock_run.toggle4"),
+        Binding("5", "toggle_point(4)", "Tick", show=False, id="mock_run.toggle5"),
+        Binding("6", "toggle_point(5)", "Tick", show=False, id="mock_run.toggle6"),
+    ]
+
+    class Reviewing(Message):
+        """The answer is submitted; the user now checks the key-point ticks."""
+
+        def __init__(self, pane: QAPane) -> None:
+            super().__init__()
+            self.pane = pane
+
+    class Answered(Message):
+        def __init__(self, pane: QAPane, text: str, confirmed: list[bool] | None) -> None:
+            super().__init__()
+            self.pane = pane
+            self.text = text
+            self.confirmed = confirmed
+
+    def __init__(self, question: MockQuestion) -> None:
+        super().__init__(question)
+        self.key_points: list[dict[str, Any]] = []  # in the material language, keywords of both (on mount)
+        self.reviewing = False
+        self.confirming = False
+        self.typed = ""
+        self.auto_points: list[bool] = []
+        self.points: list[bool] = []
+        self.matched: list[str | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield MathMarkdown(classes="card-question")
+        yield TextArea(soft_wrap=True)
+        yield Static(classes="mock-hint", markup=False)
+        with Vertical(classes="mock-review") as review:
+            review.display = False
+            yield Static(classes="mock-title mock-ref-title", markup=False)
+            yield MathMarkdown(classes="card-answer")
+            yield Static(classes="mock-title mock-points-title", markup=False)
+            self.key_points = list(self.material(self.question.item).get("key_points") or [])[:MAX_POINTS]
+            for index in range(len(self.key_points)):
+                yield KeyPointRow(index)
+            yield Static(classes="mock-score", markup=False)
+
+    async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
+        item = self.material(self.question.item)
+        await self.query_one(".card-question", MathMarkdown).show(item.get("question") or self.question.question)
+        await self.query_one(".card-answer", MathMarkdown).show(item.get("answer") or "")
+        self._number_keys()
+        self.query_one(TextArea).focus()
+
+    def _number_keys(self) -> None:
+        """The footer names the keys there are: `1–4` for four key points, not `1–6`."""
+        shown = f"1–{len(self.key_points)}" if len(self.key_points) > 1 else "1"
+        bindings = self._bindings.key_to_bindings
+        bindings["1"] = [replace(binding, key_display=shown) for binding in bindings.get("1", [])]
+
+    def partial(self) -> str:
+        return self.query_one(TextArea).text
+
+    def confirmed_points(self) -> list[bool] | None:
+        """The ticks to store: None when the user kept the automatic ones."""
+        return None if self.points == self.auto_points else list(self.points)
+
+    # -- keys ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "submit":
+            return not self.reviewing
+        if action == "confirm":
+            return self.reviewing and not self.confirming
+        if action == "toggle_point":
+            index = int(str(parameters[0])) if parameters else 0
+            return self.reviewing and not self.confirming and index < len(self.key_points)
+        return True
+
+    def action_submit(self) -> None:
+        from quizapp.srs.coverage import key_point_coverage
+
+        if self.reviewing:
+            return
+        area = self.query_one(TextArea)
+        self.typed = area.text
+        coverage = key_point_coverage(self.typed, self.key_points)
+        self.auto_points = list(coverage.points)
+        self.points = list(coverage.points)
+        self.matched = list(coverage.matched)
+        self.reviewing = True
+        area.read_only = True
+        area.add_class("-reviewing")
+        self.query_one(".mock-review").display = True
+        self.render_texts()
+        self.focus()
+        self.refresh_bindings()
+        self.post_message(self.Reviewing(self))
+        self.call_after_refresh(self.query_one(".mock-ref-title").scroll_visible, top=True, animate=False)
+
+    def action_toggle_point(self, index: int) -> None:
+        if self.reviewing and not self.confirming and 0 <= index < len(self.points):
+            self.points[index] = not self.points[index]
+            self._render_points()
+
+    @on(KeyPointRow.Toggled)
+    def _point_clicked(self, event: KeyPointRow.Toggled) -> None:
+        event.stop()
+        self.action_toggle_point(event.index)
+
+    def action_confirm(self) -> None:
+        if self.reviewing and not self.confirming:
+            self.confirming = True
+            self.refresh_bindings()
+            self.post_message(self.Answered(self, self.typed, self.confirmed_points()))
+
+    # -- texts ----------------------------------------------------------------------------
+    def render_texts(self) -> None:
+        super().render_texts()
+        self.query_one(TextArea).placeholder = self.t("mock.run.qa_placeholder")
+        if self.reviewing:
+            hint = self.t("mock.run.review_hint", keys=self._bindings.key_to_bindings["1"][0].key_display or "1")
+        else:
+            hint = self.t("mock.run.qa_hint")
+        self.query_one(".mock-hint", Static).update(Text(hint))
+        self.query_one(".mock-ref-title", Static).update(Text(self.t("mock.run.reference")))
+        self.query_one(".mock-points-title", Static).update(Text(self.t("mock.run.key_points")))
+        self._render_points()
+
+    def _render_points(self) -> None:
+        for row in self.query(KeyPointRow):
+            index = row.index
+            ticked = index < len(self.points) and self.points[index]
+            auto = index < len(self.auto_points) and self.auto_points[index]
+            text = Text(f"{index + 1} ")
+            text.append("☑ " if ticked else "☐ ", style="bold")
+            text.append(render_math(str(self.key_points[index].get("text", ""))))
+            matched = self.matched[index] if index < len(self.matched) else None
+            if ticked != auto:
+                text.append("   " + self.t("mock.run.point_corrected"), style="dim")
+            elif matched:
+                text.append("   " + self.t("mock.run.point_matched", keyword=matched), style="dim")
+            row.update(text)
+            row.set_class(ticked, "-ticked")
+            row.set_class(ticked != auto, "-corrected")
+        covered, total = sum(self.points), len(self.key_points)
+        share = covered / total if total else 0.0
+        score = self.t("mock.run.qa_score", covered=covered, total=total, pct=f"{share:.0%}")
+        self.query_one(".mock-score", Static).update(Text(score))
