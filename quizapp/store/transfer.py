@@ -39,6 +39,7 @@ from quizapp.store.models import (
 EXPORT_VERSION = schema.VERSION
 _CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
 _MIN = datetime.min
+_BATCH = 2000  # rows fetched at a time while exporting
 
 
 class ImportFormatError(ValueError):
@@ -101,6 +102,7 @@ def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) ->
         )
         .outerjoin(Card, Card.item_id == Item.id)
         .order_by(Item.kind, Item.id)
+        .execution_options(yield_per=_BATCH)  # streamed: an ORM result is otherwise read whole
     )
     review_rows = session.execute(
         select(
@@ -110,6 +112,7 @@ def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) ->
         .join(Card, Card.id == Review.card_id)
         .join(Item, Item.id == Card.item_id)
         .order_by(Item.kind, Item.id, Review.reviewed_at, Review.id)
+        .execution_options(yield_per=_BATCH)
     )
     reviews = _grouped(iter(review_rows), "item_id")
     pending = next(reviews, None)
