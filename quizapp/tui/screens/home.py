@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
 
 if TYPE_CHECKING:
@@ -143,10 +144,10 @@ class HomeScreen(BaseScreen):
         ready = self.readiness
         if ready is None or ready.now is None:
             return self.t("home.heading")
-        now = f"{ready.now:.0%}"
+        now = percent(ready.now)
         if ready.days_left is None or ready.days_left < 0:
             return self.t("home.heading_ready", now=now)
-        then = f"{ready.at_interview:.0%}" if ready.at_interview is not None else now
+        then = percent(ready.at_interview) if ready.at_interview is not None else now
         return self.t("home.heading_interview", days=ready.days_left, now=now, then=then)
 
     def _render_notice(self) -> None:

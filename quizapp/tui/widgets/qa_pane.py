@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static, TextArea
 
+from quizapp.i18n.formatting import percent
 from quizapp.tui.widgets.key_points import MAX_POINTS, KeyPointRow
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 from quizapp.tui.widgets.question_pane import QuestionPane
@@ -187,5 +188,5 @@ class QAPane(QuestionPane):
             row.set_class(ticked != auto, "-corrected")
         covered, total = sum(self.points), len(self.key_points)
         share = covered / total if total else 0.0
-        score = self.t("mock.run.qa_score", covered=covered, total=total, pct=f"{share:.0%}")
+        score = self.t("mock.run.qa_score", covered=covered, total=total, pct=percent(share))
         self.query_one(".mock-score", Static).update(Text(score))
