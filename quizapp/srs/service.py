@@ -411,7 +411,12 @@ class StudyService:
         """
         text = text.strip()
         with self.db.session() as session:
-            query = select(Item, Card).outerjoin(Card)
+            # Only the columns a summary shows (the payload's question, not the whole item):
+            # a search may return hundreds of rows.
+            query = select(
+                Item.id, Item.kind, Item.source_no, Item.group, Item.section, Item.question, Item.tags,
+                Item.retired_at, Card.suspended, Item.payload["question"].label("question_payload"),
+            ).outerjoin(Card)
             query = query.where(Item.kind == kind) if kind else query.where(Item.kind.in_(("qa", "mcq")))
             if not include_retired:
                 query = query.where(Item.retired_at.is_(None))
@@ -432,7 +437,14 @@ class StudyService:
                     query = query.where(Card.id.in_(hits)).order_by(*order)
             else:
                 query = query.order_by(*order)
-            return [summary_view(item, card) for item, card in session.execute(query.limit(limit))]
+            return [
+                ItemSummary(
+                    item_id=row.id, kind=row.kind, source_no=row.source_no, group=row.group, section=row.section,
+                    question=row.question, tags=list(row.tags or []), suspended=bool(row.suspended),
+                    retired=row.retired_at is not None, question_texts=texts_of(row.question_payload),
+                )
+                for row in session.execute(query.limit(limit))
+            ]
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()
