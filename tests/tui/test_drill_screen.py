@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import OptionList, TextArea
@@ -33,18 +32,6 @@ from tests.tui.conftest import START, settle
 
 SIZE = (120, 36)
 DUE = min(len(DRILL_TYPES), 20)  # every skill card is new, so due, up to the daily new-card limit
-
-
-@pytest.fixture(autouse=True)
-def drill_strings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The drill catalogs, for as long as `locales/zh.py` and `en.py` do not merge them yet."""
-    from quizapp.tui.i18n import catalog
-
-    for lang, module in (("zh", drill_zh), ("en", drill_en)):
-        messages = catalog(lang)
-        for key, value in module.MESSAGES.items():
-            if key not in messages:
-                monkeypatch.setitem(messages, key, value)
 
 
 # -- helpers -----------------------------------------------------------------------------

@@ -42,18 +42,6 @@ SEED = "3"
 
 
 @pytest.fixture(autouse=True)
-def mock_strings(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until `locales/zh.py`/`en.py` merge the mock catalogs, merge them for the test."""
-    from quizapp.tui.i18n import catalog
-
-    for lang, module in (("zh", mock_zh), ("en", mock_en)):
-        messages = catalog(lang)
-        for key, value in module.MESSAGES.items():
-            if key not in messages:
-                monkeypatch.setitem(messages, key, value)
-
-
-@pytest.fixture(autouse=True)
 def user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "user-data"
     monkeypatch.setenv("QUIZAPP_DATA_DIR", str(path))
