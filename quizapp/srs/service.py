@@ -83,6 +83,10 @@ class StudyService:
         # today, so past days only change by undo (which clears it) or by an import run in
         # another process while this one is open (seen after the next day starts).
         self._past_streak: tuple[tuple[datetime, int], int] | None = None
+        # Today's counters, keyed by (day start, newest review id): an answer (here or in
+        # another process) makes a new id; undo here clears it. One study step asks for them
+        # four times (next card twice, due counts, new allowance) and reads them once.
+        self._today_memo: tuple[tuple[datetime, int | None], dict[str, tuple[int, int]]] | None = None
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
@@ -120,6 +124,10 @@ class StudyService:
         Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
         cards must not use up the new multiple-choice questions.
         """
+        newest = session.scalar(select(func.max(Review.id)))
+        key = (day_start, newest)
+        if self._today_memo is not None and self._today_memo[0] == key:
+            return self._today_memo[1]
         # One row of sums, computed in SQLite over today's index range (no rows to Python,
         # no GROUP BY sort). A card's first answer is the one review with prev_reps = 0.
         window = (Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1))
@@ -131,7 +139,9 @@ class StudyService:
         row = session.execute(
             select(*sums).select_from(Review).join(Card, Card.id == Review.card_id).where(*window)
         ).one()
-        return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
+        counts = {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
+        self._today_memo = (key, counts)
+        return counts
 
     def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
         """(new cards introduced, reviews of known cards) today, for one kind or all."""
@@ -385,6 +395,7 @@ class StudyService:
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
         self._past_streak = None
+        self._today_memo = None
         with self.db.session() as session, session.begin():
             review = session.get(Review, review_id)
             if review is None:
