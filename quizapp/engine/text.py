@@ -26,7 +26,11 @@ class Lang:
             raise ValueError(f"unknown language {lang!r} (expected 'zh' or 'en')")
         self.zh = lang == "zh"
 
-    def __call__(self, zh: str, en: str) -> str:
+    def __call__(self, zh: str, en: str | None = None, **values: object) -> str:
+        if en is None:  # transitional: a catalog key (removed with this class)
+            from quizapp.i18n import Translator
+
+            return Translator("zh" if self.zh else "en")(zh, **values)
         return zh if self.zh else en
 
     @property

@@ -7,8 +7,8 @@ import functools
 import numpy as np
 
 from quizapp.engine.ops import exp_table
-from quizapp.engine.text import Lang
 from quizapp.engine.types import Hint, PartSpec
+from quizapp.i18n import Translator
 
 
 def all_int(*arrays: np.ndarray) -> bool:
@@ -45,8 +45,5 @@ def exp_hint(values: np.ndarray) -> list[Hint]:
     return [Hint("exp_table", exp_table(values))]
 
 
-def answer_rule(t: Lang, integer_only: bool = False) -> str:
-    if integer_only:
-        return t("答案均为整数。", "All answers are integers.")
-    return t("小数保留 3 位（或更精确）；整数须完全正确。",
-             "Give decimals to 3 places (or more); integers must be exact.")
+def answer_rule(t: Translator, integer_only: bool = False) -> str:
+    return t("engine.answer_rule_integers") if integer_only else t("engine.answer_rule")

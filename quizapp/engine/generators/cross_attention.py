@@ -18,7 +18,7 @@ from quizapp.engine.generators.scores import score_stage
 from quizapp.engine.generators.softmax import softmax_stage
 from quizapp.engine.generators.weighted_sum import output_stage
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> (S_dec, S_enc, d_k, d_v, value range)
 SIZES = {1: (2, 3, 2, 2, (0, 1)), 2: (2, 3, 4, 2, (-1, 1)), 3: (3, 4, 2, 2, (-1, 2))}
@@ -65,28 +65,19 @@ class CrossAttentionFamily(Family):
         return exp_hint(env["S_scaled"])
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         s_dec, s_enc = problem.solution["S"].shape
-        d_k = problem.params["d_k"]
-        return t(
-            f"Cross-attention：Q 来自 decoder（S_dec = {s_dec}），K、V 来自 encoder（S_enc = {s_enc}），d_k = {d_k}。"
-            f"计算 S = QKᵀ（{s_dec}×{s_enc}）、S_scaled = S/√d_k、A = softmax(S_scaled)（逐行）和 O = AV。可用下面的 eˣ 表。",
-            f"Cross-attention: Q comes from the decoder (S_dec = {s_dec}), K and V from the encoder "
-            f"(S_enc = {s_enc}), d_k = {d_k}. Compute S = QKᵀ ({s_dec}×{s_enc}), S_scaled = S/√d_k, "
-            f"A = softmax(S_scaled) (row-wise) and O = AV. Use the eˣ table below.",
-        ) + t("", " ") + answer_rule(t)
+        return t("engine.cross_attention.prompt", s_dec=s_dec, s_enc=s_enc, d_k=problem.params["d_k"],
+                 rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g, env = problem.given, problem.value
         s_dec, s_enc = env["S"].shape
         lines = scores_lines(t, g["Q"], g["K"])
-        lines.append(t(f"S 是 {s_dec}×{s_enc}：行是 decoder 的 query，列是 encoder 的 key，不是方阵。",
-                       f"S is {s_dec}×{s_enc}: rows are decoder queries, columns encoder keys; not square."))
+        lines.append(t("engine.cross_attention.not_square", s_dec=s_dec, s_enc=s_enc))
         lines += scale_lines(t, env["S"], problem.params["d_k"], env["S_scaled"])
         lines += softmax_lines(t, env["S_scaled"], env["A"])
         lines += weighted_sum_lines(t, env["A"], g["V"])
-        lines.append(t(f"输出长度跟随 decoder：O 是 {s_dec}×{g['V'].shape[1]}。Cross-attention 不需要 causal mask。",
-                       f"The output follows the decoder: O is {s_dec}×{g['V'].shape[1]}. Cross-attention needs "
-                       f"no causal mask."))
+        lines.append(t("engine.cross_attention.follows_decoder", s_dec=s_dec, d_v=g["V"].shape[1]))
         return lines

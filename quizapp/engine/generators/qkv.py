@@ -14,7 +14,7 @@ from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_n
 from quizapp.engine.generators import toy
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, distinct_rows, int_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> (tokens n, d_model, d_k, d_v)
 SIZES = {1: (2, 2, 2, 2), 2: (3, 2, 2, 2), 3: (3, 3, 2, 3)}
@@ -70,22 +70,16 @@ class QKVFamily(Family):
         return [part(name, (n, given[f"W_{name}"].shape[1]), integer=integer) for name in ("Q", "K", "V")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         n, d_model = problem.given["X"].shape
         d_k, d_v = problem.given["W_Q"].shape[1], problem.given["W_V"].shape[1]
-        return t(
-            f"已知输入 X（{n} 个 token，每行一个，d_model = {d_model}）和投影矩阵 W_Q、W_K（{d_model}×{d_k}）、"
-            f"W_V（{d_model}×{d_v}）。按行向量约定计算 Q = XW_Q、K = XW_K、V = XW_V。",
-            f"Given the input X ({n} tokens, one per row, d_model = {d_model}) and the projections "
-            f"W_Q, W_K ({d_model}×{d_k}) and W_V ({d_model}×{d_v}), compute Q = XW_Q, K = XW_K and "
-            f"V = XW_V (row-vector convention).",
-        ) + t("", " ") + answer_rule(t, all(spec.integer for spec in problem.parts))
+        return t("engine.qkv.prompt", n=n, d_model=d_model, d_k=d_k, d_v=d_v,
+                 rule=answer_rule(t, all(spec.integer for spec in problem.parts)))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g = problem.given
-        lines = [t("三套不同的权重作用在同一个 X 上：d_model 在矩阵乘法中被求和消去。",
-                   "Three different weight matrices act on the same X; d_model is summed away.")]
+        lines = [t("engine.qkv.three_weights")]
         for name in ("Q", "K", "V"):
             lines += matmul_lines(t, name, g["X"], g[f"W_{name}"], "X", f"W_{name}")
         return lines

@@ -15,7 +15,7 @@ from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.generators.scores import check_qk, score_stage
 from quizapp.engine.ops import scale_scores
 from quizapp.engine.sampling import MAX_TRIES, distinct_rows, int_blocks, pick, pick_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 SPARSE = np.array([-1.0, 0, 0, 0, 0, 0, 1, 1, 2])  # for d_k = 16: few non-zeros per row
 
@@ -59,16 +59,11 @@ class ScaledScoresFamily(Family):
         return [part("S", shape, integer=all_int(given["Q"], given["K"])), part("S_scaled", shape)]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        d_k = problem.params["d_k"]
-        return t(f"已知 Q 和 K（d_k = {d_k}），先算 S = QKᵀ，再算缩放后的分数 S_scaled = S/√d_k。",
-                 f"Given Q and K (d_k = {d_k}), compute S = QKᵀ, then the scaled scores "
-                 f"S_scaled = S/√d_k.") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        return t("engine.scaled_scores.prompt", d_k=problem.params["d_k"], rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g, env = problem.given, problem.value
         return scores_lines(t, g["Q"], g["K"]) + scale_lines(t, env["S"], problem.params["d_k"], env["S_scaled"]) + [
-            t("为什么除 √d_k：点积的方差随 d_k 线性增长，除以标准差 √d_k 把方差拉回 1，softmax 不会过早饱和。",
-              "Why √d_k: the dot product's variance grows like d_k; dividing by its standard deviation "
-              "√d_k brings it back to 1 so the softmax does not saturate.")]
+            t("engine.scaled_scores.why")]

@@ -14,7 +14,7 @@ from quizapp.engine.generators import toy
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.ops import scores
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, distinct_rows, int_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> (tokens n, d_k)
 SIZES = {1: (2, 2), 2: (3, 2), 3: (4, 3)}
@@ -62,16 +62,11 @@ class ScoresFamily(Family):
         return [part("S", (given["Q"].shape[0], given["K"].shape[0]), integer=all_int(given["Q"], given["K"]))]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         n, m = problem.solution["S"].shape
-        return t(f"已知 Q 和 K（每行一个 token），计算打分矩阵 S = QKᵀ（{n}×{m}，S_ij = q_i·k_j）。",
-                 f"Given Q and K (one token per row), compute the score matrix S = QKᵀ "
-                 f"({n}×{m}, S_ij = q_i·k_j).") + t("", " ") + answer_rule(t, problem.parts[0].integer)
+        return t("engine.scores.prompt", n=n, m=m, rule=answer_rule(t, problem.parts[0].integer))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g = problem.given
-        return [
-            *scores_lines(t, g["Q"], g["K"]),
-            t("形状：(n×d_k)(d_k×m) = n×m，d_k 在点积中被求和消去。",
-              "Shape: (n×d_k)(d_k×m) = n×m; d_k is summed away in the dot products.")]
+        return [*scores_lines(t, g["Q"], g["K"]), t("engine.scores.shape")]

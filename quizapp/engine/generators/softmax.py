@@ -13,7 +13,7 @@ from quizapp.engine.family import Family, Stage, need_ndim, need_scores
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import attention_softmax
 from quizapp.engine.sampling import MAX_TRIES, pick_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> (shape, values)
 SETUPS = {
@@ -60,15 +60,9 @@ class SoftmaxFamily(Family):
         return exp_hint(env["S"])
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        return t("已知（已缩放的）分数矩阵 S，对每一行做 softmax 得到注意力权重 A（每行和为 1）。可用下面的 eˣ 表。",
-                 "Given the (already scaled) score matrix S, apply softmax to each row to get the attention "
-                 "weights A (each row sums to 1). Use the eˣ table below.") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        return t("engine.softmax.prompt", rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
-        return [
-            *softmax_lines(t, problem.given["S"], problem.solution["A"]),
-            t("softmax 对最后一维（dim=−1，同一个 query 的所有 key）做；写成按列会变成「每个 key 被分配」，语义错误。",
-              "Softmax runs over the last axis (dim=−1: one query over all keys); over columns it would "
-              "distribute each key instead, which means something else.")]
+        t = Translator(lang)
+        return [*softmax_lines(t, problem.given["S"], problem.solution["A"]), t("engine.softmax.axis")]

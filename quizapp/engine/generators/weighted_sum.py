@@ -14,7 +14,7 @@ from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_n
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.ops import mixed_values
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, int_blocks
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> (n, m, d_v, parts per row: weights are multiples of 1/parts)
 SIZES = {1: (2, 2, 2, 4), 2: (3, 3, 2, 10), 3: (3, 4, 3, 10)}
@@ -78,18 +78,13 @@ class WeightedSumFamily(Family):
         return [part("O", (given["A"].shape[0], given["V"].shape[1]))]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        extra = t("（K 也给出了，想清楚该用哪个）", " (K is given too: think about which one to use)") \
-            if "K" in problem.given else ""
-        return t(f"已知注意力权重 A 和值矩阵 V{extra}，计算输出 O = AV：第 i 行是 V 各行按 A 第 i 行加权的和。",
-                 f"Given the attention weights A and the values V{extra}, compute the output O = AV: row i is "
-                 f"the rows of V weighted by row i of A.") + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        key = "engine.weighted_sum.prompt_with_k" if "K" in problem.given else "engine.weighted_sum.prompt"
+        return t(key, rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g = problem.given
         lines = weighted_sum_lines(t, g["A"], g["V"])
-        lines.append(t("A 每行非负且和为 1，所以每个输出都是 V 各行的凸组合（软选择）；K 只参与打分，不提供内容。",
-                       "Each row of A is non-negative and sums to 1, so every output is a convex combination of "
-                       "V's rows (a soft selection); K only takes part in scoring, it carries no content."))
+        lines.append(t("engine.weighted_sum.convex"))
         return lines
