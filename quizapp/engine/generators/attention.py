@@ -24,7 +24,8 @@ from quizapp.engine.generators.scores import score_stage
 from quizapp.engine.generators.softmax import softmax_stage
 from quizapp.engine.generators.weighted_sum import output_stage
 from quizapp.engine.sampling import MAX_TRIES, distinct_rows, draw_below
-from quizapp.engine.text import Lang, mat, shape_text
+from quizapp.engine.text import mat, shape_text
+from quizapp.i18n import Translator
 
 # Difficulty 1-2: the textbook's setting (seed 002 §7.12, see `toy`): d_model = d_k = d_v = 2.
 # Difficulty 3: d_model = 3, d_k = 4 (√d_k = 2), entries -1/0/1 with sparse weights.
@@ -158,38 +159,28 @@ class AttentionFamily(Family):
         return exp_hint(env["S_scaled"])
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         n, d_model = problem.given["X"].shape
-        d_k = problem.params["d_k"]
-        return t(
-            f"已知 X（{n} 个 token × d_model = {d_model}）和 W_Q、W_K、W_V，d_k = {d_k}。完整算一遍 self-attention："
-            f"Q = XW_Q、K = XW_K、V = XW_V → S = QKᵀ → S_scaled = S/√d_k → A = softmax(S_scaled)（逐行）→ O = AV。"
-            f"可用下面的 eˣ 表。",
-            f"Given X ({n} tokens × d_model = {d_model}) and W_Q, W_K, W_V, with d_k = {d_k}, compute self-attention "
-            f"step by step: Q = XW_Q, K = XW_K, V = XW_V → S = QKᵀ → S_scaled = S/√d_k → A = softmax(S_scaled) "
-            f"(row-wise) → O = AV. Use the eˣ table below.",
-        ) + t("", " ") + answer_rule(t)
+        return t("engine.attention.prompt", n=n, d_model=d_model, d_k=problem.params["d_k"], rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        return attention_steps(problem, Lang(lang))
+        return attention_steps(problem, Translator(lang))
 
 
-def attention_steps(problem, t: Lang) -> list[str]:
+def attention_steps(problem, t: Translator) -> list[str]:
     g, env = problem.given, problem.value
-    lines = [t("第 1 步：三个投影", "Step 1: the three projections")]
+    lines = [t("engine.attention.step_projections")]
     for name in ("Q", "K", "V"):
         lines += matmul_lines(t, name, g["X"], g[f"W_{name}"], "X", f"W_{name}")
-    lines.append(t("第 2 步：QKᵀ 打分", "Step 2: scores QKᵀ"))
+    lines.append(t("engine.attention.step_scores"))
     lines += scores_lines(t, env["Q"], env["K"])
-    lines.append(t("第 3 步：除以 √d_k", "Step 3: divide by √d_k"))
+    lines.append(t("engine.attention.step_scale"))
     lines += scale_lines(t, env["S"], problem.params["d_k"], env["S_scaled"])
-    lines.append(t("第 4 步：逐行 softmax", "Step 4: row-wise softmax"))
+    lines.append(t("engine.attention.step_softmax"))
     lines += softmax_lines(t, env["S_scaled"], env["A"])
-    lines.append(t("第 5 步：乘 V 得到输出", "Step 5: multiply by V"))
+    lines.append(t("engine.attention.step_values"))
     lines += weighted_sum_lines(t, env["A"], env["V"])
     shapes = " → ".join(f"({shape_text(env[name].shape).replace('×', ',')})"
                         for name in ("X", "Q", "S", "S_scaled", "A", "O"))
-    lines.append(t(f"形状：{shapes}；输出与 V 同形状，序列长度不变。O = {mat(env['O'])}",
-                   f"Shapes: {shapes}; the output has V's shape and the sequence length is unchanged. "
-                   f"O = {mat(env['O'])}"))
+    lines.append(t("engine.attention.shapes", shapes=shapes, O=mat(env["O"])))
     return lines

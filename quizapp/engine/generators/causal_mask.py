@@ -14,7 +14,8 @@ from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_n
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import apply_mask, masked_softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import Lang, mat
+from quizapp.engine.text import mat
+from quizapp.i18n import Translator
 
 # difficulty -> (n, score values, V width or None, V range)
 SETUPS = {
@@ -91,25 +92,16 @@ class CausalMaskFamily(Family):
         return exp_hint(env["S_masked"])
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        with_v = "V" in problem.given
-        return t(
-            "已知已缩放的分数 S（decoder 自注意力）。加 causal mask：未来位置（j > i，上三角）填 −∞，得到 S_masked；"
-            "再逐行 softmax 得到 A" + ("，最后算 O = AV" if with_v else "") + "。−∞ 可写作 -inf。",
-            "Given the scaled scores S (decoder self-attention), apply the causal mask: future positions "
-            "(j > i, upper triangle) become −∞, giving S_masked; then softmax each row to get A"
-            + (", and compute O = AV" if with_v else "") + ". Type −∞ as -inf.",
-        ) + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        key = "engine.causal_mask.prompt_with_v" if "V" in problem.given else "engine.causal_mask.prompt"
+        return t(key, rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         env = problem.value
-        lines = [t(f"加 mask（上三角 j > i 变 −∞，对角线保留）：S_masked = {mat(env['S_masked'])}",
-                   f"Mask (upper triangle j > i becomes −∞, the diagonal stays): S_masked = {mat(env['S_masked'])}")]
+        lines = [t("engine.causal_mask.mask", masked=mat(env["S_masked"]))]
         lines += softmax_lines(t, env["S_masked"], env["A"])
-        lines.append(t("第 1 个 token 只能看自己（权重 1），最后一个 token 能看全部；mask 必须加在 softmax 之前。",
-                       "The first token sees only itself (weight 1), the last sees every token; the mask goes "
-                       "before the softmax."))
+        lines.append(t("engine.causal_mask.first_and_last"))
         if "O" in env and "V" in problem.given:
             lines += weighted_sum_lines(t, env["A"], problem.given["V"])
         return lines

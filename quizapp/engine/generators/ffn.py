@@ -14,7 +14,8 @@ from quizapp.engine.explain import matmul_lines
 from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import Lang, vec
+from quizapp.engine.text import vec
+from quizapp.i18n import Translator
 
 # difficulty -> (d_model, d_ff, weight range, bias range)
 SETUPS = {1: (2, 4, (-1, 1), (-1, 1)), 2: (2, 4, (-2, 2), (-2, 2)), 3: (3, 4, (-2, 3), (-2, 2))}
@@ -81,22 +82,18 @@ class FFNFamily(Family):
                 part("y", (d_out,), integer=integer, zh="输出 y = rW₂ + b₂", en="output y = rW₂ + b₂")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         d_model, d_ff = problem.given["W1"].shape
-        return t(f"FFN（d_model = {d_model}，d_ff = {d_ff}）：对一个 token 的 x 计算 h = xW₁ + b₁、r = ReLU(h)、"
-                 f"y = rW₂ + b₂（行向量约定）。",
-                 f"FFN (d_model = {d_model}, d_ff = {d_ff}): for one token x compute h = xW₁ + b₁, r = ReLU(h) and "
-                 f"y = rW₂ + b₂ (row-vector convention).") + t("", " ") + answer_rule(t, all(s.integer for s in problem.parts))
+        return t("engine.ffn.prompt", d_model=d_model, d_ff=d_ff,
+                 rule=answer_rule(t, all(s.integer for s in problem.parts)))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         env = problem.value
         lines = matmul_lines(t, "h", env["x"], env["W1"], "x", "W₁")
         lines.append(f"h = xW₁ + b₁ = {vec(env['x'] @ env['W1'])} + {vec(env['b1'])} = {vec(env['h'])}")
-        lines.append(t(f"ReLU 把负数置 0：r = {vec(env['r'])}", f"ReLU zeroes the negatives: r = {vec(env['r'])}"))
+        lines.append(t("engine.ffn.relu", r=vec(env["r"])))
         lines += matmul_lines(t, "y", env["r"], env["W2"], "r", "W₂")
         lines.append(f"y = rW₂ + b₂ = {vec(env['r'] @ env['W2'])} + {vec(env['b2'])} = {vec(env['y'])}")
-        lines.append(t("升维 → 非线性 → 降维，每个位置独立计算，不混合 token；输出层没有 ReLU。",
-                       "Up-project → non-linearity → down-project, for each position on its own (no mixing of "
-                       "tokens); there is no ReLU on the output."))
+        lines.append(t("engine.ffn.shape_of_it"))
         return lines

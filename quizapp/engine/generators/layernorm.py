@@ -15,7 +15,8 @@ import numpy as np
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import MINUS, Lang, num, signed, vec
+from quizapp.engine.text import MINUS, num, signed, vec
+from quizapp.i18n import Translator
 
 GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
 BETAS = np.array([-1.0, -0.5, 0, 0, 0.5, 1])
@@ -102,34 +103,26 @@ class LayerNormFamily(Family):
                 part("y", (n,), zh="输出 y = γ⊙x̂ + β", en="output y = γ⊙x̂ + β")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        affine = "gamma" in problem.given
-        tail = t("γ、β 已给出。", "γ and β are given.") if affine else t("γ = 1，β = 0。", "γ = 1, β = 0.")
-        return t(
-            "对一个 token 的向量 x 做 LayerNorm（不加 ε）：求均值 μ、方差 σ²（除以 n）、x̂ = (x − μ)/σ 和 "
-            f"y = γ⊙x̂ + β。{tail}",
-            "Apply LayerNorm (no ε) to one token's vector x: give the mean μ, the variance σ² (divide by n), "
-            f"x̂ = (x − μ)/σ and y = γ⊙x̂ + β. {tail}",
-        ) + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        tail = t("engine.layernorm.affine_given") if "gamma" in problem.given else t("engine.layernorm.no_affine")
+        return t("engine.layernorm.prompt", tail=tail, rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         env, x = problem.value, problem.given["x"]
         n = x.shape[0]
         mu, var = float(env["mu"]), float(env["var"])
         deviations = " + ".join(f"({num(v)} {MINUS} {signed(mu)})²" for v in x)
         lines = [
             f"μ = ({' + '.join(num(v) for v in x)})/{n} = {num(mu)}",
-            t(f"σ² = [{deviations}]/{n} = {num(np.sum((x - mu) ** 2))}/{n} = {num(var)}（除以 n，有偏方差）",
-              f"σ² = [{deviations}]/{n} = {num(np.sum((x - mu) ** 2))}/{n} = {num(var)} (divide by n: biased)"),
+            t("engine.layernorm.variance", deviations=deviations, n=n, total=num(np.sum((x - mu) ** 2)),
+              var=num(var)),
             f"σ = √{num(var)} ≈ {math.sqrt(var):.4f}",
             f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{math.sqrt(var):.4f} = {vec(env['x_hat'])}",
         ]
         if "gamma" in problem.given:
             lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = {vec(env['y'])}")
         else:
-            lines.append(t(f"γ = 1、β = 0，所以 y = x̂ = {vec(env['y'])}", f"γ = 1 and β = 0, so y = x̂ = {vec(env['y'])}"))
-        lines.append(t("LayerNorm 在每个 token 自己的向量内统计，不跨 token、不跨 batch；x̂ 的均值 0、方差 1。",
-                       "LayerNorm takes statistics within each token's own vector, not across tokens or the "
-                       "batch; x̂ has mean 0 and variance 1."))
+            lines.append(t("engine.layernorm.identity_affine", y=vec(env["y"])))
+        lines.append(t("engine.layernorm.per_token"))
         return lines

@@ -16,7 +16,8 @@ from quizapp.engine.family import Family, Stage, need_ndim, need_scores
 from quizapp.engine.generators.causal_mask import mask_stage, weights_stage
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import Lang, join_list, mat, vec
+from quizapp.engine.text import mat, vec
+from quizapp.i18n import Translator
 
 HALVES = np.array([-1.0, -0.5, 0, 0.5, 1, 1.5, 2, 2.5])
 
@@ -77,30 +78,19 @@ class PaddingMaskFamily(Family):
         return exp_hint(env["S_masked"])
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
-        return t(
-            "已知分数 S 和 padding mask（1 = 真实 token 保留，0 = PAD，按 key 位置）。把 PAD 位置的分数填 −∞ 得到 "
-            "S_masked，再逐行 softmax 得到 A（PAD 的权重为 0，每行和仍为 1）。−∞ 可写作 -inf。",
-            "Given the scores S and the padding mask (1 = real token, keep; 0 = PAD; per key position), set the "
-            "PAD positions to −∞ to get S_masked, then softmax each row to get A (PAD gets weight 0, rows still "
-            "sum to 1). Type −∞ as -inf.",
-        ) + t("", " ") + answer_rule(t)
+        t = Translator(lang)
+        return t("engine.padding_mask.prompt", rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         g, env = problem.given, problem.value
         mask = g["mask"]
         if mask.ndim == 1:
             pads = [str(j + 1) for j in np.flatnonzero(mask == 0)]
-            lines = [t(f"mask = {vec(mask)}：第 {join_list(pads, t)} 个位置是 PAD，这些列填 −∞（每一行都一样）。",
-                       f"mask = {vec(mask)}: position(s) {join_list(pads, t)} are PAD; those columns become −∞ "
-                       f"(in every row).")]
+            lines = [t("engine.padding_mask.pad_columns", mask=vec(mask), pads=t("engine.list_sep").join(pads))]
         else:
-            lines = [t("mask 每行对应一个样本：0 的位置（PAD）填 −∞。", "One mask row per batch row: 0 (PAD) cells become −∞.")]
+            lines = [t("engine.padding_mask.batch_rows")]
         lines.append(f"S_masked = {mat(env['S_masked'])}")
         lines += softmax_lines(t, env["S_masked"], env["A"])
-        lines.append(t("mask 必须在 softmax 之前加；HuggingFace 的 attention_mask 是 1 = 保留，PyTorch 的 attn_mask "
-                       "是 True = 遮住，约定相反。",
-                       "The mask goes before the softmax; HuggingFace's attention_mask uses 1 = keep while "
-                       "PyTorch's attn_mask uses True = masked, the opposite convention."))
+        lines.append(t("engine.padding_mask.conventions"))
         return lines
