@@ -1,4 +1,5 @@
-"""Number and matrix formatting for prompts and worked solutions, in Chinese or English.
+"""Number and matrix formatting for prompts and worked solutions (the words are in the catalog,
+`quizapp.i18n`: `engine.*` keys).
 
 Numbers are written the way the seeds write them (`quizapp.i18n.formatting.num`): integers
 bare ("2"), short exact decimals as they are ("0.5", "0.25"), everything else to 3 decimals
@@ -14,36 +15,6 @@ import numpy as np
 # One rule for numbers across the app; re-exported here for the generators.
 from quizapp.i18n.formatting import MINUS as MINUS
 from quizapp.i18n.formatting import num as num
-
-
-class Lang:
-    """Picks the Chinese or the English text: `t = Lang(lang); t("中文", "English")`."""
-
-    __slots__ = ("zh",)
-
-    def __init__(self, lang: str) -> None:
-        if lang not in ("zh", "en"):
-            raise ValueError(f"unknown language {lang!r} (expected 'zh' or 'en')")
-        self.zh = lang == "zh"
-
-    def __call__(self, zh: str, en: str | None = None, **values: object) -> str:
-        if en is None:  # transitional: a catalog key (removed with this class)
-            from quizapp.i18n import Translator
-
-            return Translator("zh" if self.zh else "en")(zh, **values)
-        return zh if self.zh else en
-
-    @property
-    def colon(self) -> str:
-        return "：" if self.zh else ": "
-
-    @property
-    def semi(self) -> str:
-        return "；" if self.zh else "; "
-
-    def row(self, i: int) -> str:
-        """'第 i 行' / 'row i' for a 0-based index i."""
-        return f"第 {i + 1} 行" if self.zh else f"row {i + 1}"
 
 
 def vec(values: Iterable[float]) -> str:
@@ -93,10 +64,6 @@ def signed(x: float) -> str:
 def dot_terms(a: np.ndarray, b: np.ndarray) -> str:
     """'1×0 + 0×(−1)' for the dot product of two short vectors."""
     return " + ".join(f"{signed(x)}×{signed(y)}" for x, y in zip(a, b))
-
-
-def join_list(items: list[str], t: Lang) -> str:
-    return ("、" if t.zh else ", ").join(items)
 
 
 def subscript(i: int) -> str:

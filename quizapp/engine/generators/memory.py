@@ -17,7 +17,8 @@ from __future__ import annotations
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang, num
+from quizapp.engine.text import num
+from quizapp.i18n import Translator
 
 MIB = 2 ** 20
 DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
@@ -86,40 +87,23 @@ class MemoryFamily(Family):
                 part("kv_mib_2S", (), zh="S 翻倍后的 KV cache（MiB）", en="KV cache when S doubles (MiB)")]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        gqa = (t(f"，K/V 只有 kv_heads = {p['kv_heads']} 组（GQA）", f", only kv_heads = {p['kv_heads']} K/V heads (GQA)")
-               if p["kv_heads"] != p["h"] else "")
-        return t(
-            f"L = {p['L']} 层，batch B = {p['B']}，序列长度 S = {p['S']}，h = {p['h']} 个头{gqa}，d_head = {p['d_head']}，"
-            f"{p['dtype']}（{p['bytes']} 字节）。求：所有层的注意力分数矩阵占多少 MiB（训练时为反向传播保留）；"
-            f"KV cache 占多少 MiB；S 翻倍后这两个数各是多少。1 MiB = 2²⁰ 字节。",
-            f"L = {p['L']} layers, batch B = {p['B']}, sequence length S = {p['S']}, h = {p['h']} heads{gqa}, "
-            f"d_head = {p['d_head']}, {p['dtype']} ({p['bytes']} bytes). How many MiB do the score matrices of all "
-            f"layers take (kept for the backward pass)? How many MiB does the KV cache take? And both when S "
-            f"doubles? 1 MiB = 2²⁰ bytes.",
-        ) + t("", " ") + answer_rule(t)
+        key = "engine.memory.prompt_gqa" if p["kv_heads"] != p["h"] else "engine.memory.prompt"
+        return t(key, L=p["L"], B=p["B"], S=p["S"], h=p["h"], kv_heads=p["kv_heads"], d_head=p["d_head"],
+                 dtype=p["dtype"], nbytes=p["bytes"], rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, env = problem.params, problem.value
         b, s, layers, h, kv, d_head, nbytes = (p[n] for n in ("B", "S", "L", "h", "kv_heads", "d_head", "bytes"))
         scores_bytes = layers * b * h * s * s * nbytes
         kv_bytes = 2 * layers * b * s * kv * d_head * nbytes
         return [
-            t(f"分数矩阵：L·B·h·S²·bytes = {layers}·{b}·{h}·{s}²·{nbytes} = {scores_bytes:,} 字节 = "
-              f"{num(env['scores_mib'])} MiB",
-              f"Scores: L·B·h·S²·bytes = {layers}·{b}·{h}·{s}²·{nbytes} = {scores_bytes:,} bytes = "
-              f"{num(env['scores_mib'])} MiB"),
-            t(f"KV cache：2（K 和 V）·L·B·S·kv_heads·d_head·bytes = 2·{layers}·{b}·{s}·{kv}·{d_head}·{nbytes} = "
-              f"{kv_bytes:,} 字节 = {num(env['kv_mib'])} MiB",
-              f"KV cache: 2 (K and V)·L·B·S·kv_heads·d_head·bytes = 2·{layers}·{b}·{s}·{kv}·{d_head}·{nbytes} = "
-              f"{kv_bytes:,} bytes = {num(env['kv_mib'])} MiB"),
-            t(f"S 翻倍：分数矩阵是 S×S，变 4 倍 → {num(env['scores_mib_2S'])} MiB；KV cache 随 S 线性，变 2 倍 → "
-              f"{num(env['kv_mib_2S'])} MiB",
-              f"Doubling S: the scores are S×S, so 4× → {num(env['scores_mib_2S'])} MiB; the KV cache is linear "
-              f"in S, so 2× → {num(env['kv_mib_2S'])} MiB"),
-            t("FlashAttention 不物化 S×S 矩阵（显存 O(S)），但计算量仍是 O(S²)；GQA 按 h/kv_heads 倍缩小 KV cache。",
-              "FlashAttention never materialises the S×S matrix (O(S) memory) but still does O(S²) work; GQA "
-              "shrinks the KV cache by h/kv_heads."),
+            t("engine.memory.scores", L=layers, B=b, h=h, S=s, nbytes=nbytes, total=f"{scores_bytes:,}",
+              mib=num(env["scores_mib"])),
+            t("engine.memory.kv_cache", L=layers, B=b, S=s, kv=kv, d_head=d_head, nbytes=nbytes,
+              total=f"{kv_bytes:,}", mib=num(env["kv_mib"])),
+            t("engine.memory.doubling", scores=num(env["scores_mib_2S"]), kv=num(env["kv_mib_2S"])),
+            t("engine.memory.flash_and_gqa"),
         ]

@@ -21,7 +21,8 @@ import numpy as np
 from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick, pick_blocks
-from quizapp.engine.text import Lang, dot_terms, mat, num, vec
+from quizapp.engine.text import dot_terms, mat, num, vec
+from quizapp.i18n import Translator
 
 SPARSE = np.array([-1.0, 0, 0, 0, 1, 1, 2])
 # difficulty -> (h, d_head, head values in tenths (lo, hi), W_O values)
@@ -110,40 +111,25 @@ class MultiHeadFamily(Family):
         ]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        return t(
-            f"多头注意力：d_model = {p['d_model']}，h = {p['h']}，batch B = {p['B']}，序列长度 S = {p['S']}。"
-            f"求每个头的维度 d_head；一个头的 Q、注意力分数、拼接结果的形状（形如 \"2 8 5 4\"）；"
-            f"再把给出的各头输出（heads 第 i 行 = 第 i 个头对某个 token 的输出）拼接成 concat，并算 y = concat · W_O。",
-            f"Multi-head attention with d_model = {p['d_model']}, h = {p['h']}, batch B = {p['B']}, sequence "
-            f"length S = {p['S']}. Give the per-head size d_head; the shapes (like \"2 8 5 4\") of one head's Q, "
-            f"of the attention scores and of the concatenation; then concatenate the given head outputs (row i of "
-            f"heads = head i's output for one token) into concat and compute y = concat · W_O.",
-        ) + t("", " ") + answer_rule(t)
+        return t("engine.multi_head.prompt", d_model=p["d_model"], h=p["h"], B=p["B"], S=p["S"], rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, env, g = problem.params, problem.value, problem.given
         b, h, s, d_model = p["B"], p["h"], p["S"], p["d_model"]
         d_head = d_model // h
         lines = [
             f"d_head = d_model / h = {d_model} / {h} = {d_head}",
-            t(f"每个头：Q_i、K_i、V_i 形状 [B, h, S, d_head] = [{b}, {h}, {s}, {d_head}]",
-              f"Per head: Q_i, K_i, V_i have shape [B, h, S, d_head] = [{b}, {h}, {s}, {d_head}]"),
-            t(f"分数 Q_i K_iᵀ：(S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}]",
-              f"Scores Q_i K_iᵀ: (S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}]"),
-            t(f"h 个头拼接：[B, S, h·d_head] = [{b}, {s}, {d_model}]",
-              f"Concatenating h heads: [B, S, h·d_head] = [{b}, {s}, {d_model}]"),
-            t(f"concat = {' ‖ '.join(vec(row) for row in g['heads'])} = {vec(env['concat'])}",
-              f"concat = {' ‖ '.join(vec(row) for row in g['heads'])} = {vec(env['concat'])}"),
-            t("y = concat · W_O，第 j 个分量 = concat · (W_O 的第 j 列)：",
-              "y = concat · W_O, component j = concat · (column j of W_O):"),
+            t("engine.multi_head.per_head", b=b, h=h, s=s, d_head=d_head),
+            t("engine.multi_head.scores", b=b, h=h, s=s),
+            t("engine.multi_head.concat_shape", b=b, s=s, d_model=d_model),
+            f"concat = {' ‖ '.join(vec(row) for row in g['heads'])} = {vec(env['concat'])}",
+            t("engine.multi_head.output"),
         ]
         for j in range(g["W_O"].shape[1]):
             lines.append(f"  y{j + 1} = {dot_terms(env['concat'], g['W_O'][:, j])} = {num(env['y'][j])}")
         lines.append(f"y = {mat(env['y'])}")
-        lines.append(t("参数量：h 个头各降到 d_model/h 维，Q/K/V 总参数仍是 3·d_model²；W_O 负责融合各头，不能省。",
-                       "Parameters: each of the h heads works in d_model/h dimensions, so Q/K/V still total "
-                       "3·d_model²; W_O mixes the heads and cannot be skipped."))
+        lines.append(t("engine.multi_head.parameters"))
         return lines

@@ -18,7 +18,7 @@ from __future__ import annotations
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> choices for (d_model, h, d_ff multiplier, bias)
 CHOICES = {1: ((4, 8, 16), (2, 4), (4,), (0,)), 2: ((64, 128, 256, 512), (4, 8), (4,), (1,)),
@@ -95,17 +95,14 @@ class ParamsFamily(Family):
         ]
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
-        bias = t("线性层带偏置", "linear layers have biases") if p["bias"] else t("线性层不带偏置", "no biases")
-        return t(f"d_model = {p['d_model']}，h = {p['h']}，d_ff = {p['d_ff']}，{bias}。求 MHA、FFN 的参数量，"
-                 f"以及单头（d_k = d_model）、h 个头（每头 d_model/h）、h 个头都不降维时 Q/K/V 的参数量。",
-                 f"d_model = {p['d_model']}, h = {p['h']}, d_ff = {p['d_ff']}, {bias}. Count the parameters of "
-                 f"MHA and of the FFN, and the Q/K/V parameters of one head (d_k = d_model), of h heads "
-                 f"(d_model/h each), and of h heads that do not reduce d_k.") + t("", " ") + answer_rule(t, True)
+        bias = t("engine.params.with_bias") if p["bias"] else t("engine.params.no_bias")
+        return t("engine.params.prompt", d_model=p["d_model"], h=p["h"], d_ff=p["d_ff"], bias=bias,
+                 rule=answer_rule(t, True))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p, env = problem.params, problem.value
         d, h, d_ff, bias = p["d_model"], p["h"], p["d_ff"], p["bias"]
         dh = d // h
@@ -114,18 +111,14 @@ class ParamsFamily(Family):
             return f"{int(env[name]):,}"
 
         with_b = bias == 1
+        bias_term = " + 3·d" if with_b else ""
         return [
-            (f"MHA = 4·(d² + d) = 4·({d}² + {d}) = {n('mha')}" if with_b else f"MHA = 4·d² = 4·{d}² = {n('mha')}")
-            + t("（W_Q、W_K、W_V、W_O 各 d×d）", " (W_Q, W_K, W_V, W_O are d×d each)"),
+            t("engine.params.mha", formula=f"MHA = 4·(d² + d) = 4·({d}² + {d}) = {n('mha')}" if with_b
+              else f"MHA = 4·d² = 4·{d}² = {n('mha')}"),
             (f"FFN = 2·d·d_ff + d_ff + d = 2·{d}·{d_ff} + {d_ff} + {d} = {n('ffn')}" if with_b
              else f"FFN = 2·d·d_ff = 2·{d}·{d_ff} = {n('ffn')}"),
-            t(f"单头 Q/K/V：3·d·d{' + 3·d' if with_b else ''} = {n('qkv_one_head')}",
-              f"One head Q/K/V: 3·d·d{' + 3·d' if with_b else ''} = {n('qkv_one_head')}"),
-            t(f"h 个头各 d/h = {dh} 维：h·3·d·(d/h){' + 3·d' if with_b else ''} = {n('qkv_h_heads')}，与单头相同",
-              f"h heads of d/h = {dh}: h·3·d·(d/h){' + 3·d' if with_b else ''} = {n('qkv_h_heads')}, the same as "
-              f"one head"),
-            t(f"不降维：h 倍 = {h}·{n('qkv_one_head')} = {n('qkv_no_split')}",
-              f"Without the split: h times as many = {h}·{n('qkv_one_head')} = {n('qkv_no_split')}"),
-            t("降维让 h 个子空间几乎「免费」：总参数量和计算量与单头相同。",
-              "The split makes h subspaces nearly free: the same parameters and compute as one head."),
+            t("engine.params.one_head", bias_term=bias_term, total=n("qkv_one_head")),
+            t("engine.params.h_heads", dh=dh, bias_term=bias_term, total=n("qkv_h_heads")),
+            t("engine.params.no_split", h=h, one_head=n("qkv_one_head"), total=n("qkv_no_split")),
+            t("engine.params.why_split"),
         ]

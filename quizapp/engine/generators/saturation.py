@@ -17,7 +17,8 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import Lang, num, vec
+from quizapp.engine.text import num, vec
+from quizapp.i18n import Translator
 
 # difficulty -> (row length, score range, d_k values)
 SETUPS = {1: (3, (0, 4), (1, 16)), 2: (3, (0, 6), (1, 16, 64)), 3: (4, (-2, 8), (1, 4, 16, 64))}
@@ -76,36 +77,25 @@ class SaturationFamily(Family):
         return exp_hint(np.concatenate(rows))
 
     def prompt(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         d_ks = ", ".join(num(d) for d in problem.given["d_k"])
-        return t(f"某个 query 的一行原始分数 s = QKᵀ 已给出。求 softmax(s) 的最大权重 p_unscaled（不缩放），"
-                 f"以及 d_k = {d_ks} 时 softmax(s/√d_k) 的最大权重 p_scaled（每个 d_k 一个数，可写百分数）。",
-                 f"One query's row of raw scores s = QKᵀ is given. Find the largest weight of softmax(s) "
-                 f"(p_unscaled, no scaling) and, for d_k = {d_ks}, the largest weight of softmax(s/√d_k) "
-                 f"(p_scaled, one number per d_k; percentages are fine).") + t("", " ") + answer_rule(t)
+        return t("engine.saturation.prompt", d_ks=d_ks, rule=answer_rule(t))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         s = problem.given["s"]
-        lines = [_row_line(t, t("不缩放", "no scaling"), s)]
+        lines = [_row_line(t, t("engine.saturation.unscaled"), s)]
         for d in problem.given["d_k"]:
             root = math.sqrt(d)
-            lines.append(_row_line(t, f"d_k = {num(d)}，s/√{num(d)} = s/{root:.4g}" if t.zh else
-                                   f"d_k = {num(d)}, s/√{num(d)} = s/{root:.4g}", s / root))
+            lines.append(_row_line(t, t("engine.saturation.scaled", d=num(d), root=f"{root:.4g}"), s / root))
         sol = problem.solution
-        lines.append(f"p_unscaled = {num(sol['p_unscaled'])}{t.semi}p_scaled = {vec(sol['p_scaled'])}")
-        lines.append(t("d_k 越大，缩放后的分数越平，最大权重越小；若不缩放，点积随 d_k 变大（标准差 √d_k），"
-                       "softmax 接近 one-hot、梯度消失。",
-                       "The larger d_k, the flatter the scaled scores and the smaller the largest weight; "
-                       "without scaling the dot products grow with d_k (std √d_k) and the softmax turns "
-                       "one-hot, killing the gradient."))
+        lines.append(f"p_unscaled = {num(sol['p_unscaled'])}{t('engine.semicolon')}p_scaled = {vec(sol['p_scaled'])}")
+        lines.append(t("engine.saturation.why"))
         return lines
 
 
-def _row_line(t: Lang, label: str, row: np.ndarray) -> str:
+def _row_line(t: Translator, label: str, row: np.ndarray) -> str:
     e = np.exp(row)
     total = float(e.sum())
-    return t(f"{label}：e^{vec(row)} = {vec(e)}，和 = {num(total)} → 最大权重 {num(e.max())}/{num(total)} = "
-             f"{num(e.max() / total)}",
-             f"{label}: e^{vec(row)} = {vec(e)}, sum = {num(total)} → largest weight {num(e.max())}/{num(total)} = "
-             f"{num(e.max() / total)}")
+    return t("engine.saturation.row", label=label, x=vec(row), exp=vec(e), total=num(total), top=num(e.max()),
+             p=num(e.max() / total))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, pick
-from quizapp.engine.text import Lang
+from quizapp.i18n import Translator
 
 # difficulty -> choices for (B, S, d_model, h, S_dec, S_enc)
 CHOICES = {
@@ -96,33 +96,20 @@ class ShapesFamily(Family):
 
     def prompt(self, problem, lang):
         p = problem.params
-        t = Lang(lang)
-        return t(
-            f"B = {p['B']}，S = {p['S']}，d_model = {p['d_model']}，h = {p['h']}；cross-attention 中 decoder 长度 "
-            f"S_dec = {p['S_dec']}，encoder 长度 S_enc = {p['S_enc']}。写出 d_head 和各张量的形状"
-            f"（按 [B, h, 行, 列] 的顺序，用空格分隔，如 \"2 8 5 64\"）。",
-            f"B = {p['B']}, S = {p['S']}, d_model = {p['d_model']}, h = {p['h']}; in cross-attention the decoder "
-            f"length is S_dec = {p['S_dec']} and the encoder length S_enc = {p['S_enc']}. Give d_head and the shape "
-            f"of each tensor (in [B, h, rows, columns] order, space-separated, like \"2 8 5 64\").",
-        ) + t("", " ") + answer_rule(t, True)
+        t = Translator(lang)
+        return t("engine.shapes.prompt", B=p["B"], S=p["S"], d_model=p["d_model"], h=p["h"], S_dec=p["S_dec"],
+                 S_enc=p["S_enc"], rule=answer_rule(t, True))
 
     def steps(self, problem, lang):
-        t = Lang(lang)
+        t = Translator(lang)
         p = problem.params
         b, s, d, h, s_dec, s_enc = (p[n] for n in self.required_params)
         dh = d // h
         return [
             f"d_head = d_model / h = {d} / {h} = {dh}",
-            t(f"Q [B, S, d_model] = [{b}, {s}, {d}] 拆成 h 个头并把 h 提前：[B, h, S, d_head] = [{b}, {h}, {s}, {dh}]",
-              f"Q [B, S, d_model] = [{b}, {s}, {d}] split into h heads, h moved forward: "
-              f"[B, h, S, d_head] = [{b}, {h}, {s}, {dh}]"),
-            t(f"QKᵀ：(S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}]（d_head 被求和消去）",
-              f"QKᵀ: (S×d_head)(d_head×S) = S×S → [{b}, {h}, {s}, {s}] (d_head is summed away)"),
-            t(f"A·V 后每个头 [B, h, S, d_head]，拼接回 [B, S, h·d_head] = [{b}, {s}, {d}]",
-              f"After A·V each head is [B, h, S, d_head]; concatenated back: [B, S, h·d_head] = [{b}, {s}, {d}]"),
-            t(f"Cross-attention 分数：Q 来自 decoder、K 来自 encoder → [B, h, S_dec, S_enc] = [{b}, {h}, {s_dec}, {s_enc}]",
-              f"Cross-attention scores: Q from the decoder, K from the encoder → [B, h, S_dec, S_enc] = "
-              f"[{b}, {h}, {s_dec}, {s_enc}]"),
-            t(f"输出跟随 query：[B, S_dec, d_model] = [{b}, {s_dec}, {d}]",
-              f"The output follows the queries: [B, S_dec, d_model] = [{b}, {s_dec}, {d}]"),
+            t("engine.shapes.split_heads", b=b, s=s, d=d, h=h, dh=dh),
+            t("engine.shapes.scores", b=b, h=h, s=s),
+            t("engine.shapes.concat", b=b, s=s, d=d),
+            t("engine.shapes.cross_scores", b=b, h=h, s_dec=s_dec, s_enc=s_enc),
+            t("engine.shapes.output", b=b, s_dec=s_dec, d=d),
         ]
