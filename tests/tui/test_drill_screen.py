@@ -557,3 +557,18 @@ def test_part_entries_cover_every_part_shape():
             for spec in engine.generate(info.id, 1, difficulty).parts:
                 rows, cols = grid_shape(spec.shape)
                 assert rows * cols == spec.size
+
+
+async def test_a_fraction_pasted_as_text_stays_a_fraction_in_its_cell(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await pilot.press("ctrl+t")
+        entry = screen.sheet.entry("A")
+        entry.text_area.text = "1/3 2/3\n0.119 0.881"
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        assert entry.grid.values() == [["1/3", "2/3"], ["0.119", "0.881"]]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert entry.grid.cell(0, 0).value == "1/3"  # not 0.333333

@@ -99,3 +99,24 @@ def test_drill_heatmap(snap_compare, db, clock):
     problem = engine.generate("causal_mask", 3, 2)
     run_before = drill("causal_mask", 3, 2, filled=problem.solution, keys=("ctrl+s",))
     assert snap_compare(app_for(db, clock), run_before=run_before, terminal_size=SIZE)
+
+
+NARROW = (80, 24)
+
+
+def test_drill_before_grading_80x24(snap_compare, db, clock):
+    typed = cell_texts(engine.generate("softmax", 3, 1).solution["A"])
+    assert snap_compare(app_for(db, clock), run_before=drill("softmax", 3, typed=typed), terminal_size=NARROW)
+
+
+def test_drill_after_grading_80x24(snap_compare, db, clock):
+    problem = engine.generate("scaled_scores", 3, 1)
+    typed = cell_texts(problem.solution["S"]) + cell_texts(problem.mistakes["no_scaling"]["S_scaled"])
+    run_before = drill("scaled_scores", 3, typed=typed, keys=("ctrl+s",))
+    assert snap_compare(app_for(db, clock), run_before=run_before, terminal_size=NARROW)
+
+
+def test_drill_worked_solution_80x24(snap_compare, db, clock):
+    typed = cell_texts(engine.generate("softmax", 3, 1).solution["A"])
+    run_before = drill("softmax", 3, typed=typed, keys=("ctrl+s", "W"))
+    assert snap_compare(app_for(db, clock), run_before=run_before, terminal_size=NARROW)

@@ -779,3 +779,22 @@ async def test_drill_cells_typed_ahead_land_where_tab_moved(db, clock):
             app.post_message(events.Key(names.get(char, char), char))
         await settle(pilot)
         assert "100%" in text_of(app, ".sheet-result")
+
+
+async def test_finish_now_asks_then_goes_to_the_report(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_small_mock(pilot)
+        await type_text(pilot, "方差 饱和")
+        clock.advance(seconds=30)
+        await press(pilot, "ctrl+s", "enter")  # the first question answered
+        assert "ctrl+f" in footer_text(app) or "^f" in footer_text(app)
+        await press(pilot, "ctrl+f")
+        assert type(app.screen).__name__ == "FinishMockModal"
+        await press(pilot, "n")  # not yet
+        assert type(app.screen).__name__ == "MockRunScreen" and answering(app)
+        await press(pilot, "ctrl+f", "y")
+        assert type(app.screen).__name__ == "MockReportScreen"
+        report = app.screen.report
+        assert report.status == "completed"
+        assert [row.answered for row in report.questions] == [True, False, False, False]

@@ -158,3 +158,31 @@ def test_mock_qa_english_material_and_english_answer_ticked(snap_compare, app_fo
         await steady(pilot)
 
     assert snap_compare(app_for(lang="en"), run_before=run_before, terminal_size=SIZE)
+
+
+NARROW = (80, 24)
+
+
+def test_mock_setup_80x24(snap_compare, app_for):
+    async def run_before(pilot: Pilot) -> None:
+        await open_setup(pilot)
+        await steady(pilot)
+
+    assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_mock_qa_question_80x24(snap_compare, app_for, clock):
+    async def run_before(pilot: Pilot) -> None:
+        await start(pilot)
+        await type_text(pilot, "点积的方差随维度增大")
+        await steady(pilot)
+
+    assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_mock_report_80x24(snap_compare, app_for, clock):
+    async def run_before(pilot: Pilot) -> None:
+        await finish_interview(pilot, clock)
+        await steady(pilot)
+
+    assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)

@@ -27,33 +27,7 @@ COMPLETED = "completed"
 
 
 class MockHistoryScreen(BaseScreen):
-    DEFAULT_CSS = """
-    MockHistoryScreen #mock-history-body {
-        padding: 0 2;
-    }
-    MockHistoryScreen .mock-history-title {
-        color: $text-primary;
-        text-style: bold;
-        margin-top: 1;
-    }
-    MockHistoryScreen #mock-history-trend {
-        height: 4;
-        width: 80;
-        margin: 1 0 0 0;
-    }
-    MockHistoryScreen #mock-history-trend-text {
-        color: $text-muted;
-        height: auto;
-    }
-    MockHistoryScreen #mock-history-table {
-        height: 1fr;
-        margin-top: 1;
-    }
-    MockHistoryScreen #mock-history-empty {
-        color: $text-muted;
-        height: auto;
-    }
-    """
+    CSS_PATH = "mock.tcss"
 
     BINDINGS = [
         Binding("o", "open_report", "Open report", id="mock_history.open"),

@@ -1,4 +1,4 @@
-"""The dialogs of a mock interview in progress: "Quit the interview?" (`escape`) and
+"""The phases and dialogs of a mock interview in progress: "Quit the interview?" (`escape`) and
 "Finish now?" (`ctrl+f`).
 
 Each answers True (quit, kept abandoned and resumable / finish and see the report) or
@@ -7,12 +7,25 @@ False (go on).
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from quizapp.tui.screens.base import BaseModal
+
+
+class MockPhase(StrEnum):
+    """Where a mock interview in progress is; the run screen's keys follow it."""
+
+    LOADING = "loading"
+    ANSWERING = "answering"
+    REVIEW = "review"  # a Q&A answer's key points are being checked (its clock is stopped)
+    SAVING = "saving"  # an answer is being stored
+    FEEDBACK = "feedback"  # an MCQ's or a calculation's result is shown
+    FINISHING = "finishing"
 
 
 class QuitMockModal(BaseModal[bool]):

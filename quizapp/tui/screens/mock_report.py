@@ -56,28 +56,7 @@ def drill_titles(report: MockReport) -> dict[str, tuple[str, str]]:
 
 
 class MockReportScreen(BaseScreen):
-    DEFAULT_CSS = """
-    MockReportScreen #mock-report-body {
-        padding: 0 2;
-    }
-    MockReportScreen #mock-report-summary {
-        margin-top: 1;
-        height: auto;
-    }
-    MockReportScreen .mock-report-title {
-        color: $text-primary;
-        text-style: bold;
-        margin-top: 1;
-    }
-    MockReportScreen #mock-report-questions, MockReportScreen #mock-report-topics,
-    MockReportScreen #mock-report-weak {
-        height: auto;
-    }
-    MockReportScreen #mock-report-review-hint {
-        color: $text-accent;
-        height: auto;
-    }
-    """
+    CSS_PATH = "mock.tcss"
 
     BINDINGS = [
         Binding("r", "review_weak", "Review these", id="mock_report.review"),

@@ -1,19 +1,11 @@
 """A mock interview in progress: one question at a time against two countdowns.
 
-Each question is a pane that owns its state (`QAPane`, `MCQPane`, `DrillPane` in
-`widgets/`): it posts `Answered` with what the user gave, and this screen stores it through
-the mock service in a worker and hands the stored answer back to the pane. A Q&A answer
-moves on at once; an MCQ or calculation shows its result until `enter`.
-
-Time comes from the app clock: a Textual interval calls `tick()`, which reads
-`clock.now()`, so a test advances a `FixedClock` and calls `tick()`. The interview clock
-counts answering time only (`MockView.remaining_s`, plus the open question's time); the
-key-point review and reading a result do not use it up.
-
-Every answer is stored in its own transaction, so quitting (`escape`, confirmed) leaves the
-interview abandoned with everything answered so far; Mock set-up and the history resume it.
-Quitting the whole app (ctrl+q) mid-question does the same when the screen is unmounted.
-`ctrl+f` finishes the interview now (confirmed): unanswered questions count 0.
+Each question is a pane that owns its state (`QAPane`, `MCQPane`, `DrillPane`); it posts
+`Answered`, and this screen stores the answer through the mock service in a worker (each in
+its own transaction) and hands it back to the pane. Time comes from the app clock: an
+interval calls `tick()`, so a test advances a `FixedClock` and calls `tick()`; the
+interview clock counts answering time only. `escape` (confirmed) or ctrl+q leave the
+interview abandoned and resumable; `ctrl+f` (confirmed) finishes it now.
 """
 
 from __future__ import annotations
@@ -21,7 +13,6 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -34,7 +25,7 @@ from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.mock_quit import FinishMockModal, QuitMockModal
+from quizapp.tui.screens.mock_quit import FinishMockModal, MockPhase, QuitMockModal
 from quizapp.tui.widgets.countdown import Countdown
 from quizapp.tui.widgets.drill_pane import DrillPane
 from quizapp.tui.widgets.mcq_pane import MCQPane
@@ -43,18 +34,6 @@ from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion, MockReport, MockView
-
-__all__ = ["MockPhase", "MockRunScreen", "QuitMockModal"]
-
-
-class MockPhase(StrEnum):
-    LOADING = "loading"
-    ANSWERING = "answering"
-    REVIEW = "review"  # a Q&A answer's key points are being checked (its clock is stopped)
-    SAVING = "saving"  # an answer is being stored
-    FEEDBACK = "feedback"  # an MCQ's or a calculation's result is shown
-    FINISHING = "finishing"
-
 
 class MockRunScreen(BaseScreen):
     CSS_PATH = "mock.tcss"
@@ -67,12 +46,6 @@ class MockRunScreen(BaseScreen):
 
     phase: reactive[MockPhase] = reactive(MockPhase.LOADING, bindings=True, init=False)
 
-    class Loaded(Message):
-        def __init__(self, view: MockView, problems: dict[int, Any]) -> None:
-            super().__init__()
-            self.view = view
-            self.problems = problems
-
     class Stored(Message):
         """An answer (or a timeout) is stored; `outcome` is the drill's `DrillOutcome`."""
 
@@ -83,28 +56,6 @@ class MockRunScreen(BaseScreen):
             self.outcome = outcome
             self.timed_out = timed_out
             self.interview_over = interview_over
-
-    class FormatError(Message):
-        """A drill answer that cannot be read: nothing stored, no attempt used."""
-
-        def __init__(self, verdict: Any) -> None:
-            super().__init__()
-            self.verdict = verdict
-
-    class Finished(Message):
-        def __init__(self, report: MockReport) -> None:
-            super().__init__()
-            self.report = report
-
-    class Abandoned(Message):
-        pass
-
-    class Refused(Message):
-        """The service refused (e.g. the interview was completed elsewhere)."""
-
-        def __init__(self, detail: str) -> None:
-            super().__init__()
-            self.detail = detail
 
     def __init__(self, mock_id: int, resume: bool = False) -> None:
         super().__init__()
@@ -140,8 +91,7 @@ class MockRunScreen(BaseScreen):
 
     @property
     def pane(self) -> QuestionPane | None:
-        """The question on screen (kept as a reference: it is still read while the screen
-        is being unmounted, when ctrl+q quits the app)."""
+        """The question on screen (a reference: read while ctrl+q unmounts the screen)."""
         return self._pane
 
     # -- the clock -------------------------------------------------------------------------
@@ -184,12 +134,12 @@ class MockRunScreen(BaseScreen):
             problems = {q.position: self.mocks.problem(self.mock_id, q.position) for q in view.questions
                         if q.kind == "drill" and not q.answered}
         except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
+            self.app.call_from_thread(self.refused, str(exc))
             return
-        self.post_message(self.Loaded(view, problems))
+        self.app.call_from_thread(self.loaded, view, problems)
 
-    async def on_mock_run_screen_loaded(self, message: Loaded) -> None:
-        self.view, self.problems = message.view, message.problems
+    async def loaded(self, view: MockView, problems: dict[int, Any]) -> None:
+        self.view, self.problems = view, problems
         if self.resume and self.view.answered_count:
             self.notify(self.t("mock.run.resumed", answered=self.view.answered_count,
                                total=len(self.view.questions)), timeout=4)
@@ -269,11 +219,11 @@ class MockRunScreen(BaseScreen):
             else:
                 outcome = self.db_write(lambda: mocks.answer_drill(mock_id, position, answer, used))
                 if outcome.format_error or outcome.question is None:
-                    self.post_message(self.FormatError(outcome.verdict))
+                    self.app.call_from_thread(self.format_error, outcome.verdict)
                 else:
                     self.post_message(self.Stored(outcome.question, outcome))
         except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
+            self.app.call_from_thread(self.refused, str(exc))
 
     def time_up(self, interview_over: bool) -> None:
         pane, position = self.pane, self.position
@@ -290,7 +240,7 @@ class MockRunScreen(BaseScreen):
         try:
             question = self.mocks.timeout(self.mock_id, position, partial, used)
         except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
+            self.app.call_from_thread(self.refused, str(exc))
             return
         self.post_message(self.Stored(question, timed_out=True, interview_over=interview_over))
 
@@ -320,17 +270,17 @@ class MockRunScreen(BaseScreen):
             pane.show_result(message.question, message.outcome)
         self.tick()
 
-    def on_mock_run_screen_format_error(self, message: FormatError) -> None:
+    def format_error(self, verdict: Any) -> None:
         # Not an attempt: the clock keeps running, the user fixes the part and submits again.
         self.frozen_used = None
         self.phase = MockPhase.ANSWERING
         pane = self.pane
         if isinstance(pane, DrillPane):
-            pane.show_format_errors(message.verdict)
+            pane.show_format_errors(verdict)
         self.tick()
 
-    def on_mock_run_screen_refused(self, message: Refused) -> None:
-        self.notify(self.t("mock.run.refused", detail=message.detail), severity="error", timeout=6)
+    def refused(self, detail: str) -> None:
+        self.notify(self.t("mock.run.refused", detail=detail), severity="error", timeout=6)
         self._close()
 
     def _close(self) -> None:
@@ -351,12 +301,13 @@ class MockRunScreen(BaseScreen):
     def _finish(self, review: tuple[int, str, float, list[bool] | None] | None) -> None:
         if review is not None:  # finishing from the key-point review keeps that answer
             self.mocks.answer_qa(self.mock_id, *review)
-        self.post_message(self.Finished(self.mocks.finish(self.mock_id)))
+        report = self.mocks.finish(self.mock_id)
+        self.app.call_from_thread(self.finished, report)
 
-    def on_mock_run_screen_finished(self, message: Finished) -> None:
+    def finished(self, report: MockReport) -> None:
         from quizapp.tui.screens.mock_report import MockReportScreen
 
-        self.app.switch_screen(MockReportScreen(self.mock_id, report=message.report))
+        self.app.switch_screen(MockReportScreen(self.mock_id, report=report))
 
     def _open_review(self) -> tuple[int, str, float, list[bool] | None] | None:
         """The submitted Q&A answer under review, to store before quitting or finishing."""
@@ -382,8 +333,7 @@ class MockRunScreen(BaseScreen):
         self.app.push_screen(QuitMockModal(), callback=decided)
 
     def _quit_state(self) -> tuple[float, tuple | None]:
-        """What quitting keeps: the interview time used (the answered questions and the open
-        one) and, during the review, the submitted Q&A answer to store first."""
+        """The interview time used so far, and the Q&A answer under review to store first."""
         review = self._open_review()
         running = self.question_used() if self.phase in (MockPhase.ANSWERING, MockPhase.REVIEW) else 0.0
         return (self.view.elapsed_s if self.view else 0.0) + running, review
@@ -400,19 +350,13 @@ class MockRunScreen(BaseScreen):
         try:
             self._store_abandoned(elapsed, review)
         except MockError as exc:
-            self.post_message(self.Refused(str(exc)))
+            self.app.call_from_thread(self.refused, str(exc))
             return
-        self.post_message(self.Abandoned())
+        self.app.call_from_thread(self.abandoned)
 
     def on_unmount(self) -> None:
-        """The screen goes away mid-interview without `escape` (ctrl+q quits the app: its
-        screens are unmounted while the database is still open): keep the interview
-        abandoned with the time used so far, as quitting does, so it can be resumed.
-
-        Synchronous, because the app is going away and a worker would not get to run (it
-        is one quick SQLite transaction). Not while an answer is being stored: that save
-        counts the question's time itself, and an abandoned interview would refuse it.
-        """
+        """ctrl+q mid-interview keeps it abandoned with its time, as quitting does. At once,
+        not in a worker (the app is going away); not while an answer is being stored."""
         if self.closing or self.current is None or self.phase in (
             MockPhase.LOADING, MockPhase.FINISHING, MockPhase.SAVING
         ):
@@ -424,7 +368,7 @@ class MockRunScreen(BaseScreen):
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
             self._store_abandoned(elapsed, review)
 
-    def on_mock_run_screen_abandoned(self, _message: Abandoned) -> None:
+    def abandoned(self) -> None:
         self.notify(self.t("mock.run.abandoned", id=self.mock_id), timeout=5)
         self._close()
 

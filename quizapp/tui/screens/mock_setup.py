@@ -55,72 +55,7 @@ class FormResult:
 class MockSetupScreen(BaseScreen):
     """The first screen of the mock interview mode (`--start mock [--seed N]` opens it)."""
 
-    DEFAULT_CSS = """
-    MockSetupScreen #mock-setup-body {
-        padding: 0 2;
-        height: 1fr;
-    }
-    MockSetupScreen #mock-setup-columns {
-        height: auto;
-    }
-    MockSetupScreen #mock-setup-form {
-        width: 64;
-        height: auto;
-    }
-    MockSetupScreen #mock-setup-topics-box {
-        width: 1fr;
-        height: auto;
-        margin-left: 2;
-    }
-    MockSetupScreen .mock-setup-heading {
-        text-style: bold;
-        color: $text-primary;
-        margin-top: 1;
-    }
-    MockSetupScreen .mock-setup-row {
-        height: 3;
-    }
-    MockSetupScreen .mock-setup-label {
-        width: 22;
-        padding: 1 1 0 0;
-    }
-    MockSetupScreen .mock-setup-unit {
-        width: auto;
-        padding: 1 1 0 1;
-        color: $text-muted;
-    }
-    MockSetupScreen .mock-setup-input {
-        width: 10;
-    }
-    MockSetupScreen #mock-setup-seed {
-        width: 22;
-    }
-    MockSetupScreen #mock-setup-weak {
-        margin-top: 1;
-    }
-    MockSetupScreen #mock-setup-topics {
-        height: 14;
-    }
-    MockSetupScreen #mock-setup-topics-hint, MockSetupScreen #mock-setup-seed-hint {
-        color: $text-muted;
-    }
-    MockSetupScreen #mock-setup-plan {
-        margin-top: 1;
-        height: auto;
-    }
-    MockSetupScreen #mock-setup-plan.-over {
-        color: $text-warning;
-    }
-    MockSetupScreen #mock-setup-errors {
-        color: $text-error;
-        height: auto;
-    }
-    MockSetupScreen #mock-setup-resume {
-        margin-top: 1;
-        height: auto;
-        color: $text-accent;
-    }
-    """
+    CSS_PATH = "mock.tcss"
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="mock_setup.start"),
@@ -204,6 +139,10 @@ class MockSetupScreen(BaseScreen):
     def _int_input(name: str, value: int) -> Input:
         return Input(value=str(value), type="integer", id=f"mock-setup-{name.replace('_', '-')}",
                      classes="mock-setup-input")
+
+    def on_resize(self) -> None:
+        # Under 100 columns the topics go below the form, at full width, so their names show.
+        self.set_class(self.size.width < 100, "-narrow")
 
     def on_mount(self) -> None:
         super().on_mount()

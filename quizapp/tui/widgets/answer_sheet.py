@@ -1,24 +1,16 @@
-"""One drill problem on paper: the given inputs, an entry per answer part, then the marking.
+"""One drill problem on paper, shared by the Drill screen and a mock's calculation question.
 
-`AnswerSheet` is shared by the Drill screen and the calculation question of a mock
-interview. It owns everything about the problem on screen: the prompt, the given matrices
-and parameters, the eˣ table (`h`), one `PartEntry` per answer part (cells or text,
-`ctrl+t`), the checks of what was typed (an empty or unreadable cell is pointed at and
-nothing is submitted), and after grading the marks, the result, the diagnosed mistake,
-the attention heatmap and the worked solution (`w` one step, `W` all of it).
-
-The sheet never grades or stores: `submit()` posts `AnswerSheet.Submitted` with the typed
-parts; the screen hands them to `DrillService.submit` (in a worker) and gives the verdict
-back with `show_verdict` — or `show_format_errors` when the engine could not read a part.
-
-All content (prompts, values, mistake texts) is rendered as `rich.text.Text`, never as
-markup.
+It owns the prompt, the given inputs, the eˣ table (`h`), the answer parts (`PartList`),
+the checks of what was typed, and after grading the marks, result, diagnosed mistake,
+heatmap and worked solution (`w`/`W`). It never grades or stores: `submit()` posts
+`Submitted`; the owner calls `DrillService.submit` in a worker and hands the verdict back
+to `show_verdict` (or `show_format_errors`). Content is always `Text`, never markup.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -38,10 +30,17 @@ from quizapp.tui.widgets.matrix_grid import CellInput
 from quizapp.tui.widgets.matrix_view import (
     MatrixView,
     hint_tables,
-    shape_label,
 )
 from quizapp.tui.widgets.part_entry import PartEntry, PartList
-from quizapp.tui.widgets.sheet_texts import attention_weights, part_status, result_content, steps_text, truth_text
+from quizapp.tui.widgets.sheet_texts import (
+    attention_weights,
+    meta_line,
+    part_header,
+    part_status,
+    result_content,
+    steps_text,
+    truth_text,
+)
 
 if TYPE_CHECKING:
     from quizapp import engine
@@ -71,6 +70,7 @@ class AnswerSheet(LocalizedMixin, Widget):
     AnswerSheet Heatmap { margin-bottom: 1; }
     AnswerSheet .sheet-steps { height: auto; margin-bottom: 1; }
     AnswerSheet .sheet-truth { height: auto; margin-top: 1; color: $text-warning; }
+    AnswerSheet.-narrow .sheet-feedback.-solving { display: none; }
     AnswerSheet.-stacked { height: auto; }
     AnswerSheet.-stacked > .sheet-meta, AnswerSheet.-stacked > .sheet-prompt { padding: 0 1; }
     AnswerSheet.-stacked > .sheet-body { layout: vertical; height: auto; }
@@ -100,22 +100,12 @@ class AnswerSheet(LocalizedMixin, Widget):
             self.sheet = sheet
             self.answers = answers
 
-        @property
-        def control(self) -> AnswerSheet:
-            return self.sheet
-
     class GaveUp(Submitted):
         """`w` before submitting: the owner stores what is typed as given up and the sheet
         shows the worked solution."""
 
-    def __init__(
-        self,
-        problem: engine.Problem,
-        *,
-        stacked: bool = False,
-        labels: tuple[str, ...] = (),
-        id: str | None = None,
-    ) -> None:
+    def __init__(self, problem: engine.Problem, *, stacked: bool = False, labels: tuple[str, ...] = (),
+                 id: str | None = None) -> None:
         super().__init__(id=id, classes="-stacked" if stacked else None)
         self.problem = problem
         self.labels = labels  # extra words on the meta line ("due review", "3 of 16")
@@ -160,6 +150,11 @@ class AnswerSheet(LocalizedMixin, Widget):
 
     def on_mount(self) -> None:
         self.render_texts()
+        self.feedback.add_class("-solving")
+
+    def on_resize(self) -> None:
+        # Under 100 columns the how-to column folds away while typing (`?` lists the keys).
+        self.set_class(self.size.width < 100, "-narrow")
 
     # -- helpers ------------------------------------------------------------------------
     def _static(self, name: str) -> Static:
@@ -266,12 +261,9 @@ class AnswerSheet(LocalizedMixin, Widget):
                 entry.grid.mark(part.cells, part.status)
         self.parts.set_locked(True)
         self.phase = SheetPhase.GRADED
+        self.feedback.remove_class("-solving")
         self.render_texts()
         self.feedback.focus()
-
-    def set_status(self, status: str) -> None:
-        self.status = status
-        self._render_result()
 
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -343,13 +335,9 @@ class AnswerSheet(LocalizedMixin, Widget):
     def render_texts(self) -> None:
         """Every text of the sheet in the current language (on mount and on a switch)."""
         translate_bindings(self, self.quiz_app.tr)
+        translate_bindings(self.parts, self.quiz_app.tr)
         problem = self.problem
-        info = next((i for i in _list_types() if i.id == problem.type), None)
-        meta = [problem.type, info.title(self.lang) if info else problem.type]
-        meta.append(self.t("drill.seed", seed=problem.seed if problem.seed is not None else "—"))
-        meta.append(self.t("drill.difficulty_label", level=problem.difficulty))
-        meta.extend(self.labels)
-        self._static("meta").update(Text(" · ".join(meta)))
+        self._static("meta").update(meta_line(problem, self.labels, self.t, self.lang))
         self._static("prompt").update(Text(problem.prompt(self.lang)))
         self._static("given-title").update(Text(self.t("drill.given")))
         params = [f"{name} = {v if isinstance(v, str) else num(float(v or 0))}" for name, v in problem.params.items()]
@@ -367,16 +355,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         self._render_steps()
 
     def _render_part_header(self, entry: PartEntry) -> None:
-        spec = entry.spec
-        header = Text()
-        header.append(spec.name, style="bold")
-        header.append(f"  {shape_label(spec.shape)}", style="dim")
-        header.append(f"  {spec.label(self.lang)}")
-        if spec.allow_inf:
-            header.append(f"  {self.t('drill.inf_allowed')}", style="dim")
-        if entry.text_mode:
-            header.append(f"  [{self.t('drill.mode_text')}]", style="italic")
-        entry.set_header(header)
+        entry.set_header(part_header(entry.spec, entry.text_mode, self.t, self.lang))
 
     def _render_part_status(self, entry: PartEntry) -> None:
         part = self.verdict.parts.get(entry.spec.name) if self.verdict is not None else None
@@ -418,9 +397,3 @@ class AnswerSheet(LocalizedMixin, Widget):
         steps_widget.display = self.verdict is not None
         if self.verdict is not None:
             steps_widget.update(steps_text(self.problem, self.lang, self.steps_shown, self.t))
-
-
-def _list_types() -> list[Any]:
-    from quizapp import engine
-
-    return list(engine.list_types())

@@ -8,6 +8,7 @@ part is sent as `_`, which the engine grades as blank (not a format error).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -184,7 +185,8 @@ class PartEntry(Vertical):
                 value = parse_answer(text, self.spec.shape, self.spec.allow_inf)
             except AnswerFormatError as exc:
                 return exc.error
-            self.fill_value(value)
+            if not self.fill_tokens(text):
+                self.fill_value(value)
         else:
             self.grid.clear()
         self.text_mode = False
@@ -192,6 +194,20 @@ class PartEntry(Vertical):
         self.grid.display = True
         self.text_area.remove_class("-error")
         return None
+
+    def fill_tokens(self, text: str) -> bool:
+        """Put the numbers as typed into the cells (`1/3` stays `1/3`, not 0.333333), when
+        the text has one readable token per cell; False when it does not."""
+        tokens = [token for token in re.split(r"[\s,;\[\]]+", text) if token]
+        if len(tokens) != self.rows * self.cols:
+            return False
+        try:
+            for token in tokens:
+                parse_answer(token, (), self.spec.allow_inf)
+        except AnswerFormatError:
+            return False
+        self.grid.fill([tokens[r * self.cols:(r + 1) * self.cols] for r in range(self.rows)])
+        return True
 
     def fill_value(self, value: Any) -> None:
         """Put a parsed value into the cells (6 decimals, so no precision is lost to grading)."""

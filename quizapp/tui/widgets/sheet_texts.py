@@ -19,12 +19,37 @@ from rich.text import Text
 from textual.content import Content
 
 from quizapp.i18n.formatting import percent
-from quizapp.tui.widgets.matrix_view import bracket_rows, value_cells
+from quizapp.tui.widgets.matrix_view import bracket_rows, shape_label, value_cells
 
 if TYPE_CHECKING:
     from quizapp import engine
 
 Translate = Callable[..., str]
+
+
+def meta_line(problem: engine.Problem, labels: tuple[str, ...], t: Translate, lang: str) -> Text:
+    """`softmax · Row-wise softmax · seed 3 · difficulty 1 · practice`."""
+    from quizapp import engine as engine_module
+
+    info = next((i for i in engine_module.list_types() if i.id == problem.type), None)
+    meta = [problem.type, info.title(lang) if info else problem.type]
+    meta.append(t("drill.seed", seed=problem.seed if problem.seed is not None else "—"))
+    meta.append(t("drill.difficulty_label", level=problem.difficulty))
+    meta.extend(labels)
+    return Text(" · ".join(meta))
+
+
+def part_header(spec: engine.PartSpec, text_mode: bool, t: Translate, lang: str) -> Text:
+    """`A  2×2  attention weights A  (-inf allowed)  [text]`."""
+    header = Text()
+    header.append(spec.name, style="bold")
+    header.append(f"  {shape_label(spec.shape)}", style="dim")
+    header.append(f"  {spec.label(lang)}")
+    if spec.allow_inf:
+        header.append(f"  {t('drill.inf_allowed')}", style="dim")
+    if text_mode:
+        header.append(f"  [{t('drill.mode_text')}]", style="italic")
+    return header
 
 
 def mistake_parts(message: str, lang: str) -> tuple[str, str]:
