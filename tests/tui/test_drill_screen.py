@@ -263,7 +263,7 @@ async def test_a_whole_matrix_pasted_as_text(db, clock):
         await settle(pilot)
         assert graded(app) and all_right(screen)
         assert not entry.text_mode  # shown in cells, to carry the ✓ marks
-        assert entry.grid.cell(0, 1).value == "-inf"
+        assert entry.grid.cell(0, 1).value == "−∞"  # as typed
         assert cell_state(screen, "S_masked", 0, 1) == "right"
 
     (attempt,) = stored_attempts(db, clock)
@@ -282,7 +282,7 @@ async def test_text_mode_round_trip_keeps_the_cells(db, clock):
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert not entry.text_mode
-        assert entry.grid.values() == [["0.25", "0.75"], ["0.1", "0.9"]]
+        assert entry.grid.values() == [["1/4", "3/4"], ["0.1", "0.9"]]  # as typed
 
 
 async def test_arrow_keys_move_between_cells(db, clock):
