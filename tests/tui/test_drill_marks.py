@@ -13,9 +13,8 @@ from quizapp import engine
 from quizapp.tui.app import make_app
 from quizapp.tui.widgets.key_scroll import KeyScroll
 from tests.tui.conftest import press, settle
-from tests.tui.test_drill_screen import (  # noqa: F401  (drill_strings is an autouse fixture)
+from tests.tui.test_drill_screen import (
     cell_state,
-    drill_strings,
     footer_keys,
     graded,
     open_drill,

@@ -14,9 +14,8 @@ from textual.widgets import Input, TextArea
 from quizapp import engine
 from quizapp.tui.app import make_app
 from tests.tui.conftest import press, settle
-from tests.tui.test_drill_screen import (  # noqa: F401  (drill_strings is an autouse fixture)
+from tests.tui.test_drill_screen import (
     cell_texts,
-    drill_strings,
     fill_cells,
     open_drill,
     open_picker,

@@ -13,12 +13,11 @@ from textual.widgets import Input, TextArea
 
 from quizapp.tui.app import make_app
 from tests.tui.conftest import press, settle
-from tests.tui.test_mock_screens import (  # noqa: F401 - mock_strings and user_data are autouse fixtures
+from tests.tui.test_mock_screens import (  # noqa: F401 - user_data is an autouse fixture
     SMALL,
     answer_drill,
     drill_answer,
     fill_form,
-    mock_strings,
     open_setup,
     run_screen,
     type_text,
