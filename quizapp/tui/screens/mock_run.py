@@ -1,7 +1,7 @@
 """A mock interview in progress: one question at a time against two countdowns.
 
 Each question is a pane that owns its state (`QAPane`, `MCQPane`, `DrillPane`); it posts
-`Answered`, and this screen stores the answer through the mock service in a worker (each in
+`Answered`, and this screen has its `MockSaver` store the answer in a worker (each in
 its own transaction) and hands it back to the pane. Time comes from the app clock: an
 interval calls `tick()`, so a test advances a `FixedClock` and calls `tick()`; the
 interview clock counts answering time only. `escape` (confirmed) or ctrl+q leave the
@@ -20,12 +20,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
-from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static
 
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.mock_quit import FinishMockModal, MockPhase, QuitMockModal
+from quizapp.tui.screens.mock_saver import AnswerStored, MockSaver, Review
 from quizapp.tui.widgets.countdown import Countdown
 from quizapp.tui.widgets.drill_pane import DrillPane
 from quizapp.tui.widgets.mcq_pane import MCQPane
@@ -46,17 +46,6 @@ class MockRunScreen(BaseScreen):
 
     phase: reactive[MockPhase] = reactive(MockPhase.LOADING, bindings=True, init=False)
 
-    class Stored(Message):
-        """An answer (or a timeout) is stored; `outcome` is the drill's `DrillOutcome`."""
-
-        def __init__(self, question: MockQuestion, outcome: Any = None, timed_out: bool = False,
-                     interview_over: bool = False) -> None:
-            super().__init__()
-            self.question = question
-            self.outcome = outcome
-            self.timed_out = timed_out
-            self.interview_over = interview_over
-
     def __init__(self, mock_id: int, resume: bool = False) -> None:
         super().__init__()
         self.mock_id = mock_id
@@ -68,6 +57,7 @@ class MockRunScreen(BaseScreen):
         self.frozen_used: float | None = None  # the question's time, once submitted
         self.closing = False
         self._pane: QuestionPane | None = None
+        self.saver = MockSaver(self, mock_id)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -201,29 +191,7 @@ class MockRunScreen(BaseScreen):
             return
         self.frozen_used = used
         self.phase = MockPhase.SAVING
-        self._save_answer(position, kind, answer, used)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _save_answer(self, position: int, kind: str, answer: Any, used: float) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            # A busy database is waited out (with a notice): nothing answered is lost.
-            mocks, mock_id = self.mocks, self.mock_id
-            if kind == "qa":
-                text, confirmed = answer
-                self.post_message(self.Stored(self.db_write(
-                    lambda: mocks.answer_qa(mock_id, position, text, used, confirmed))))
-            elif kind == "mcq":
-                self.post_message(self.Stored(self.db_write(lambda: mocks.answer_mcq(mock_id, position, answer, used))))
-            else:
-                outcome = self.db_write(lambda: mocks.answer_drill(mock_id, position, answer, used))
-                if outcome.format_error or outcome.question is None:
-                    self.app.call_from_thread(self.format_error, outcome.verdict)
-                else:
-                    self.post_message(self.Stored(outcome.question, outcome))
-        except MockError as exc:
-            self.app.call_from_thread(self.refused, str(exc))
+        self.saver.answer(position, kind, answer, used)
 
     def time_up(self, interview_over: bool) -> None:
         pane, position = self.pane, self.position
@@ -231,20 +199,10 @@ class MockRunScreen(BaseScreen):
             return
         self.frozen_used = self.question_used()
         self.phase = MockPhase.SAVING
-        self._store_timeout(position, pane.partial(), self.frozen_used, interview_over)
+        self.saver.timeout(position, pane.partial(), self.frozen_used, interview_over)
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _store_timeout(self, position: int, partial: Any, used: float, interview_over: bool) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            question = self.mocks.timeout(self.mock_id, position, partial, used)
-        except MockError as exc:
-            self.app.call_from_thread(self.refused, str(exc))
-            return
-        self.post_message(self.Stored(question, timed_out=True, interview_over=interview_over))
-
-    async def on_mock_run_screen_stored(self, message: Stored) -> None:
+    @on(AnswerStored)
+    async def _stored(self, message: AnswerStored) -> None:
         question = self.view.questions[message.question.position] if self.view else None
         if self.view is None or question is None:
             return
@@ -293,23 +251,16 @@ class MockRunScreen(BaseScreen):
             await self.go_next()
 
     # -- finishing and quitting -----------------------------------------------------------------
-    def finish(self, review: tuple[int, str, float, list[bool] | None] | None = None) -> None:
+    def finish(self, review: Review | None = None) -> None:
         self.phase = MockPhase.FINISHING
-        self._finish(review)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _finish(self, review: tuple[int, str, float, list[bool] | None] | None) -> None:
-        if review is not None:  # finishing from the key-point review keeps that answer
-            self.mocks.answer_qa(self.mock_id, *review)
-        report = self.mocks.finish(self.mock_id)
-        self.app.call_from_thread(self.finished, report)
+        self.saver.finish(review)
 
     def finished(self, report: MockReport) -> None:
         from quizapp.tui.screens.mock_report import MockReportScreen
 
         self.app.switch_screen(MockReportScreen(self.mock_id, report=report))
 
-    def _open_review(self) -> tuple[int, str, float, list[bool] | None] | None:
+    def _open_review(self) -> Review | None:
         """The submitted Q&A answer under review, to store before quitting or finishing."""
         pane, position = self.pane, self.position
         if self.phase == MockPhase.REVIEW and isinstance(pane, QAPane) and position is not None:
@@ -328,31 +279,15 @@ class MockRunScreen(BaseScreen):
             if quit_now and self.check_action("quit_mock", ()):
                 state = self._quit_state()
                 self.phase = MockPhase.FINISHING
-                self._abandon(*state)
+                self.saver.abandon(*state)
 
         self.app.push_screen(QuitMockModal(), callback=decided)
 
-    def _quit_state(self) -> tuple[float, tuple | None]:
+    def _quit_state(self) -> tuple[float, Review | None]:
         """The interview time used so far, and the Q&A answer under review to store first."""
         review = self._open_review()
         running = self.question_used() if self.phase in (MockPhase.ANSWERING, MockPhase.REVIEW) else 0.0
         return (self.view.elapsed_s if self.view else 0.0) + running, review
-
-    def _store_abandoned(self, elapsed: float, review: tuple | None) -> None:
-        if review is not None:
-            self.mocks.answer_qa(self.mock_id, *review)
-        self.mocks.abandon(self.mock_id, elapsed)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-run")
-    def _abandon(self, elapsed: float, review: tuple | None) -> None:
-        from quizapp.srs.mock import MockError
-
-        try:
-            self._store_abandoned(elapsed, review)
-        except MockError as exc:
-            self.app.call_from_thread(self.refused, str(exc))
-            return
-        self.app.call_from_thread(self.abandoned)
 
     def on_unmount(self) -> None:
         """ctrl+q mid-interview keeps it abandoned with its time, as quitting does. At once,
@@ -366,7 +301,7 @@ class MockRunScreen(BaseScreen):
         elapsed, review = self._quit_state()
         self.closing = True
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
-            self._store_abandoned(elapsed, review)
+            self.saver.abandon_now(elapsed, review)
 
     def abandoned(self) -> None:
         self.notify(self.t("mock.run.abandoned", id=self.mock_id), timeout=5)
