@@ -26,9 +26,10 @@ from sqlalchemy.orm import Session
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.service import StudyService
+from quizapp.srs.service import StudyService, card_view
+from quizapp.srs.views import CardView
 from quizapp.store.database import Database
-from quizapp.store.models import Card, DrillAttempt, Review
+from quizapp.store.models import Card, DrillAttempt, Item, Review
 from quizapp.store.sync import SKILL_PREFIX
 
 # A fully correct drill solved faster than this (by difficulty) is rated Easy, else Good.
@@ -204,6 +205,31 @@ class DrillService:
         if self._engine is None:
             self._engine = load_engine()
         return self._engine
+
+    # -- the schedule -----------------------------------------------------------
+    def due_skill_card(self, type_id: str) -> CardView | None:
+        """The skill card of `type_id` if it is due now, else None.
+
+        Due means scheduled and its due date has come (learning, relearning or review, not
+        suspended): a problem of that type then counts as the card's review. A new skill
+        card has no due date yet, so a free choice of it is practice, as is a skill
+        reviewed recently; the "study the due drill skills" queue introduces new ones.
+        One row through the unique index on `cards.item_id`.
+        """
+        now = to_naive_utc(self.study.now())
+        with self.db.session() as session:
+            card = session.scalar(
+                select(Card)
+                .join(Item, Item.id == Card.item_id)
+                .where(
+                    Card.item_id == skill_item_id(type_id),
+                    Card.reps > 0,
+                    Card.due <= now,
+                    Card.suspended.is_(False),
+                    Item.retired_at.is_(None),
+                )
+            )
+            return card_view(card, "skill") if card is not None else None
 
     # -- recording ------------------------------------------------------------
     def build_attempt(

@@ -156,3 +156,31 @@ def test_search_index_follows_content_edits(study):
 @pytest.mark.parametrize("query", ['"', "a\"b", "OR", "*", "NEAR(", "%", "_"])
 def test_search_never_fails_on_query_syntax(study, query):
     assert isinstance(study.search(query), list)
+
+
+def _review_skill(study: StudyService, type_id: str, rating: int = 3) -> None:
+    card = study.next_card("skill", only_item=f"drill:{type_id}")
+    assert card is not None
+    study.answer(card.card.card_id, rating, mode="drill", expected_version=card.card.version)
+
+
+def test_a_skill_card_is_due_once_scheduled_and_its_due_date_has_come(drills, study, clock):
+    assert drills.due_skill_card("attention") is None  # new: no due date yet, so picking it is practice
+    _review_skill(study, "attention")
+    assert drills.due_skill_card("attention") is None  # just reviewed: due again only later
+    clock.advance(days=1)
+    due = drills.due_skill_card("attention")
+    assert due is not None and due.item_id == "drill:attention" and due.reps == 1
+    assert drills.due_skill_card("softmax") is None  # another skill, still new
+    assert drills.due_skill_card("no-such-type") is None
+    study.set_suspended("drill:attention", True)
+    assert drills.due_skill_card("attention") is None  # suspended: never reviewed by a drill
+
+
+def test_the_due_skill_check_uses_an_index(drills, study, clock):
+    _review_skill(study, "attention")
+    clock.advance(days=1)
+    # What the Drill screen runs when a type is picked from the picker.
+    statements = _capture(study, lambda: drills.due_skill_card("attention"))
+    assert statements
+    assert _bad_plans(study, statements) == []

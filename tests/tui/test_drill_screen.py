@@ -28,7 +28,7 @@ from quizapp.tui.screens.drill_picker import DrillPickerScreen, TypeList
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.matrix_grid import CellInput
-from tests.tui.conftest import START, settle
+from tests.tui.conftest import START, open_service, press, settle
 
 SIZE = (120, 36)
 DUE = min(len(DRILL_TYPES), 20)  # every skill card is new, so due, up to the daily new-card limit
@@ -410,7 +410,7 @@ async def test_picker_chooses_type_and_difficulty(db, clock):
         assert isinstance(screen, DrillScreen) and solving(app)
         meta = str(screen.query_one(".sheet-meta").render())
         assert meta.startswith("softmax") and "seed 11 · difficulty 2" in meta
-        assert "practice" in meta  # a free choice does not count as the skill's review
+        assert "practice" in meta  # a new skill card is not due: a free choice of it is practice
         await pilot.press("escape", "escape")  # out of the cells, back to the picker
         await settle(pilot)
         assert app.screen is picker and options.has_focus
@@ -470,6 +470,99 @@ async def test_no_due_skill_says_so_and_stays_on_the_picker(db, clock):
         await settle(pilot)
         assert app.screen is picker
         assert any("没有到期" in str(n.message) for n in app._notifications)
+
+
+def review_skill(db: Path, clock, type_id: str) -> None:
+    """Review a skill card once (Good), as an earlier drill would have: scheduled, not due yet."""
+    service = DrillService(open_database(db), clock)
+    try:
+        card = service.study.next_card("skill", only_item=f"drill:{type_id}")
+        assert card is not None
+        service.study.answer(card.card.card_id, 3, mode="drill", expected_version=card.card.version)
+    finally:
+        service.db.close()
+
+
+async def pick_type(pilot: Pilot, type_id: str) -> DrillScreen:
+    picker = await open_picker(pilot)
+    options = picker.query_one("#drill-types", OptionList)
+    options.highlighted = next(
+        i for i in range(options.option_count) if options.get_option_at_index(i).id == type_id
+    )
+    await pilot.press("enter")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, DrillScreen) and solving(pilot.app)
+    return screen
+
+
+async def test_a_picked_type_whose_skill_is_due_counts_as_its_review(db, clock):
+    review_skill(db, clock, "softmax")
+    clock.advance(days=2)  # the softmax skill card has come due
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await pick_type(pilot, "softmax")
+        meta = str(screen.query_one(".sheet-meta").render())
+        assert meta.startswith("softmax") and "due review" in meta and "practice" not in meta
+        problem = screen.problem
+        assert problem is not None
+        await fill_cells(pilot, screen, problem.solution)  # a correct answer
+        clock.advance(seconds=30)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert all_right(screen) and "Easy" in result_text(screen)  # the skill card was rated
+
+        await pilot.press("n")  # the next softmax problem: the card is reviewed, so practice
+        await settle(pilot)
+        meta = str(app.screen.query_one(".sheet-meta").render())
+        assert "practice" in meta and "due review" not in meta
+        await fill_cells(pilot, app.screen, app.screen.problem.solution)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    first, second = sorted(stored_attempts(db, clock), key=lambda a: a.attempt_id)
+    assert first.review_id is not None and first.rating == 4
+    assert second.review_id is None and second.rating is None
+    service = open_service(db, clock)
+    try:
+        card = service.next_card("skill", only_item="drill:softmax")
+        assert card is not None and card.card.reps == 2 and card.card.due > clock.now()
+    finally:
+        service.db.close()
+
+
+async def test_giving_up_on_a_picked_due_type_rates_it_again(db, clock):
+    review_skill(db, clock, "softmax")
+    clock.advance(days=2)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await pick_type(pilot, "softmax")
+        assert "due review" in str(screen.query_one(".sheet-meta").render())
+        await press(pilot, "escape", "w")  # out of the cells, then give up
+        assert graded(app)
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.verdict.get("gave_up") is True and attempt.rating == 1  # Again
+
+
+async def test_a_picked_type_that_is_not_due_stays_practice(db, clock):
+    review_skill(db, clock, "softmax")  # reviewed just now: due again only later
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await pick_type(pilot, "softmax")
+        meta = str(screen.query_one(".sheet-meta").render())
+        assert "practice" in meta and "due review" not in meta
+        await fill_cells(pilot, screen, screen.problem.solution)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert graded(app) and all_right(screen)
+    (attempt,) = stored_attempts(db, clock)
+    assert attempt.review_id is None and attempt.rating is None
+    service = open_service(db, clock)
+    try:
+        card = service.next_card("skill", only_item="drill:softmax")
+        assert card is not None and card.card.reps == 1  # only the earlier review
+    finally:
+        service.db.close()
 
 
 # -- storage -------------------------------------------------------------------------------------

@@ -6,9 +6,13 @@ skills". The sheet checks the typed cells itself; a submitted answer goes to
 (rating the skill card for a due review), and the verdict comes back to the sheet to be
 marked. A format error is not an attempt: it is shown at the cell it concerns.
 
-A skill that is due counts as its review the first time it is graded; any other problem is
-practice (labelled so) and leaves the schedule alone. Studying the due skills goes through
-them one after another ("3 of 16"); `n` skips to the next one.
+A skill that is due counts as its review the first time it is graded or given up, whether
+it came from the due queue or was picked as a type (a worker asks
+`DrillService.due_skill_card` before the first problem is shown), and is labelled "due
+review". Any other problem — a type whose skill card is new or not yet due, a retry, the
+next problem after the review — is practice (labelled so) and leaves the schedule alone, as
+Anki's custom study does. Studying the due skills goes through them one after another
+("3 of 16"); `n` skips to the next one.
 """
 
 from __future__ import annotations
@@ -85,6 +89,15 @@ class DrillScreen(BaseScreen):
             self.card = card
             self.due_total = due_total
 
+    class SkillDue(Message):
+        """Whether the picked type's skill card is due, read before its first problem."""
+
+        def __init__(self, type_id: str, seed: int, due: bool) -> None:
+            super().__init__()
+            self.type_id = type_id
+            self.seed = seed
+            self.due = due
+
     class Stored(Message):
         """A submitted answer, graded (and stored unless it had a format error)."""
 
@@ -111,6 +124,7 @@ class DrillScreen(BaseScreen):
         self.due_shown = 0  # of which this is the n-th
         self.skipped_cards: list[int] = []
         self.rated = False  # the problem on screen has already been stored as a review
+        self.type_due = False  # the picked type's skill card is due: its next grade reviews it
         self.problem: engine.Problem | None = None
         self.shown_at = 0.0
         self._swapping = asyncio.Lock()  # one sheet replaces another at a time (ids are reused)
@@ -129,7 +143,7 @@ class DrillScreen(BaseScreen):
             self._fetch_due(list(self.skipped_cards))
         elif self.start_type in {info.id for info in engine.list_types()}:
             seed = self.start_seed if self.start_seed is not None else new_seed()
-            await self.show_problem(engine.generate(self.start_type, seed, self.difficulty))
+            self._fetch_type_due(self.start_type, seed)  # the problem is shown once this is known
         else:
             self.notify(self.t("drill.unknown_type", type=self.start_type), severity="error")
             self.app.switch_screen(DrillPickerScreen(self.difficulty))
@@ -144,6 +158,10 @@ class DrillScreen(BaseScreen):
     def _fetch_due(self, exclude: list[int]) -> None:
         total = self.due_total or self.study.due_counts().skill
         self.post_message(self.DueCard(self.study.next_card("skill", exclude=exclude), total))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due")
+    def _fetch_type_due(self, type_id: str, seed: int) -> None:
+        self.post_message(self.SkillDue(type_id, seed, self.drills.due_skill_card(type_id) is not None))
 
     # Not exclusive: every graded attempt must be written, even if the user moves on
     # before the previous write has finished.
@@ -171,10 +189,14 @@ class DrillScreen(BaseScreen):
         type_id = str(card.item.get("type") or card.card.item_id.removeprefix("drill:"))
         await self.show_problem(engine.generate(type_id, new_seed(), self.difficulty))
 
+    async def on_drill_screen_skill_due(self, message: SkillDue) -> None:
+        self.type_due = message.due
+        await self.show_problem(engine.generate(message.type_id, message.seed, self.difficulty))
+
     # -- the problem --------------------------------------------------------------------
     def _labels(self) -> tuple[str, ...]:
         if not self.due_mode:
-            return (self.t("drill.practice"),)
+            return (self.t("drill.due_review" if self.type_due else "drill.practice"),)
         total = max(self.due_total, self.due_shown)
         return (self.t("drill.due_review"), self.t("drill.due_progress", n=self.due_shown, total=total))
 
@@ -209,7 +231,7 @@ class DrillScreen(BaseScreen):
         if self.phase != DrillPhase.SOLVING:
             return
         duration_ms = max(0, int((self.quiz_app.clock.monotonic() - self.shown_at) * 1000))
-        review_card = self.due_mode and not self.rated
+        review_card = (self.due_mode or self.type_due) and not self.rated
         self.phase = DrillPhase.SAVING
         self._submit(event.sheet, event.answers, duration_ms, review_card, isinstance(event, AnswerSheet.GaveUp))
 
@@ -223,6 +245,8 @@ class DrillScreen(BaseScreen):
             return
         attempt = submission.attempt
         self.rated = self.rated or attempt.rating is not None
+        if attempt.rating is not None:
+            self.type_due = False  # reviewed: the type's further problems are practice
         status = self.t("drill.result.saved", id=attempt.attempt_id)
         if message.gave_up:
             status = self.t("drill.result.gave_up") + "  " + status
