@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,8 +15,8 @@ from textual.message import Message
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
-from quizapp.i18n.formatting import local_time, percent, response_time, short_time
-from quizapp.tui.format import kind_label, one_line, state_label, summary_label, tag_name
+from quizapp.tui.format import one_line, summary_label, tag_name
+from quizapp.tui.item_detail_view import card_table, detail_heading, detail_markdown, history_table
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
@@ -61,27 +60,6 @@ def parse_query(query: str, tr: Translator) -> BrowseQuery:
     tags = tuple(w[1:].lower() for w in words if w.startswith("#") and len(w) > 1 and not _NUMBERED_TAG.match(w))
     text = " ".join(w for w in words if not (w.startswith("#") and w[1:].lower() in tags))
     return BrowseQuery(text=text, tags=tags)
-
-
-def detail_markdown(
-    detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str, item: dict | None = None
-) -> str:
-    """`item` is the detail's payload in the material language (`BaseScreen.material`)."""
-    item = detail.item if item is None else item
-    parts = [f"### {item.get('question', detail.summary.question)}"]
-    if detail.summary.kind == "mcq":
-        options = item.get("options") or []
-        answer = item.get("answer")
-        for letter, option in zip("ABCD", options):
-            mark = "✓" if letter == answer else " "
-            parts.append(f"- {mark} **{letter}.** {option}")
-        if item.get("explanation"):
-            parts.append(f"**{explanation_title}**\n\n{item['explanation']}")
-    else:
-        parts.append(f"**{answer_title}**\n\n{item.get('answer', '')}")
-        if item.get("long_answer"):
-            parts.append(f"**{long_title}**\n\n{item['long_answer']}")
-    return "\n\n".join(parts)
 
 
 class BrowseScreen(BaseScreen):
@@ -289,57 +267,10 @@ class BrowseScreen(BaseScreen):
             state.update("")
             history.update("")
             return
-        summary = detail.summary
-        tr = self.quiz_app.tr
-        tags = " ".join(f"#{tag}" + (f"({name})" if (name := tag_name(tag, tr)).lower() != tag.lower() else "") for tag in summary.tags)
-        head.update(Text(f"{summary_label(summary, tr)} · {kind_label(summary.kind, tr)}   {tags}"))
-        state.update(self._card_table(detail))
-        history.update(self._history_table(detail))
-
-    def _card_table(self, detail: ItemDetail) -> Table | str:
-        card = detail.card
-        if card is None:
-            return ""
-        tr = self.quiz_app.tr
-        clock = self.quiz_app.clock
-        retrievability = percent(detail.retrievability) if detail.retrievability is not None else "–"
-        cells = [
-            (self.t("browse.state"), state_label(card, tr)),
-            (self.t("browse.due"), short_time(card.due, clock.now(), clock.local_tz()) if card.reps else "–"),
-            (self.t("browse.stability"), self.t("browse.days", n=f"{card.stability:.1f}") if card.stability else "–"),
-            (self.t("browse.retrievability"), retrievability),
-            (self.t("browse.difficulty"), f"{card.difficulty:.2f}" if card.difficulty else "–"),
-            (self.t("browse.reps"), str(card.reps)),
-            (self.t("browse.lapses"), str(card.lapses)),
-            (self.t("browse.suspended_label"), self.t("common.yes") if card.suspended else self.t("common.no")),
-            (self.t("browse.leech"), self.t("common.yes") if card.leech else self.t("common.no")),
-        ]
-        # Two "label value" cells per row keep the card's state above the fold.
-        table = Table(show_header=False, box=None, padding=(0, 1, 0, 0))
-        table.add_column()
-        table.add_column()
-        texts = [Text.assemble((label, "bold"), " ", value) for label, value in cells]
-        for first, second in zip(texts[0::2], [*texts[1::2], Text("")]):
-            table.add_row(first, second)
-        return table
-
-    def _history_table(self, detail: ItemDetail) -> Table | Text:
-        if not detail.reviews:
-            return Text(self.t("browse.no_reviews"), style="dim")
-        tz = self.quiz_app.clock.local_tz()
-        table = Table(title=self.t("browse.history"), title_justify="left", box=None, padding=(0, 2, 0, 0))
-        table.add_column(self.t("browse.col.when"))
-        table.add_column(self.t("browse.col.mode"))
-        table.add_column(self.t("browse.col.rating"))
-        table.add_column(self.t("browse.col.time"), justify="right")
-        for review in detail.reviews[:20]:
-            table.add_row(
-                local_time(review.reviewed_at, tz),
-                self.t(f"mode.{review.mode}") if self.quiz_app.tr.has(f"mode.{review.mode}") else review.mode,
-                self.t(f"rating.{review.rating}"),
-                response_time(review.duration_ms),
-            )
-        return table
+        tr, clock = self.quiz_app.tr, self.quiz_app.clock
+        head.update(detail_heading(detail, tr))
+        state.update(card_table(detail, tr, clock))
+        history.update(history_table(detail, tr, clock))
 
     def render_texts(self) -> None:
         self.title = self.t("app.title")
