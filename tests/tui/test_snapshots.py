@@ -145,6 +145,14 @@ def test_browse_q24_with_history(snap_compare, app_for, clock):
         await press(pilot, "n", "space", "3")
         clock.advance(minutes=12)
         await press(pilot, "escape")
+        # Back on Browse the detail reloads in a worker that may start after the key's
+        # settle: wait for the answer to appear in the history before the snapshot.
+        for _ in range(500):
+            detail = getattr(pilot.app.screen, "detail", None)
+            if detail is not None and detail.reviews:
+                break
+            await pilot.pause(0.01)
+        await settle(pilot)
 
     assert snap_compare(app_for(lang="en"), run_before=run(before=study_then_browse), terminal_size=SIZE)
 
