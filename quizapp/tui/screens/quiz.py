@@ -16,6 +16,7 @@ from textual.widgets import Static
 from quizapp.i18n import formatting
 from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
+from quizapp.tui.widgets.card_meta import CardMeta
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class QuizScreen(SessionScreen):
     rating: int | None = None
 
     def compose_card(self) -> ComposeResult:
-        yield Static(id="quiz-meta", classes="card-meta")
+        yield CardMeta(id="quiz-meta", classes="card-meta")
         with VerticalScroll(id="quiz-scroll", classes="card-scroll"):
             yield MathMarkdown(id="quiz-question", classes="card-question")
             for letter in LETTERS:
@@ -103,6 +104,7 @@ class QuizScreen(SessionScreen):
         self.rating = None
         self.material_flipped = False
         item = self.material(card.item)
+        self.query_one("#quiz-meta", CardMeta).show(card, self.quiz_app.tr)
         await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
         await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
         self.query_one("#quiz-scroll").scroll_home(animate=False)
@@ -121,8 +123,7 @@ class QuizScreen(SessionScreen):
 
     def render_card_texts(self) -> None:
         card = self.current
-        if card is not None:
-            self.query_one("#quiz-meta", Static).update(self.meta_line(card))
+        self.query_one("#quiz-meta", CardMeta).render_texts(self.quiz_app.tr)
         hint = self.t("quiz.hint_next") if self.chosen is not None else self.t("quiz.hint_choose")
         self.query_one("#quiz-hint", Static).update(hint)
         verdict = self.query_one("#quiz-verdict", Static)

@@ -8,14 +8,9 @@ never loses an answered card.
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from fsrs import State
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,24 +18,11 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import ContentSwitcher, Footer, Header, ProgressBar, Static
 
-from quizapp.tui.format import item_label, state_label
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.screens.session_record import Answer, SessionRecord
 
 if TYPE_CHECKING:
-    from quizapp.srs.views import AnswerResult, CardView, StudyCard
-
-LEARNING_STATES = (State.Learning, State.Relearning)
-
-
-@dataclass
-class Answer:
-    """One answered card of this session: enough to undo it and to count it."""
-
-    review_id: int
-    card: StudyCard  # as it was shown (before the answer)
-    rating: int
-    after: CardView  # its state after the answer
-
+    from quizapp.srs.views import AnswerResult, StudyCard
 
 class SessionScreen(BaseScreen):
     """Abstract: subclasses set KIND/MODE and implement the card pane."""
@@ -88,12 +70,16 @@ class SessionScreen(BaseScreen):
         self.only_item = only_item
         self.current: StudyCard | None = None
         self.preview: dict[int, timedelta] = {}
-        self.history: list[Answer] = []
+        self.record = SessionRecord()
         self.remaining = 0
         self.new_left: int | None = None
         self.busy = True
         self.shown_at = 0.0
-        self.started_at = 0.0
+
+    @property
+    def history(self) -> list[Answer]:
+        """This session's stored answers, oldest first."""
+        return self.record.answers
 
     @property
     def quiz_clock(self):  # the app's clock (a FixedClock in tests)
@@ -116,7 +102,7 @@ class SessionScreen(BaseScreen):
         raise NotImplementedError
 
     def on_mount(self) -> None:
-        self.started_at = self.quiz_clock.monotonic()
+        self.record.start(self.quiz_clock)
         self.set_interval(20, self._tick)
         self.load_next()
 
@@ -213,7 +199,7 @@ class SessionScreen(BaseScreen):
 
     def on_session_screen_answered(self, message: Answered) -> None:
         result = message.result
-        self.history.append(Answer(result.review_id, message.card, result.rating, result.card))
+        self.record.add(result, message.card)
         self.remaining = max(0, self.remaining - 1)  # until the next load recounts
         if result.leech_now:
             self.notify(self.t("session.leech"), severity="warning", timeout=6)
@@ -221,8 +207,7 @@ class SessionScreen(BaseScreen):
         self._render_progress()
 
     def on_session_screen_undone(self, message: Undone) -> None:
-        if self.history and self.history[-1].review_id == message.review_id:
-            self.history.pop()
+        self.record.drop(message.review_id)
         self.notify(self.t("session.undone"), timeout=2)
 
     def on_session_screen_problem(self, message: Problem) -> None:
@@ -262,7 +247,7 @@ class SessionScreen(BaseScreen):
         if action == "undo":
             return True if self.history and not self.busy else None
         if action == "recheck":
-            return self.phase == "summary" and self.has_learning_cards() and not self.only_item
+            return self.phase == "summary" and self.record.has_learning_cards() and not self.only_item
         return True
 
     def _set_phase(self, phase: str) -> None:
@@ -291,53 +276,18 @@ class SessionScreen(BaseScreen):
         self.query_one("#session-bar", ProgressBar).update(total=total, progress=done)
         self.query_one("#session-count", Static).update(self.t("session.progress", done=done, total=done + remaining))
 
-    def _learning_views(self) -> list[CardView]:
-        latest = {answer.after.card_id: answer.after for answer in self.history}
-        return [view for view in latest.values() if view.state in LEARNING_STATES]
-
-    def has_learning_cards(self) -> bool:
-        return bool(self._learning_views())
-
     def _tick(self) -> None:
         """While the summary waits for learning cards: count down, then bring them back."""
-        if self.phase != "summary" or self.busy or self.only_item or not self.has_learning_cards():
+        if self.phase != "summary" or self.busy or self.only_item or not self.record.has_learning_cards():
             return
-        if self.come_back_minutes() is None:
+        if self.record.come_back_minutes() is None:
             self.action_recheck()
         else:
             self.query_one("#session-summary", Static).update(self.summary_text())
 
-    def come_back_minutes(self) -> int | None:
-        """Minutes until the next learning card of this session is due, if one is waiting."""
-        now: datetime = self.quiz_clock.now()
-        waiting = [view.due for view in self._learning_views() if view.due > now]
-        if not waiting:
-            return None
-        return max(1, math.ceil((min(waiting) - now).total_seconds() / 60))
-
     def summary_text(self) -> str:
-        tally = Counter(answer.rating for answer in self.history)
-        lines = []
-        if not self.history:
-            lines.append(self.t("session.nothing_due"))
-            if self.new_left == 0:
-                lines.append(self.t("session.new_limit"))
-        else:
-            lines.append(self.t("session.done_title"))
-            lines.append("")
-            lines.append(self.t("session.done_count", n=len(self.history)))
-            lines.append(
-                "  ".join(f"{self.t(f'rating.{r}')} {tally.get(r, 0)}" for r in (1, 2, 3, 4))
-            )
-            minutes = max(0, round((self.quiz_clock.monotonic() - self.started_at) / 60))
-            lines.append(self.t("session.time", minutes=minutes))
-        wait = self.come_back_minutes()
-        if wait is not None and not self.only_item:
-            lines.append("")
-            lines.append(self.t("session.come_back", minutes=wait))
-        lines.append("")
-        lines.append(self.leave_hint())
-        return "\n".join(lines)
+        lines = self.record.summary_lines(self.t, self.new_left, come_back=not self.only_item)
+        return "\n".join([*lines, "", self.leave_hint()])
 
     def leave_hint(self) -> str:
         """Where Esc goes: the screen below this one (Home, or Browse after "study now")."""
@@ -358,24 +308,3 @@ class SessionScreen(BaseScreen):
 
     def render_card_texts(self) -> None:
         """Language-dependent texts of the card pane."""
-
-    def meta_line(self, card: StudyCard) -> Text:
-        """Label, group, section, state and tags: content text, shown as plain Text (never markup)."""
-        item = card.item
-        view = card.card
-        parts = []
-        # The name the user knows it by (Q24, Quiz 7.25 #3, §7.5 myth a), not the internal id.
-        label = item_label(view.item_id, item.get("source_no"), item.get("section"), item.get("source"), self.quiz_app.tr)
-        parts.append(label)
-        if item.get("group"):
-            parts.append(self.t("meta.group", group=item["group"]))
-        if item.get("section") and not label.startswith("§"):
-            parts.append(f"§{item['section']}")
-        parts.append(state_label(view, self.quiz_app.tr))
-        if view.leech:
-            parts.append(self.t("state.leech"))
-        tags = item.get("tags") or []
-        line = " · ".join(parts)
-        if tags:
-            line += "   " + " ".join(f"#{tag}" for tag in tags)
-        return Text(line)

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from quizapp.i18n import formatting
 from quizapp.tui.screens.session import SessionScreen
+from quizapp.tui.widgets.card_meta import CardMeta
 from quizapp.tui.widgets.math_markdown import MathMarkdown
 from quizapp.tui.widgets.rating_bar import RatingBar
 
@@ -48,7 +49,7 @@ class StudyScreen(SessionScreen):
     long_shown = False
 
     def compose_card(self) -> ComposeResult:
-        yield Static(id="study-meta", classes="card-meta")
+        yield CardMeta(id="study-meta", classes="card-meta")
         with VerticalScroll(id="study-scroll", classes="card-scroll"):
             yield MathMarkdown(id="study-question", classes="card-question")
             yield Static(id="study-answer-title", classes="card-section-title")
@@ -62,7 +63,7 @@ class StudyScreen(SessionScreen):
         self.long_shown = False
         self.material_flipped = False
         item = self.material(card.item)
-        self.query_one("#study-meta", Static).update(self.meta_line(card))
+        self.query_one("#study-meta", CardMeta).show(card, self.quiz_app.tr)
         await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
         await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
         await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
@@ -87,8 +88,7 @@ class StudyScreen(SessionScreen):
         self.query_one("#study-answer-title", Static).update(self.t("study.answer"))
         self.query_one("#study-long-title", Static).update(self.t("study.long_answer"))
         self._render_hint(self.phase == "answer")
-        if self.current is not None:
-            self.query_one("#study-meta", Static).update(self.meta_line(self.current))
+        self.query_one("#study-meta", CardMeta).render_texts(self.quiz_app.tr)
         labels = {}
         for rating in (1, 2, 3, 4):
             interval = self.preview.get(rating)
