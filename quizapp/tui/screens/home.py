@@ -88,6 +88,8 @@ class HomeScreen(BaseScreen):
             self.load_counts()
 
     def _on_backend_ready(self, _backend: Backend) -> None:
+        # The heading says the database is open now, even if the counts then fail to load.
+        self.render_texts()
         self.load_counts()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home-counts")
