@@ -22,7 +22,14 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from quizapp.resources import migrations_dir
-from quizapp.store.errors import DatabaseBusy, DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
+from quizapp.store.errors import (
+    DatabaseBusy,
+    DatabaseError,
+    DatabaseLocked,
+    NotAQuizappDatabase,
+    SchemaTooNew,
+    reading_error,
+)
 
 __all__ = [
     "Database",
@@ -128,13 +135,8 @@ def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]
                 revision = row[0] if row else None
         finally:
             conn.close()
-    except sqlite3.OperationalError as exc:
-        # Not the file's fault: a lock, an I/O error, a folder we may not use.
-        if "locked" in str(exc):
-            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
-        raise DatabaseError(f"cannot read {path} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
-        raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
+        raise reading_error(path, exc) from exc
     # An alembic_version table marks the file as ours even before its first revision.
     return revision, bool(tables - {"alembic_version"}) and "alembic_version" not in tables
 

@@ -21,6 +21,21 @@ class DatabaseBusy(DatabaseLocked):
     """Another quizapp held the write lock for longer than the busy timeout; nothing was written."""
 
 
+def reading_error(path: object, exc: Exception) -> DatabaseError:
+    """The one-line error for a `sqlite3` failure while reading a database file's header.
+
+    A lock, an I/O error or a folder we may not use is not the file's fault; any other
+    `sqlite3.DatabaseError` means the file is not (or no longer) a quizapp database.
+    """
+    import sqlite3
+
+    if isinstance(exc, sqlite3.OperationalError):
+        if "locked" in str(exc):
+            return DatabaseLocked(f"{path} is locked by another program; close it and try again")
+        return DatabaseError(f"cannot read {path} ({exc})")
+    return NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})")
+
+
 class ChangedElsewhere(Exception):
     """A row changed since it was read (another window or process wrote it first).
 

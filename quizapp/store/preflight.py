@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from quizapp.resources import migrations_dir
-from quizapp.store.errors import DatabaseError, DatabaseLocked, NotAQuizappDatabase, SchemaTooNew
+from quizapp.store.errors import DatabaseError, NotAQuizappDatabase, SchemaTooNew, reading_error
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 INTEGRITY_CHECK_MAX_BYTES = 16 * 2**20
@@ -89,12 +89,8 @@ def stored_revision(path: Path) -> str | None:
                 return None
         finally:
             conn.close()
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc):
-            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
-        raise DatabaseError(f"cannot read {path} ({exc})") from exc
     except sqlite3.DatabaseError as exc:
-        raise NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})") from exc
+        raise reading_error(path, exc) from exc
     revision = row[0] if row else None
     if revision is not None and revision not in known_revisions():
         raise SchemaTooNew(f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it")
