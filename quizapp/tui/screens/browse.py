@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -29,6 +29,18 @@ QUESTION_WIDTH = 26
 
 
 _NUMBERED_TAG = re.compile(r"#\d")
+
+
+class ResultsTable(DataTable):
+    """The results list. It reports its own width changes: the question column fills the width,
+    and the table's width is only known after layout, which may come after the first results
+    (or change when the screen crosses the narrow/wide breakpoint)."""
+
+    class WidthChanged(Message):
+        pass
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.WidthChanged())
 
 
 @dataclass(frozen=True)
@@ -98,12 +110,13 @@ class BrowseScreen(BaseScreen):
         self.select_item = item_id
         self.results: list[ItemSummary] = []
         self.detail: ItemDetail | None = None
+        self._filled_width = -1  # the table width the question column was last sized for
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Input(id="browse-input")
         with Horizontal(id="browse-body"):
-            yield DataTable(id="browse-results", cursor_type="row", zebra_stripes=True)
+            yield ResultsTable(id="browse-results", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="browse-detail"):
                 yield Static(id="browse-detail-head", classes="card-meta")
                 yield Static(id="browse-card-state")
@@ -120,12 +133,11 @@ class BrowseScreen(BaseScreen):
             search.focus()
         self.run_search(self.initial_query)
 
-    def on_resize(self) -> None:
-        if self.results:
-            self.call_after_refresh(self._refill_keeping_cursor)
-
+    @on(ResultsTable.WidthChanged)
     def _refill_keeping_cursor(self) -> None:
         table = self.query_one(DataTable)
+        if not self.results or table.size.width == self._filled_width:
+            return
         row = table.cursor_row
         self._fill_table()
         if self.results:
@@ -222,6 +234,7 @@ class BrowseScreen(BaseScreen):
     # -- rendering ---------------------------------------------------------------------
     def _fill_table(self) -> None:
         table = self.query_one(DataTable)
+        self._filled_width = table.size.width
         table.clear(columns=True)
         table.add_column(self.t("browse.col.number"), key="number", width=NUMBER_WIDTH)
         table.add_column(self.t("browse.col.kind"), key="kind")
