@@ -37,13 +37,13 @@ def bracket_rows(cells: list[list[str]]) -> list[str]:
     return lines
 
 
-def value_cells(value: Any) -> list[list[str]]:
+def value_cells(value: Any, decimals: int = 3, *, trim: bool = False) -> list[list[str]]:
     """A scalar, vector or matrix as rows of formatted cells (a vector is one row)."""
     arr = np.asarray(value, dtype=float)
     if arr.ndim == 0:
-        return [[num(float(arr))]]
+        return [[num(float(arr), decimals, trim=trim)]]
     rows = arr.reshape(1, -1) if arr.ndim == 1 else arr
-    return [[num(x) for x in row] for row in rows.tolist()]
+    return [[num(x, decimals, trim=trim) for x in row] for row in rows.tolist()]
 
 
 class MatrixView(Static):

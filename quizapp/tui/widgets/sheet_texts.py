@@ -145,7 +145,9 @@ def truth_text(problem: engine.Problem, verdict: engine.Verdict, t: Translate) -
         if part is not None and status_counts(part)["right"] == status_counts(part)["total"] and part.answered:
             continue
         text.append(("\n" if text else "") + t("drill.truth.part", part=spec.name), style="bold")
-        for line in bracket_rows(value_cells(problem.solution[spec.name])):
+        # One digit more than answers are graded to, so a true 0.0625 is not shown as 0.062
+        # (3 decimals round it half-to-even) and a learner can see which way theirs is off.
+        for line in bracket_rows(value_cells(problem.solution[spec.name], 4, trim=True)):
             text.append("\n" + line)
     return text if text else None
 
