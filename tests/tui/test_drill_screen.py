@@ -665,3 +665,28 @@ async def test_a_fraction_pasted_as_text_stays_a_fraction_in_its_cell(db, clock)
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert entry.grid.cell(0, 0).value == "1/3"  # not 0.333333
+
+
+async def test_a_database_that_cannot_say_what_is_due_never_leaves_the_drill_loading(db, clock, monkeypatch):
+    """The due check runs in a worker; if the database fails it, the picked problem is shown
+    anyway (as practice, its skill card untouched) and due mode goes back, with the notice."""
+    from quizapp.store.errors import DatabaseBusy
+
+    def busy(*args: Any, **kwargs: Any) -> None:
+        raise DatabaseBusy("the database is busy")
+
+    monkeypatch.setattr(DrillService, "due_skill_card", busy)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        assert screen.problem is not None and screen.sheet is not None
+        assert not screen.type_due
+        assert app._notifications  # the busy notice, not silence
+
+        monkeypatch.setattr("quizapp.srs.service.StudyService.next_card", busy)
+        app.pop_screen()
+        await settle(pilot)
+        before = app.screen
+        app.open_mode("drill", due=True)
+        await settle(pilot)
+        assert app.screen is before  # back where the user was, not stuck on "loading"

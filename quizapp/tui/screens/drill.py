@@ -29,6 +29,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
+from textual.worker import Worker, WorkerState
 
 from quizapp import engine
 from quizapp.tui.screens.base import BaseScreen
@@ -176,6 +177,20 @@ class DrillScreen(BaseScreen):
         else:
             submission = self.db_write(lambda: drills.submit(problem, answers, duration_ms, review_card=review_card))
         self.post_message(self.Stored(sheet, submission, gave_up))
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # BaseScreen's handler (Textual calls it too) shows the notice or the error dialog.
+        if event.state != WorkerState.ERROR or event.worker.group != "drill-due" or self.problem is not None:
+            return
+        # The database could not say what is due: never leave the screen on "loading".
+        if self.due_mode:
+            self.dismiss()  # nothing to show without the due queue
+        elif self.start_type is not None:
+            # The picked type is still worth solving; it counts as practice (its skill card
+            # is left as it is, so nothing is lost).
+            self.type_due = False
+            seed = self.start_seed if self.start_seed is not None else new_seed()
+            await self.show_problem(engine.generate(self.start_type, seed, self.difficulty))
 
     async def on_drill_screen_due_card(self, message: DueCard) -> None:
         card = message.card
