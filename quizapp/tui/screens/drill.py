@@ -178,7 +178,8 @@ class DrillScreen(BaseScreen):
             submission = self.db_write(lambda: drills.submit(problem, answers, duration_ms, review_card=review_card))
         self.post_message(self.Stored(sheet, submission, gave_up))
 
-    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    @on(Worker.StateChanged)
+    async def _due_check_failed(self, event: Worker.StateChanged) -> None:
         # BaseScreen's handler (Textual calls it too) shows the notice or the error dialog.
         if event.state != WorkerState.ERROR or event.worker.group != "drill-due" or self.problem is not None:
             return
