@@ -143,6 +143,13 @@ class MockSetupScreen(BaseScreen):
     def on_resize(self) -> None:
         # Under 100 columns the topics go below the form, at full width, so their names show.
         self.set_class(self.size.width < 100, "-narrow")
+        # Under 30 rows (the standard 80×24) the fields lose their borders, one line each,
+        # so the whole form and the start of the topic list fit without scrolling.
+        short = self.size.height < 30
+        self.set_class(short, "-short")
+        for field in self.query(".mock-setup-input, #mock-setup-weak"):
+            if isinstance(field, (Input, Checkbox)):
+                field.compact = short
 
     def on_mount(self) -> None:
         super().on_mount()
