@@ -13,13 +13,15 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import closing
+from datetime import UTC, datetime, timedelta
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import IO, Any, overload
 
 from pydantic import ValidationError
-from sqlalchemy import select
+from sqlalchemy import DateTime, Select, func, select
 from sqlalchemy.orm import Session
 
 from quizapp.atomic import atomic_path, atomic_write
@@ -27,18 +29,19 @@ from quizapp.store import export_schema as schema
 from quizapp.store.models import (
     Card,
     DrillAttempt,
+    EpochMicros,
     Item,
     MockAnswer,
     MockInterview,
     Review,
     Setting,
     prev_card_columns,
-    prev_card_of,
 )
 
 EXPORT_VERSION = schema.VERSION
 _CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
 _MIN = datetime.min
+_EPOCH = datetime(1970, 1, 1)  # of EpochMicros
 _BATCH = 2000  # rows fetched at a time while exporting
 
 
@@ -68,10 +71,6 @@ def _naive(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None) if value is not None else None
 
 
-def _card_dict(card: Card) -> dict[str, Any]:
-    return {name: _iso(getattr(card, name)) for name in _CARD_FIELDS}
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
@@ -79,12 +78,65 @@ def _dumps(value: Any) -> str:
 # -- JSON export (streamed) ----------------------------------------------------------------
 
 
-def _grouped(rows: Iterator[Any], key: str) -> Iterator[tuple[Any, list[Any]]]:
-    """Consecutive rows with the same `key` column, as (key, rows)."""
+def _stored_time_iso(column_type: Any, processor: Callable[[Any], Any] | None) -> Callable[[Any], str | None]:
+    """Stored time → naive ISO text, as `datetime.isoformat()` gives it, without the
+    column type's round trip through a datetime object where the stored form is known:
+    SQLAlchemy's `YYYY-MM-DD HH:MM:SS.ffffff` text, and `EpochMicros` integers. Anything
+    else (another type, an older text form) goes through the column type's own processor.
+    """
+    epoch_micros = isinstance(column_type, EpochMicros)
+
+    def iso(value: Any) -> str | None:
+        if value is None:
+            return None
+        if epoch_micros and type(value) is int:
+            return (_EPOCH + timedelta(microseconds=value)).isoformat()
+        if type(value) is str and len(value) == 26 and value[10] == " " and value[19] == ".":
+            # isoformat() leaves out a zero fraction.
+            return f"{value[:10]}T{value[11:19]}" if value[20:] == "000000" else f"{value[:10]}T{value[11:]}"
+        moment = processor(value) if processor is not None else value
+        return moment.isoformat() if isinstance(moment, datetime) else str(moment)
+
+    return iso
+
+
+def _plain_rows(session: Session, statement: Select[Any]) -> Generator[list[Any], None, None]:
+    """The rows of `statement`, read from the driver's cursor as it goes (nothing held
+    whole), each value decoded by its column's own SQLAlchemy processor — except times,
+    which come out as naive ISO text (`_stored_time_iso`).
+
+    An export reads every review: SQLAlchemy's per-row machinery (Row objects, a datetime
+    built and formatted again per time) was most of its cost.
+    """
+    dialect = session.get_bind().dialect
+    compiled = statement.compile(dialect=dialect)
+    decoders: list[tuple[int, Callable[[Any], Any]]] = []
+    for index, column in enumerate(statement.selected_columns):
+        impl = column.type.dialect_impl(dialect)
+        processor = impl.result_processor(dialect, None)
+        if isinstance(column.type, DateTime | EpochMicros):
+            decoders.append((index, _stored_time_iso(column.type, processor)))
+        elif processor is not None:
+            decoders.append((index, processor))
+    cursor = session.connection().connection.cursor()
+    try:
+        cursor.execute(str(compiled), [compiled.params[name] for name in compiled.positiontup or ()])
+        while batch := cursor.fetchmany(_BATCH):
+            for raw in batch:
+                row = list(raw)
+                for index, decode in decoders:
+                    row[index] = decode(row[index])
+                yield row
+    finally:
+        cursor.close()
+
+
+def _grouped(rows: Iterable[Any], key: Callable[[Any], Any]) -> Iterator[tuple[Any, list[Any]]]:
+    """Consecutive rows with the same `key(row)`, as (key, rows)."""
     current: Any = object()
     group: list[Any] = []
     for row in rows:
-        value = getattr(row, key)
+        value = key(row)
         if value != current:
             if group:
                 yield current, group
@@ -94,48 +146,70 @@ def _grouped(rows: Iterator[Any], key: str) -> Iterator[tuple[Any, list[Any]]]:
         yield current, group
 
 
+def _utc_text(naive_iso: str | None) -> str | None:
+    """Naive UTC ISO text with its offset (what `_utc` gives for the same moment)."""
+    return None if naive_iso is None else naive_iso + "+00:00"
+
+
 def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) -> int:
-    item_rows = session.execute(
+    item_rows = _plain_rows(
+        session,
         select(
-            Item.id, Item.kind, Item.source_no, Item.question, Item.retired_at,
-            Card.id.label("card_id"), *(getattr(Card, name) for name in _CARD_FIELDS),
+            Item.id, Item.kind, Item.source_no, Item.question, Item.retired_at.is_not(None),
+            Card.id, *(getattr(Card, name) for name in _CARD_FIELDS),
         )
         .outerjoin(Card, Card.item_id == Item.id)
-        .order_by(Item.kind, Item.id)
-        .execution_options(yield_per=_BATCH)  # streamed: an ORM result is otherwise read whole
+        .order_by(Item.kind, Item.id),
     )
-    review_rows = session.execute(
+    prev_columns = prev_card_columns()
+    prev_names = [column.key.removeprefix("prev_") for column in prev_columns]
+    review_rows = _plain_rows(
+        session,
         select(
             Review.id, Review.mode, Review.rating, Review.reviewed_at, Review.duration_ms, Review.score,
-            Review.answer, *prev_card_columns(), Card.item_id,
+            Review.answer, Card.item_id, *prev_columns,
         )
         .join(Card, Card.id == Review.card_id)
         .join(Item, Item.id == Card.item_id)
-        .order_by(Item.kind, Item.id, Review.reviewed_at, Review.id)
-        .execution_options(yield_per=_BATCH)
+        .order_by(Item.kind, Item.id, Review.reviewed_at, Review.id),
     )
-    reviews = _grouped(iter(review_rows), "item_id")
+    # Closed here, not whenever the generators are collected: after a failed write the
+    # database may be closed first.
+    with closing(item_rows), closing(review_rows):
+        return _write_item_records(out, item_rows, _grouped(review_rows, itemgetter(7)), prev_names, review_refs)
+
+
+def _write_item_records(
+    out: IO[str], item_rows: Iterator[list[Any]], reviews: Iterator[tuple[Any, list[Any]]], prev_names: list[str],
+    review_refs: dict[int, int],
+) -> int:
+    # Flags of the snapshot are plain bools even when stored NULL (as `prev_card_of` reads them).
+    prev_flags = [index for index, name in enumerate(prev_names) if name in ("leech", "suspended")]
     pending = next(reviews, None)
+    card_names = _CARD_FIELDS
     count = 0
-    for row in item_rows:
-        mine: list[Any] = []
-        if pending is not None and pending[0] == row.id:
+    for item_id, kind, source_no, question, retired, card_id, *card_values in item_rows:
+        mine: list[list[Any]] = []
+        if pending is not None and pending[0] == item_id:
             mine = pending[1]
             pending = next(reviews, None)
         records = []
         for review in mine:
-            ref = review_refs[review.id] = len(review_refs) + 1
+            ref = review_refs[review[0]] = len(review_refs) + 1
+            prev = review[8:]
+            for index in prev_flags:
+                prev[index] = bool(prev[index])
             records.append({
-                "ref": ref, "mode": review.mode, "rating": review.rating, "reviewed_at": _utc(review.reviewed_at),
-                "duration_ms": review.duration_ms, "score": review.score, "answer": review.answer,
-                "prev_card": prev_card_of(review),
+                "ref": ref, "mode": review[1], "rating": review[2], "reviewed_at": _utc_text(review[3]),
+                "duration_ms": review[4], "score": review[5], "answer": review[6],
+                "prev_card": dict(zip(prev_names, prev)),
             })
         card = None
-        if row.card_id is not None:
-            card = {name: getattr(row, name) for name in _CARD_FIELDS}
-            card["due"], card["last_review"] = _utc(row.due), _utc(row.last_review)
-        record = {"id": row.id, "kind": row.kind, "source_no": row.source_no, "question": row.question,
-                  "retired": row.retired_at is not None, "card": card, "reviews": records}
+        if card_id is not None:
+            card = dict(zip(card_names, card_values))
+            card["due"], card["last_review"] = _utc_text(card["due"]), _utc_text(card["last_review"])
+        record = {"id": item_id, "kind": kind, "source_no": source_no, "question": question,
+                  "retired": bool(retired), "card": card, "reviews": records}
         out.write(("\n" if count == 0 else ",\n") + _dumps(record))
         count += 1
     return count
@@ -172,10 +246,10 @@ def _write_mocks(
     session: Session, out: IO[str], mock_refs: dict[int, int], attempt_refs: dict[int, int], review_refs: dict[int, int]
 ) -> None:
     order = (MockInterview.started_at, MockInterview.id)
-    answers = _grouped(iter(session.execute(
+    answers = _grouped(session.execute(
         select(MockAnswer.__table__).join(MockInterview, MockInterview.id == MockAnswer.mock_id)
         .order_by(*order, MockAnswer.position)
-    )), "mock_id")
+    ), attrgetter("mock_id"))
     pending = next(answers, None)
     for row in session.execute(select(MockInterview.__table__).order_by(*order)):
         mine: list[Any] = []
@@ -224,17 +298,26 @@ def write_csv(session: Session, path: Path) -> int:
     from quizapp.content.bilingual import texts_of
     from quizapp.content.render import to_unicode
 
+    reviews = select(func.count()).where(Review.card_id == Card.id).correlate(Card).scalar_subquery()
+    # One query, streamed: the payload's question only (not the whole item), the card's
+    # columns, and the review count from the card_id index (no per-item loading).
+    query = (
+        select(Item.id, Item.kind, Item.source_no, Item.question, Item.payload["question"], Card.id,
+               *(getattr(Card, name) for name in _CARD_FIELDS), reviews)
+        .outerjoin(Card, Card.item_id == Item.id)
+        .where(Item.kind.in_(("qa", "mcq")))
+        .order_by(Item.kind, Item.id)
+        .execution_options(yield_per=_BATCH)
+    )
     rows = 0
     with atomic_write(path, newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(["id", "kind", "source_no", "question_zh", "question_en", *_CARD_FIELDS, "reviews"])
-        for item in session.scalars(select(Item).where(Item.kind.in_(("qa", "mcq"))).order_by(Item.kind, Item.id)):
-            card = item.card
-            values = _card_dict(card) if card else {}
-            texts = texts_of((item.payload or {}).get("question")) or texts_of(item.question)
+        for item_id, kind, source_no, question, payload_question, card_id, *card_values, count in session.execute(query):
+            values = [_iso(value) for value in card_values] if card_id is not None else [""] * len(_CARD_FIELDS)
+            texts = texts_of(payload_question) or texts_of(question)
             questions = [to_unicode(texts.get(lang, "")) for lang in ("zh", "en")]
-            writer.writerow([item.id, item.kind, item.source_no or "", *questions,
-                             *(values.get(name, "") for name in _CARD_FIELDS), len(card.reviews) if card else 0])
+            writer.writerow([item_id, kind, source_no or "", *questions, *values, count if card_id is not None else 0])
             rows += 1
     return rows
 

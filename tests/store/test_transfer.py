@@ -149,3 +149,42 @@ def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
         assert len(col.card_ids_of_note(note.id)) == 2
     finally:
         col.close()
+
+
+def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(tmp_path):
+    """The export reads rows straight from the driver: each time must come out exactly as
+    `datetime.isoformat()` of the model's value (a whole second has no fraction), and a
+    snapshot flag stored NULL as false."""
+    from datetime import datetime
+
+    from quizapp.store.models import prev_card_of
+
+    db = prepare(tmp_path / "a.db").db
+    whole, fraction = datetime(2026, 3, 1, 9, 30), datetime(2026, 3, 2, 10, 0, 0, 120)
+    with db.session() as s, s.begin():
+        card = s.scalars(select(Card).order_by(Card.id)).first()
+        card.due, card.last_review, card.reps, card.state = whole, fraction, 2, 2
+        s.add(Review(card_id=card.id, mode="study", rating=3, reviewed_at=whole, duration_ms=10, prev_card={}))
+        s.add(Review(card_id=card.id, mode="quiz", rating=1, reviewed_at=fraction, duration_ms=None, score=0.25,
+                     answer={"choice": "b", "text": "注意力"},
+                     prev_card={"state": 2, "step": None, "stability": 1.5, "difficulty": 5.0,
+                                "due": "2026-03-01T09:30:00", "last_review": "2026-03-01T09:30:00.000001",
+                                "reps": 1, "lapses": 0, "leech": False, "suspended": False}))
+        s.flush()
+        s.execute(Review.__table__.update().where(Review.reviewed_at == whole).values(prev_leech=None))
+        item_id = card.item_id
+    with db.session() as s:
+        buffer = io.StringIO()
+        stream_json(s, buffer)
+        stored = list(s.scalars(select(Review).order_by(Review.reviewed_at)))
+        expected_prev = [prev_card_of(review) for review in stored]
+    item = next(i for i in json.loads(buffer.getvalue())["items"] if i["id"] == item_id)
+    assert item["card"]["due"] == "2026-03-01T09:30:00+00:00"
+    assert item["card"]["last_review"] == "2026-03-02T10:00:00.000120+00:00"
+    assert [r["reviewed_at"] for r in item["reviews"]] == ["2026-03-01T09:30:00+00:00", "2026-03-02T10:00:00.000120+00:00"]
+    assert [r["prev_card"] for r in item["reviews"]] == expected_prev
+    assert item["reviews"][0]["prev_card"]["leech"] is False
+    assert item["reviews"][1]["prev_card"]["due"] == "2026-03-01T09:30:00"
+    assert item["reviews"][1]["prev_card"]["last_review"] == "2026-03-01T09:30:00.000001"
+    assert item["reviews"][1]["answer"] == {"choice": "b", "text": "注意力"}
+    assert (item["reviews"][1]["score"], item["reviews"][1]["duration_ms"]) == (0.25, None)
