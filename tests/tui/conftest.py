@@ -6,6 +6,7 @@ deck that never changes) to keep flows and snapshots stable.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import UTC, datetime
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.worker import WorkerState
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
 FIXTURE_CONTENT = Path(__file__).parent / "fixtures" / "content"
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
@@ -60,6 +61,10 @@ def open_service(path: Path, clock: Any):
     return StudyService(open_database(path), clock)
 
 
+def busy_workers(app: Any) -> list[Worker]:
+    return [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+
+
 async def settle(pilot: Pilot, rounds: int = 100) -> None:
     """Wait until no worker is pending or running and every posted message is handled."""
     app = pilot.app
@@ -70,7 +75,10 @@ async def settle(pilot: Pilot, rounds: int = 100) -> None:
             await pilot.pause()
             if not [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]:
                 return
-        await app.workers.wait_for_complete()
+        # An exclusive worker replaced by a newer one (Browse's detail, a search) is
+        # cancelled, and a failed one is the app's to report: go round and wait for the rest.
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await app.workers.wait_for_complete(busy_workers(app))
     raise AssertionError("the app did not settle")
 
 

@@ -10,10 +10,16 @@ more card without rating it, prints `READY` and waits to be killed with SIGKILL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from pathlib import Path
+from typing import Any
 
-from textual.worker import WorkerState
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
+
+
+def busy_workers(app: Any) -> list[Worker]:
+    return [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
 
 
 async def settle(pilot) -> None:
@@ -23,7 +29,10 @@ async def settle(pilot) -> None:
         if not [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]:
             await pilot.pause()
             return
-        await app.workers.wait_for_complete()
+        # An exclusive worker replaced by a newer one (Browse's detail, a search) is
+        # cancelled, and a failed one is the app's to report: go round and wait for the rest.
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await app.workers.wait_for_complete(busy_workers(app))
     raise RuntimeError("the app did not settle")
 
 
