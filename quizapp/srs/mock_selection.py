@@ -9,12 +9,13 @@ interview; with `favour_weak=True` they do so while the learning state is unchan
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating
-from sqlalchemy import func, select
+from sqlalchemy import func, literal_column, select
 from sqlalchemy.orm import Session
 
 from quizapp.drill_types import DRILL_TYPES
@@ -60,11 +61,13 @@ def item_weights(
     """Selection weight of each item (see `weakness_weight`); `now` is naive UTC."""
     rows = session.execute(select(Card.item_id, Card.id, Card.reps).where(Card.item_id.in_(list(item_ids)))).all()
     card_of = {item_id: (card_id, reps) for item_id, card_id, reps in rows}
-    recent = dict(
-        session.execute(
-            select(Review.card_id, func.count(Review.id))
-            .where(Review.rating == int(Rating.Again), Review.reviewed_at >= now - RECENT_LAPSE_WINDOW)
-            .group_by(Review.card_id)
+    # Counted here, not grouped in SQL: a GROUP BY would walk every review in card order. The
+    # recent Again answers come from ix_reviews_lapses (partial, so `rating = 1` is literal).
+    recent = Counter(
+        session.scalars(
+            select(Review.card_id).where(
+                Review.rating == literal_column(str(int(Rating.Again))), Review.reviewed_at >= now - RECENT_LAPSE_WINDOW
+            )
         ).all()
     )
     misses = dict(

@@ -24,7 +24,8 @@ def make_scheduler(settings: Settings) -> Scheduler:
     )
 
 
-def to_fsrs(card: Card) -> FsrsCard:
+def to_fsrs(card: Any) -> FsrsCard:
+    """An fsrs Card from a stored card (an ORM Card or a row of the cards columns)."""
     return FsrsCard(
         card_id=card.id,
         state=State(card.state),
@@ -84,7 +85,7 @@ def restore(card: Card, data: dict[str, Any]) -> None:
         setattr(card, name, value)
 
 
-def preview_intervals(scheduler: Scheduler, card: Card, now: datetime) -> dict[Rating, timedelta]:
+def preview_intervals(scheduler: Scheduler, card: Any, now: datetime) -> dict[Rating, timedelta]:
     """What each rating would schedule, as Anki shows on its buttons."""
     base = to_fsrs(card)
     result = {}

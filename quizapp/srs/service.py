@@ -10,12 +10,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import and_, case, column, func, select, table
+from sqlalchemy import column, func, select, table
 from sqlalchemy import text as text_clause
 from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.content.models import parse_source_ref
+from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
@@ -41,7 +42,8 @@ class UndoError(Exception):
     pass
 
 
-def card_view(card: Card, kind: str) -> CardView:
+def card_view(card: Any, kind: str) -> CardView:
+    """A card (an ORM object or a row of the cards table's columns) as a plain view."""
     return CardView(
         card_id=card.id,
         item_id=card.item_id,
@@ -83,10 +85,6 @@ class StudyService:
         # today, so past days only change by undo (which clears it) or by an import run in
         # another process while this one is open (seen after the next day starts).
         self._past_streak: tuple[tuple[datetime, int], int] | None = None
-        # Today's counters, keyed by (day start, newest review id): an answer (here or in
-        # another process) makes a new id; undo here clears it. One study step asks for them
-        # four times (next card twice, due counts, new allowance) and reads them once.
-        self._today_memo: tuple[tuple[datetime, int | None], dict[str, tuple[int, int]]] | None = None
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
@@ -114,58 +112,34 @@ class StudyService:
             start -= timedelta(days=1)
         return to_naive_utc(start)
 
+    def day_window(self, moment: datetime | None = None, rollover_hour: int | None = None) -> tuple[datetime, datetime]:
+        """The study day containing `moment`: its start and the next day's start, naive UTC
+        (23 or 25 hours apart across a DST change)."""
+        start = self.day_start(moment, rollover_hour)
+        if rollover_hour is None:
+            rollover_hour = self.settings().day_rollover_hour
+        return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
+
     # -- counts ---------------------------------------------------------------
-    def _today_by_kind(self, session: Session, day_start: datetime) -> dict[str, tuple[int, int]]:
-        """kind -> (new cards introduced, reviews of known cards) in the study day from `day_start`.
+    def _today(self, session: Session, settings: Settings) -> tuple[queue.Cursor, dict[str, tuple[int, int]]]:
+        """kind -> (new cards introduced, answers of studied cards) in today's study day.
 
-        Starts from ix_reviews_reviewed_at and reads only today's reviews. The day has an
-        end as well as a start: reviews stamped in the future (the clock ran ahead, then
-        was put right) belong to their own day, not to every day until then.
-        Daily limits apply per kind, as Anki's apply per deck: finishing today's new Q&A
-        cards must not use up the new multiple-choice questions.
+        Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
+        transaction): at most a day's quarters, never today's reviews. The day has an end
+        as well as a start: answers stamped in the future (the clock ran ahead, then was put
+        right) count on their own day, not on every day until then. Daily limits apply per
+        kind, as Anki's apply per deck: finishing today's new Q&A cards must not use up the
+        new multiple-choice questions.
         """
-        newest = session.scalar(select(func.max(Review.id)))
-        key = (day_start, newest)
-        if self._today_memo is not None and self._today_memo[0] == key:
-            return self._today_memo[1]
-        # One row of sums, computed in SQLite over today's index range (no rows to Python,
-        # no GROUP BY sort). A card's first answer is the one review with prev_reps = 0.
-        window = (Review.reviewed_at >= day_start, Review.reviewed_at < day_start + timedelta(days=1))
-        sums = []
-        for kind in KINDS:
-            is_kind = Card.kind == kind
-            sums.append(func.coalesce(func.sum(case((and_(is_kind, Review.prev_reps == 0), 1), else_=0)), 0))
-            sums.append(func.coalesce(func.sum(case((and_(is_kind, Review.prev_reps > 0), 1), else_=0)), 0))
-        row = session.execute(
-            select(*sums).select_from(Review).join(Card, Card.id == Review.card_id).where(*window)
-        ).one()
-        counts = {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
-        self._today_memo = (key, counts)
-        return counts
+        cur = queue.cursor(session)
+        start, end = self.day_window(None, settings.day_rollover_hour)
+        return cur, queue.day_tallies(cur, start, end)
 
-    def _today_counts(self, session: Session, day_start: datetime, kind: str | None = None) -> tuple[int, int]:
-        """(new cards introduced, reviews of known cards) today, for one kind or all."""
-        by_kind = self._today_by_kind(session, day_start)
-        if kind is not None:
-            return by_kind.get(kind, (0, 0))
-        return sum(n for n, _ in by_kind.values()), sum(r for _, r in by_kind.values())
-
-    def _streak(self, session: Session, settings: Settings) -> int:
-        """Consecutive study days ending today (or yesterday): one index probe per day.
-
-        A long streak means hundreds of probes, so they go straight to the driver
-        (a few microseconds each on ix_reviews_reviewed_at) rather than through the ORM.
-        """
+    def _streak(self, cur: queue.Cursor, settings: Settings, studied_today: bool) -> int:
+        """Consecutive study days ending today (or yesterday): one tally probe per day, the
+        days before today remembered until the day changes."""
         hour = settings.day_rollover_hour
         today = self.day_start(None, hour)
-        cursor = session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
-        probe = "SELECT 1 FROM reviews WHERE reviewed_at >= ? AND reviewed_at < ? LIMIT 1"
-
-        def stored(moment: datetime) -> str:
-            return moment.strftime("%Y-%m-%d %H:%M:%S.%f")  # SQLAlchemy's DateTime text on SQLite
-
-        def studied(start: datetime, end: datetime) -> bool:
-            return cursor.execute(probe, (stored(start), stored(end))).fetchone() is not None
 
         def previous(start: datetime) -> datetime:
             # The day before, found through the zone (a day is 23 or 25 hours across DST).
@@ -177,13 +151,11 @@ class StudyService:
         else:
             past = 0
             start, end = previous(today), today
-            while studied(start, end):
+            while queue.studied_between(cur, start, end):
                 past += 1
                 start, end = previous(start), start
             self._past_streak = (key, past)
-        if studied(today, today + timedelta(days=1)):
-            return past + 1
-        return past
+        return past + 1 if studied_today else past
 
     def _active_cards(self, kind: str | None = None):
         query = select(Card, Item.kind).join(Item).where(Item.retired_at.is_(None), Card.suspended.is_(False))
@@ -191,44 +163,20 @@ class StudyService:
             query = query.where(Item.kind == kind)
         return query
 
-    def _active_ids(self, kind: str):
-        """Card ids of `kind` that can be studied (filters only; callers add the index terms)."""
-        return (
-            select(Card.id)
-            .join(Item, Item.id == Card.item_id)
-            .where(Card.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
-        )
-
-    def _bounded_count(self, session: Session, query, limit: int | None) -> int:
-        """COUNT over `query`, stopping at `limit`: a count capped by a daily limit never
-        needs to walk past it (a 10,000-card backlog with 200 reviews a day reads 200 rows)."""
-        if limit is not None:
-            if limit <= 0:
-                return 0
-            query = query.limit(limit)
-        return session.scalar(select(func.count()).select_from(query.subquery())) or 0
-
     def due_counts(self) -> DueCounts:
-        settings = self.settings()
         now = to_naive_utc(self.now())
         with self.db.session() as session:
-            day_start = self.day_start(None, settings.day_rollover_hour)
-            today = self._today_by_kind(session, day_start)
+            settings = load_settings(session)
+            cur, today = self._today(session, settings)
             counts = {}
             new_left_by_kind = {}
-            for kind in ("qa", "mcq", "skill"):
+            for kind in KINDS:
                 kind_new_done, kind_reviews_done = today.get(kind, (0, 0))
-                new_left = max(0, settings.new_per_day - kind_new_done)
-                reviews_left = max(0, settings.reviews_per_day - kind_reviews_done)
-                active = self._active_ids(kind)
-                learning = sum(
-                    self._bounded_count(session, active.where(Card.state == state, Card.due <= now, Card.reps > 0), None)
-                    for state in (int(State.Learning), int(State.Relearning))
+                learning = sum(queue.count_due(cur, kind, state, now) for state in queue.LEARNING_STATES)
+                review_due = queue.count_due(
+                    cur, kind, queue.REVIEW_STATE, now, max(0, settings.reviews_per_day - kind_reviews_done)
                 )
-                review_due = self._bounded_count(
-                    session, active.where(Card.state == int(State.Review), Card.due <= now, Card.reps > 0), reviews_left
-                )
-                new = self._bounded_count(session, active.where(Card.reps == 0), new_left)
+                new = queue.count_new(cur, kind, max(0, settings.new_per_day - kind_new_done))
                 counts[kind] = learning + review_due + new
                 new_left_by_kind[kind] = new
             return DueCounts(
@@ -238,14 +186,14 @@ class StudyService:
                 new_left=new_left_by_kind["qa"] + new_left_by_kind["mcq"],
                 new_done_today=sum(n for n, _ in today.values()),
                 reviews_done_today=sum(r for _, r in today.values()),
-                streak=self._streak(session, settings),
+                streak=self._streak(cur, settings, any(n or r for n, r in today.values())),
             )
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
-        settings = self.settings()
         with self.db.session() as session:
-            new_done, _ = self._today_counts(session, self.day_start(None, settings.day_rollover_hour), kind)
+            settings = load_settings(session)
+            new_done, _ = self._today(session, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
     # -- queue ----------------------------------------------------------------
@@ -253,73 +201,42 @@ class StudyService:
         """The next card to show: due learning, due review, new, then learning due soon.
 
         `only_item` studies one item now regardless of due date (browse → "study now").
-        Each candidate query walks an index in the order it wants and stops at the first
-        card that fits (ix_cards_kind_state_due, ix_items_kind_order), so the cost does not
-        grow with the collection.
+        Each candidate query walks a partial index of cards in the order it wants and stops
+        at the first card that fits (quizapp.srs.queue), so the cost does not grow with the
+        collection.
         """
-        settings = self.settings()
         now = to_naive_utc(self.now())
         excluded = list(exclude)
         with self.db.session() as session:
             if only_item is not None:
-                row = session.execute(select(Card, Item).join(Item).where(Item.id == only_item)).first()
-                return StudyCard(card_view(row[0], row[1].kind), dict(row[1].payload)) if row else None
-
-            new_done, reviews_done = self._today_counts(
-                session, self.day_start(None, settings.day_rollover_hour), kind
-            )
-            active = self._active_ids(kind)
-            if excluded:
-                active = active.where(Card.id.not_in(excluded))
-            learning_states = (int(State.Learning), int(State.Relearning))
-
-            def earliest(states: Sequence[int], until: datetime) -> int | None:
-                # One ordered index walk per state, then the earlier of the two.
-                best: tuple[datetime, int] | None = None
-                for state in states:
-                    row = session.execute(
-                        active.add_columns(Card.due)
-                        .where(Card.state == state, Card.reps > 0, Card.due <= until)
-                        .order_by(Card.due)
-                        .limit(1)
-                    ).first()
-                    if row is not None and (best is None or row[1] < best[0]):
-                        best = (row[1], row[0])
-                return best[1] if best else None
-
-            def first_new() -> int | None:
-                if session.scalar(active.where(Card.reps == 0).limit(1)) is None:
-                    return None
-                numbered = active.where(Card.reps == 0)
-                # Driven from items (bank order) with the kind on items, not cards.
-                numbered = numbered.where(Item.kind == kind)
-                for query in (
-                    numbered.where(Item.source_no.is_not(None)).order_by(Item.kind, Item.source_no, Item.id),
-                    numbered.where(Item.source_no.is_(None)).order_by(Item.kind, Item.source_no, Item.id),
-                ):
-                    card_id = session.scalar(query.limit(1))
-                    if card_id is not None:
-                        return card_id
-                return None
-
-            card_id = earliest(learning_states, now)
+                return self._study_card(session, Card.item_id == only_item)
+            settings = load_settings(session)
+            cur, today = self._today(session, settings)
+            new_done, reviews_done = today.get(kind, (0, 0))
+            card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now, excluded)
             if card_id is None and reviews_done < settings.reviews_per_day:
-                card_id = earliest((int(State.Review),), now)
+                card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
             if card_id is None and new_done < settings.new_per_day:
-                card_id = first_new()
+                card_id = queue.first_new(cur, kind, excluded)
             if card_id is None:
-                card_id = earliest(learning_states, now + LEARN_AHEAD)
+                card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now + LEARN_AHEAD, excluded)
             if card_id is None:
                 return None
-            card = session.get_one(Card, card_id)
-            item = session.get_one(Item, card.item_id)
-            return StudyCard(card_view(card, item.kind), dict(item.payload))
+            return self._study_card(session, Card.id == card_id)
+
+    def _study_card(self, session: Session, where: Any) -> StudyCard | None:
+        """One card with its item's payload: one row through a unique index, no ORM objects."""
+        row = session.execute(
+            select(*Card.__table__.columns, Item.kind.label("item_kind"), Item.payload)
+            .join_from(Card, Item, Item.id == Card.item_id)
+            .where(where)
+        ).first()
+        return StudyCard(card_view(row, row.item_kind), dict(row.payload)) if row else None
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
-        settings = self.settings().model_copy(update={"fuzz": False})
-        scheduler = make_scheduler(settings)
         with self.db.session() as session:
-            card = session.get(Card, card_id)
+            scheduler = make_scheduler(load_settings(session).model_copy(update={"fuzz": False}))
+            card = session.execute(select(*Card.__table__.columns).where(Card.id == card_id)).first()
             if card is None:
                 raise KeyError(card_id)
             return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
@@ -389,13 +306,12 @@ class StudyService:
         )
         session.add(review)
         session.flush()
-        kind = session.get_one(Item, card.item_id).kind
+        kind = card.kind or session.get_one(Item, card.item_id).kind
         return AnswerResult(review_id=review.id, card=card_view(card, kind), rating=int(rating), leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
         self._past_streak = None
-        self._today_memo = None
         with self.db.session() as session, session.begin():
             review = session.get(Review, review_id)
             if review is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -35,13 +35,43 @@ class EpochMicros(TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: Any) -> int | None:
-        if value is None:
-            return None
-        delta = value - _EPOCH
-        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+        return None if value is None else to_micros(value)
 
     def process_result_value(self, value: int | None, dialect: Any) -> datetime | None:
         return None if value is None else _EPOCH + timedelta(microseconds=value)
+
+
+def to_micros(value: datetime) -> int:
+    """Naive-UTC datetime → integer microseconds since 1970 (exact)."""
+    delta = value - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+# A review's quarter-hour (review_tallies.quarter): every real time-zone offset is a multiple
+# of 15 minutes, so any study day is a whole run of quarters.
+QUARTER_US = 900_000_000
+
+
+def quarter_of(value: datetime) -> int:
+    return to_micros(value) // QUARTER_US
+
+
+MODES = ("study", "quiz", "drill", "mock")  # reviews.mode stores the position
+KINDS = ("qa", "mcq", "skill")
+TALLY_COLUMNS = tuple(f"{kind}_{what}" for kind in KINDS for what in ("new", "reviews"))
+
+
+class ModeCode(TypeDecorator[str]):
+    """A review's mode (`study` | `quiz` | `drill` | `mock`) stored as 0..3 (one byte or none)."""
+
+    impl = Integer
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect: Any) -> int | None:
+        return None if value is None else MODES.index(value)
+
+    def process_result_value(self, value: int | None, dialect: Any) -> str | None:
+        return None if value is None else MODES[value]
 
 
 class Base(DeclarativeBase):
@@ -76,17 +106,22 @@ class Card(Base):
     """FSRS state of one item. `version` rises on every change, so a stale answer is refused."""
 
     __tablename__ = "cards"
-    # Per-step queries: due learning/review cards of a kind by (kind, state, due); new
-    # cards of a kind by (kind, reps).
+    # The study queue, from cards alone (revision 0004): studied cards that can be shown, by
+    # (kind, state, due); new cards that can be shown, in bank order. Partial indexes: a
+    # query repeats their WHERE terms word for word (QUEUE_WHERE / NEW_WHERE) to use them.
     __table_args__ = (
-        Index("ix_cards_kind_state_due", "kind", "state", "due"),
-        Index("ix_cards_kind_reps", "kind", "reps"),
+        Index("ix_cards_queue", "kind", "state", "due", sqlite_where=text("reps > 0 AND suspended = 0 AND retired = 0")),
+        Index("ix_cards_new", "kind", "source_no", "item_id",
+              sqlite_where=text("reps = 0 AND suspended = 0 AND retired = 0")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
-    # A copy of items.kind, filled and kept by database triggers (revision 0003): never set it.
+    # Copies of the item's kind, bank number and retired flag, filled and kept by database
+    # triggers (revisions 0003, 0004): never set them.
     kind: Mapped[str | None] = mapped_column(String(8))
+    source_no: Mapped[int | None] = mapped_column(Integer)
+    retired: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     state: Mapped[int] = mapped_column(Integer, default=1)  # fsrs.State: 1 learning, 2 review, 3 relearning
     step: Mapped[int | None] = mapped_column(Integer)
     stability: Mapped[float | None] = mapped_column(Float)
@@ -114,12 +149,16 @@ class Review(Base):
     """
 
     __tablename__ = "reviews"
+    # No index of every review by time (revision 0004): today's counters, the streak and the
+    # heatmap read review_tallies. The mock's "recent lapses" reads the Again answers by time,
+    # with `rating = 1` written literally (a bound parameter cannot select a partial index).
+    __table_args__ = (Index("ix_reviews_lapses", "reviewed_at", sqlite_where=text("rating = 1")),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
-    mode: Mapped[str] = mapped_column(String(8))  # study | quiz | drill | mock (no index: nothing filters on it)
+    mode: Mapped[str] = mapped_column(ModeCode, server_default="0")  # study | quiz | drill | mock, as 0..3
     rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
-    reviewed_at: Mapped[datetime] = mapped_column(DateTime, index=True)
+    reviewed_at: Mapped[datetime] = mapped_column(EpochMicros, server_default="0")
     duration_ms: Mapped[int | None] = mapped_column(Integer)
     answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     score: Mapped[float | None] = mapped_column(Float)
@@ -172,6 +211,23 @@ def prev_card_of(row: Any) -> dict[str, Any]:
             value = bool(value)
         data[name] = value
     return data
+
+
+class ReviewTally(Base):
+    """How many answers a quarter-hour holds, per kind: first answers of new cards (`*_new`)
+    and answers of studied cards (`*_reviews`). Kept by triggers on reviews (revision 0004)
+    in the answer's own transaction, so undo, imports and a card's change of kind keep it
+    exact; never written from Python. Today's counters sum a day's quarters."""
+
+    __tablename__ = "review_tallies"
+
+    quarter: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    qa_new: Mapped[int] = mapped_column(Integer, server_default="0")
+    qa_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
+    mcq_new: Mapped[int] = mapped_column(Integer, server_default="0")
+    mcq_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
+    skill_new: Mapped[int] = mapped_column(Integer, server_default="0")
+    skill_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class DrillAttempt(Base):

@@ -35,14 +35,18 @@ SNAPSHOT = {"state": 1, "step": 0, "stability": None, "difficulty": None, "due":
             "last_review": None, "reps": 0, "lapses": 0, "leech": False, "suspended": False}
 
 
+_MICROS_2026 = int((datetime(2026, 1, 1) - datetime(1970, 1, 1)).total_seconds()) * 1_000_000
+
+
 def add_reviews(db: Path, count: int) -> None:
     """Many valid reviews at once (raw SQL; the app's own writes are tested elsewhere)."""
     conn = sqlite3.connect(db)
     try:
         card_ids = [row[0] for row in conn.execute("SELECT id FROM cards ORDER BY id LIMIT 50")]
         rows = [
-            (card_ids[n % len(card_ids)], "study", 1 + n % 4, f"2026-01-01 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d}.{n:06d}",
-             1000 + n % 5000)
+            # mode 0 = study; reviewed_at in microseconds since 1970 (revision 0004)
+            (card_ids[n % len(card_ids)], 0, 1 + n % 4,
+             _MICROS_2026 + (n % 86400) * 1_000_000 + n % 1_000_000, 1000 + n % 5000)
             for n in range(count)
         ]
         # The card before each review (SNAPSHOT) in the compact prev_* columns (revision 0003;

@@ -184,3 +184,23 @@ def test_the_due_skill_check_uses_an_index(drills, study, clock):
     statements = _capture(study, lambda: drills.due_skill_card("attention"))
     assert statements
     assert _bad_plans(study, statements) == []
+
+
+def test_the_mock_recent_lapses_query_reads_only_again_answers(study, clock):
+    """With no index of every review by time (revision 0004), the mock's weak-item weights
+    read the recent Again answers through the partial ix_reviews_lapses."""
+    from quizapp.srs.clock import to_naive_utc
+    from quizapp.srs.mock_selection import item_weights
+
+    _study_some(study, clock)
+    card = study.next_card("qa")
+    study.answer(card.card.card_id, 1, mode="study", expected_version=card.card.version)
+
+    def weights():
+        with study.db.session() as session:
+            found = item_weights(session, [card.card.item_id], {card.card.item_id: 1.0}, to_naive_utc(clock.current))
+        assert found[card.card.item_id] == 1.0 + 1.5  # fully recalled, but one Again this month
+
+    statements = [s for s in _capture(study, weights) if "FROM reviews" in s[0]]
+    assert statements
+    assert _bad_plans(study, statements) == []

@@ -1,0 +1,146 @@
+"""Today's counters come from the quarter-hour tallies (review_tallies), kept by triggers.
+
+Each check compares them with a walk of the reviews themselves (what the counters were
+before revision 0004): after answers, undo, an import-like raw insert, a card changing
+kind, and under any time zone and day boundary.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+from sqlalchemy import select, text
+
+from quizapp.srs import queue
+from quizapp.srs.clock import to_naive_utc
+from quizapp.srs.service import KINDS, StudyService
+from quizapp.store.models import Card, Review, to_micros
+
+
+def _walk(study: StudyService, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+    """kind -> (first answers, answers of studied cards) by reading every review in [start, end)."""
+    counts = {kind: [0, 0] for kind in KINDS}
+    with study.db.session() as session:
+        rows = session.execute(
+            select(Card.kind, Review.prev_reps).join(Card, Card.id == Review.card_id)
+            .where(Review.reviewed_at >= start, Review.reviewed_at < end)
+        ).all()
+    for kind, prev_reps in rows:
+        counts[kind][0 if prev_reps == 0 else 1] += 1
+    return {kind: (n, r) for kind, (n, r) in counts.items()}
+
+
+def _tallied(study: StudyService, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+    with study.db.session() as session:
+        return queue.day_tallies(queue.cursor(session), start, end)
+
+
+def _answer(study: StudyService, kind: str, rating: int = 3) -> int:
+    card = study.next_card(kind)
+    assert card is not None
+    return study.answer(card.card.card_id, rating, mode="study", expected_version=card.card.version).review_id
+
+
+def _study_a_day(study: StudyService, clock) -> list[int]:
+    """Answers spread over 30 hours, in every kind, some cards answered twice."""
+    ids = []
+    for step in range(14):
+        ids.append(_answer(study, ("qa", "mcq", "skill")[step % 3], rating=1 + step % 4))
+        clock.advance(minutes=130)
+    return ids
+
+
+def _all_tallies(study: StudyService) -> list[tuple]:
+    with study.db.engine.connect() as conn:
+        return [tuple(r) for r in conn.execute(text("SELECT * FROM review_tallies ORDER BY quarter"))]
+
+
+def _all_from_reviews(study: StudyService) -> list[tuple]:
+    """What the tallies should hold: the reviews grouped by quarter, zero rows left out."""
+    with study.db.engine.connect() as conn:
+        rows = conn.execute(text(
+            "SELECT r.reviewed_at / 900000000 AS q, "
+            + ", ".join(f"sum(c.kind = '{k}' AND r.prev_reps = 0), sum(c.kind = '{k}' AND r.prev_reps > 0)"
+                        for k in KINDS)
+            + " FROM reviews r JOIN cards c ON c.id = r.card_id GROUP BY q ORDER BY q"
+        ))
+        return [tuple(r) for r in rows]
+
+
+@pytest.mark.parametrize("zone, hour", [
+    (UTC, 4), (ZoneInfo("Asia/Kathmandu"), 4), (ZoneInfo("America/New_York"), 0),
+    (timezone(timedelta(hours=-9, minutes=-30)), 23), (ZoneInfo("Asia/Shanghai"), 6),
+])
+def test_todays_counters_equal_a_walk_of_todays_reviews_in_any_zone_and_boundary(study, clock, zone, hour):
+    _study_a_day(study, clock)
+    clock.tz = zone
+    for back in range(0, 40, 3):
+        moment = clock.current - timedelta(hours=back)
+        start, end = study.day_window(moment, hour)
+        assert _tallied(study, start, end) == _walk(study, start, end), (zone, hour, back)
+
+
+def test_undo_takes_the_answer_out_of_the_counters(study, clock):
+    ids = _study_a_day(study, clock)
+    before = _all_tallies(study)
+    extra = [_answer(study, "qa"), _answer(study, "mcq", 1)]
+    assert _all_tallies(study) != before
+    for review_id in reversed(extra):
+        study.undo(review_id)
+    assert _all_tallies(study) == before == _all_from_reviews(study)
+    study.undo(ids[-1])
+    assert _all_tallies(study) == _all_from_reviews(study)
+
+
+def test_an_undone_day_leaves_no_row_so_the_streak_forgets_it(study, clock):
+    review_id = _answer(study, "qa")
+    assert study.due_counts().streak == 1
+    study.undo(review_id)
+    assert _all_tallies(study) == []
+    assert study.due_counts().streak == 0
+
+
+def test_rows_written_by_raw_sql_and_a_change_of_kind_are_counted(study, clock):
+    """An import or another program writing reviews, and a card moving to another kind."""
+    _study_a_day(study, clock)
+    with study.db.engine.begin() as conn:
+        card_id = conn.execute(text("SELECT id FROM cards WHERE kind = 'qa' ORDER BY id LIMIT 1")).scalar_one()
+        at = to_micros(to_naive_utc(clock.current)) - 3_600_000_000
+        conn.execute(text(
+            "INSERT INTO reviews (card_id, mode, rating, reviewed_at, prev_state, prev_reps, prev_lapses, "
+            "prev_leech, prev_suspended) VALUES (:c, 0, 3, :at, 2, 4, 0, 0, 0)"
+        ), {"c": card_id, "at": at})
+        assert conn.execute(text("SELECT count(*) FROM reviews WHERE card_id = :c"), {"c": card_id}).scalar_one()
+        item_id = conn.execute(text("SELECT item_id FROM cards WHERE id = :c"), {"c": card_id}).scalar_one()
+        conn.execute(text("UPDATE items SET kind = 'mcq' WHERE id = :i"), {"i": item_id})
+        assert conn.execute(text("SELECT kind FROM cards WHERE id = :c"), {"c": card_id}).scalar_one() == "mcq"
+    assert _all_tallies(study) == _all_from_reviews(study)
+    with study.db.engine.begin() as conn:
+        conn.execute(text("DELETE FROM reviews WHERE card_id = :c"), {"c": card_id})
+    assert _all_tallies(study) == _all_from_reviews(study)
+
+
+def test_a_retired_item_leaves_the_queue_and_comes_back(study, clock):
+    """cards.retired follows items.retired_at (the queue reads cards alone)."""
+    first = study.next_card("qa")
+    assert first is not None
+    with study.db.engine.begin() as conn:
+        conn.execute(text("UPDATE items SET retired_at = '2026-03-01 00:00:00.000000' WHERE id = :i"),
+                     {"i": first.card.item_id})
+    assert study.next_card("qa").card.card_id != first.card.card_id
+    with study.db.engine.begin() as conn:
+        conn.execute(text("UPDATE items SET retired_at = NULL WHERE id = :i"), {"i": first.card.item_id})
+    assert study.next_card("qa").card.card_id == first.card.card_id
+
+
+def test_reviews_store_time_and_mode_as_integers(study, clock):
+    review_id = _answer(study, "mcq")
+    with study.db.engine.connect() as conn:
+        row = conn.execute(text("SELECT typeof(reviewed_at), reviewed_at, typeof(mode), mode FROM reviews "
+                                "WHERE id = :r"), {"r": review_id}).one()
+    assert row == ("integer", to_micros(to_naive_utc(clock.current)), "integer", 0)
+    with study.db.session() as session:
+        review = session.get(Review, review_id)
+        assert review.mode == "study" and review.reviewed_at == to_naive_utc(clock.current)
