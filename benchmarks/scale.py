@@ -1,73 +1,98 @@
 """quizapp against Anki's own backend at 1k, 10k and 100k cards with FSRS review histories.
 
-Both collections hold the same cards (clones of the built-in bank, so the text is the
-real Chinese/English mix) with the same simulated histories: a few hundred FSRS-simulated
-review sequences (10 reviews each, the `fsrs` package with random ratings) shifted in
-time per card so that about a tenth of the cards are due. quizapp's cards come from a
-user deck folder of YAML files, as a user's own 100k-card deck would; its rows are
-bulk-inserted with SQLAlchemy Core (not through the UI), Anki's through its backend
-(`add_notes`) plus SQL for the card states and the revlog.
+Both collections hold the same cards — n clones of the built-in bank (so the text is the
+real Chinese/English mix) with the same simulated histories, plus the built-in items as
+new cards — and the same histories: 400 FSRS-simulated review sequences (10 reviews each,
+the `fsrs` package with random ratings), shifted in time per card so that about a tenth
+of the cards are due.
+
+How the collections are built (once; cached by size, and for quizapp by schema revision):
+
+* quizapp: the n items are written as a user deck (YAML files, as a user's own deck would
+  be) and the app itself opens it (`open_backend`: migrations, content sync, the search
+  index and `cards.kind` filled by the schema's triggers, the content cache). The cards'
+  FSRS states and the review rows are then written with plain sqlite3 in one transaction,
+  each value converted by the app's own column types (SQLAlchemy bind processors), and a
+  check opens the result with the app's service (an answer and its undo, search, stats)
+  and compares a real answer's row with the bulk-written ones.
+* Anki: notes through the backend (`add_notes`), then the card states and the revlog with
+  plain sqlite3 in one transaction.
 
 Each measurement runs in a fresh process per (system, size), interleaved run by run, so
-both see the same machine load; the machine is shared, so read medians, not minimums.
-The collections are built once and cached (--cache, default a folder in the temp dir).
+both see the same machine load; the machine is shared, so read medians, not minimums. The
+measurements run on a private copy of each cached collection (several people may measure
+at once); the copy's first open is not measured.
 
     pip install -e ".[bench]"
-    python benchmarks/scale.py [--sizes 1000,10000,100000] [--runs 3] [--json]
+    python benchmarks/scale.py [--sizes 1000,10000,100000] [--runs 3] [--ops open,review_step]
+                               [--json] [--save results.json]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import fcntl
 import json
 import os
 import random
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-BUILD_VERSION = 1  # bump when the collections' shape changes
+BUILD_VERSION = 2  # bump when the collections' shape changes
 REVIEWS_PER_CARD = 10
 TEMPLATES = 400
+MAX_SPAN = timedelta(days=730)  # a review history covers at most two years
 STEPS = 5  # review steps (and TUI steps) per run, undone afterwards
 ITEMS_PER_FILE = 400  # content files are limited to 2 MB each
 SEARCHES = ("attention", "注意力", "Q24")
+ANCHOR_MAX_AGE = timedelta(hours=24)  # older collections are rebuilt (their "now" has drifted)
 
 OPS = (
-    ("open", "open + Home counts"),
+    ("open", "open + Home counts (warm start to Home's figures)"),
     ("review_step", "one review step (next card + answer + commit)"),
-    ("tui_step", "the TUI's step (answer, next, counts, previews)"),
+    ("tui_step", "the Study screen's step (answer, then next card, counts, previews)"),
     ("search_attention", 'search "attention"'),
     ("search_zh", 'search "注意力"'),
     ("search_q24", 'search "Q24"'),
-    ("stats", "stats data (Anki: graphs())"),
-    ("export", "export (quizapp JSON; Anki .apkg)"),
+    ("stats", "stats screen data (Anki: graphs())"),
+    ("export", "export (quizapp JSON backup; Anki .apkg with scheduling)"),
 )
+# Not timed per run: file size and bytes per review, read once per size.
+ALL_OPS = (*(key for key, _ in OPS), "size")
 
 
 # -- simulated histories ------------------------------------------------------------
 def simulate_templates(seed: int = 7) -> list[list[dict[str, Any]]]:
     """FSRS review sequences: per review the card before it, the rating and the card after.
 
-    Times are seconds relative to the last review's due date (so each card can be shifted).
+    Only sequences spanning at most MAX_SPAN are kept (about half): with FSRS's default
+    36,500-day maximum interval, ten mostly-Good answers otherwise span decades, and a
+    collection with reviews from the 17th century is nobody's.
     """
     from fsrs import Card, Rating, Scheduler
 
     rng = random.Random(seed)
     scheduler = Scheduler(enable_fuzzing=False)
     start = datetime(2020, 1, 1, tzinfo=UTC)
-    templates = []
-    for _ in range(TEMPLATES):
-        card = Card()
+    templates: list[list[dict[str, Any]]] = []
+    attempt = 0
+    while len(templates) < TEMPLATES:
+        attempt += 1
+        # An explicit id (fsrs otherwise sleeps 1 ms to make one) and due date (else "now").
+        card = Card(card_id=attempt, due=start)
         moment = start
         steps = []
         for _ in range(REVIEWS_PER_CARD):
@@ -79,36 +104,81 @@ def simulate_templates(seed: int = 7) -> list[list[dict[str, Any]]]:
             steps.append({"at": moment, "rating": int(rating), "before": before, "after": card})
             # The next review happens at the due time, give or take a little.
             moment = card.due + timedelta(minutes=rng.randint(0, 600))
-        final_due = card.due
-        for step in steps:
-            step["offset"] = (step["at"] - final_due).total_seconds()
-        templates.append(steps)
+        if card.due - start <= MAX_SPAN:
+            templates.append(steps)
     return templates
 
 
-def shifted(value: datetime | None, due: datetime, template_due: datetime) -> datetime | None:
-    return None if value is None else due + (value - template_due)
-
-
-def plan_cards(n: int, now: datetime, seed: int = 11) -> list[dict[str, Any]]:
-    """Per card: which template, and when its final due falls (about 10% due now)."""
+def plan_cards(n: int, seed: int = 11) -> list[dict[str, Any]]:
+    """Per card: which template, and where its final due falls (about 10% due now)."""
     rng = random.Random(seed)
-    plans = []
-    for index in range(n):
-        template = index % TEMPLATES
-        plans.append({"template": template, "fraction": rng.uniform(-0.1, 0.9), "ms": index})
-    return plans
+    return [{"template": index % TEMPLATES, "fraction": rng.uniform(-0.1, 0.9), "ms": index,
+             "gap_s": rng.uniform(60, 20 * 3600)} for index in range(n)]
 
 
-def card_timeline(steps: list[dict[str, Any]], plan: dict[str, Any], now: datetime) -> tuple[datetime, datetime]:
-    """(final due, template's final due): the shift maps template time onto real time."""
+def day_start(now: datetime, rollover_hour: int = 4) -> datetime:
+    """Start of the study day (both apps' default: 4 am local time)."""
+    local = now.astimezone()
+    start = local.replace(hour=rollover_hour, minute=0, second=0, microsecond=0)
+    return start - timedelta(days=1) if local < start else start
+
+
+def card_timeline(steps: list[dict[str, Any]], plan: dict[str, Any], now: datetime) -> tuple[datetime, timedelta]:
+    """(the card's final due, the shift that maps the template's times onto real time).
+
+    No review falls today: the collection is opened in the morning, before any study (both
+    apps would otherwise count today's answers differently — quizapp from its reviews,
+    Anki from counters that a bulk-written revlog does not touch). A card whose last
+    review would be today is moved back before the day's start (so it is overdue).
+    """
     last = steps[-1]["after"]
     interval = last.due - last.last_review
     due = now + interval * plan["fraction"] + timedelta(milliseconds=plan["ms"])
-    return due, last.due
+    shift = due - last.due
+    start = day_start(now)
+    if last.last_review + shift >= start:
+        shift = start - timedelta(seconds=plan["gap_s"]) - last.last_review
+    return last.due + shift, shift
+
+
+def history(n: int, now: datetime) -> Iterator[tuple[int, list[dict[str, Any]], datetime, timedelta]]:
+    """(card index, template steps, final due, time shift) for each of the n cards."""
+    templates = simulate_templates()
+    for index, plan in enumerate(plan_cards(n)):
+        steps = templates[plan["template"]]
+        due, shift = card_timeline(steps, plan, now)
+        yield index, steps, due, shift
+
+
+def lapses_before(steps: list[dict[str, Any]]) -> list[int]:
+    """Lapses (Again on a review card) before each step, and the total after the last."""
+    counts = [0]
+    for step in steps:
+        counts.append(counts[-1] + int(step["rating"] == 1 and int(step["before"].state) == 2))
+    return counts
 
 
 # -- content ------------------------------------------------------------------------
+def base_payloads() -> list[dict[str, Any]]:
+    """The built-in bank's items, as validated content (JSON-ready dicts)."""
+    from quizapp.content.loader import load_builtin
+
+    return [item.model_dump(mode="json") for item in load_builtin().items]
+
+
+def bench_id(index: int) -> str:
+    return f"bench-{index:06d}"
+
+
+def clone_payload(base: list[dict[str, Any]], index: int) -> dict[str, Any]:
+    """Card `index`: a clone of a built-in item with its own id and no bank number."""
+    payload = json.loads(json.dumps(base[index % len(base)]))
+    payload["id"] = bench_id(index)
+    if "source_no" in payload:
+        payload["source_no"] = None
+    return payload
+
+
 def _flat_text(value: Any) -> str:
     if isinstance(value, str):
         return value
@@ -119,192 +189,438 @@ def _flat_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def clone_payloads(n: int) -> list[dict[str, Any]]:
-    """`n` content items cloned from the built-in bank (new ids, no bank numbers)."""
-    from quizapp.content.loader import load_builtin
-
-    base = [item.model_dump(mode="json") for item in load_builtin().items]
-    payloads = []
-    for index in range(n):
-        payload = json.loads(json.dumps(base[index % len(base)]))
-        payload["id"] = f"bench-{index:06d}"
-        if "source_no" in payload:
-            payload["source_no"] = None
-        payloads.append(payload)
-    return payloads
+_PLACEHOLDER = "bench-zzzzzz"  # as wide as bench_id(), so PyYAML lays the item out the same
 
 
-def write_deck(folder: Path, payloads: list[dict[str, Any]]) -> None:
+def write_deck(folder: Path, n: int, base: list[dict[str, Any]]) -> None:
+    """The n clones as YAML deck files, exactly as `yaml.dump` writes them (block style).
+
+    PyYAML's representer is pure Python (~2 ms an item): each built-in item is dumped once
+    with a placeholder id and its text reused for every clone, with the id put in.
+    """
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    blocks = []
+    for payload in base:
+        template = json.loads(json.dumps(payload)) | {"id": _PLACEHOLDER}
+        if "source_no" in template:
+            template["source_no"] = None
+        text = yaml.dump([template], Dumper=dumper, allow_unicode=True, sort_keys=False)
+        assert text.count(_PLACEHOLDER) == 1, payload["id"]
+        blocks.append((payload["kind"], text))
     folder.mkdir(parents=True, exist_ok=True)
-    for start in range(0, len(payloads), ITEMS_PER_FILE):
-        chunk = payloads[start : start + ITEMS_PER_FILE]
-        data = {"qa": [p for p in chunk if p["kind"] == "qa"], "mcq": [p for p in chunk if p["kind"] == "mcq"]}
-        text = yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False)
-        (folder / f"bench-{start // ITEMS_PER_FILE:04d}.yaml").write_text(text, encoding="utf-8")
+    for number, start in enumerate(range(0, n, ITEMS_PER_FILE)):
+        parts: dict[str, list[str]] = {"qa": [], "mcq": []}
+        for index in range(start, min(n, start + ITEMS_PER_FILE)):
+            kind, text = blocks[index % len(blocks)]
+            parts[kind].append(text.replace(_PLACEHOLDER, bench_id(index)))
+        text = "".join(f"{kind}:\n" + "".join(texts) if texts else f"{kind}: []\n" for kind, texts in parts.items())
+        if number == 0:
+            # The shortcut must give what yaml.dump gives for the same data.
+            data = {kind: [clone_payload(base, i) for i in range(start, min(n, start + ITEMS_PER_FILE))
+                           if base[i % len(base)]["kind"] == kind] for kind in ("qa", "mcq")}
+            assert text == yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False)
+        (folder / f"bench-{number:04d}.yaml").write_text(text, encoding="utf-8")
 
 
 # -- building quizapp's collection ------------------------------------------------------
-def build_quizapp(folder: Path, n: int, now: datetime) -> None:
-    from sqlalchemy import insert
+def _binders(table: Any) -> dict[str, Callable[[Any], Any]]:
+    """Per column, the app's own conversion of a Python value to what SQLite stores."""
+    from sqlalchemy.dialects import sqlite
 
-    from quizapp.content.loader import load_dirs
+    dialect = sqlite.dialect()
+    binders = {}
+    for column in table.columns:
+        processor = column.type.bind_processor(dialect)
+        binders[column.name] = processor if processor is not None else (lambda value: value)
+    return binders
+
+
+_COLUMNS: dict[tuple[str, frozenset[str], tuple[str, ...]], list[str]] = {}
+
+
+def _rows(table: Any, values: dict[str, Any], skip: tuple[str, ...] = ("id",)) -> tuple[list[str], list[Any]]:
+    """(column names, stored values) for the columns of `table` that `values` names."""
+    key = (table.name, frozenset(values), skip)
+    names = _COLUMNS.get(key)
+    if names is None:
+        missing = [c.name for c in table.columns if c.name not in values and c.name not in skip
+                   and not c.nullable and c.default is None and c.server_default is None]
+        if missing:
+            raise SystemExit(f"benchmarks/scale.py does not know how to fill {table.name}.{', '.join(missing)}: "
+                             "update quizapp_history_rows() for the new schema")
+        names = _COLUMNS[key] = [c.name for c in table.columns if c.name in values and c.name not in skip]
+    return names, [values[name] for name in names]
+
+
+def quizapp_history_rows(n: int, now: datetime, card_ids: dict[str, int]) -> tuple[str, list, str, list]:
+    """The UPDATE of the cards' FSRS states and the INSERT of their reviews, with their rows.
+
+    Values are what `StudyService.answer` stores (mode study, 8 s, no answer/score, the card
+    before the answer as its snapshot), converted by the models' column types. Reviews are
+    inserted in time order, as a collection used day by day has them.
+    """
     from quizapp.srs.clock import to_naive_utc
-    from quizapp.store.database import make_engine, upgrade_database
-    from quizapp.store.models import Card, Item, Review
-    from quizapp.store.sync import _row_fields
+    from quizapp.store.models import Card, Review
 
-    payloads = clone_payloads(n)
-    deck = folder / "deck"
-    write_deck(deck, payloads)
-    content = load_dirs([deck])
-    assert not content.errors, content.errors[:3]
-    db_path = folder / "quizapp.db"
-    upgrade_database(db_path)
-    templates = simulate_templates()
-    plans = plan_cards(n, now)
-    naive_now = to_naive_utc(now)
-    engine = make_engine(db_path)
+    card_bind, review_bind = _binders(Card.__table__), _binders(Review.__table__)
     review_columns = set(Review.__table__.columns.keys())
-    with engine.begin() as conn:
-        item_rows = []
-        for item in content.items:
-            fields = _row_fields(item)
-            fields.update(id=item.id, origin="user", created_at=naive_now, updated_at=naive_now, retired_at=None)
-            item_rows.append(fields)
-        for start in range(0, len(item_rows), 5000):
-            conn.execute(insert(Item), item_rows[start : start + 5000])
-        ids = sorted(item.id for item in content.items)
-        card_rows, review_rows = [], []
-        for card_id, (item_id, plan) in enumerate(zip(ids, plans), start=1):
-            steps = templates[plan["template"]]
-            due, template_due = card_timeline(steps, plan, now)
-            last = steps[-1]["after"]
-            lapses = sum(1 for s in steps if s["rating"] == 1 and int(s["before"].state) == 2)
-            card_rows.append({
-                "id": card_id, "item_id": item_id, "state": int(last.state), "step": last.step,
-                "stability": last.stability, "difficulty": last.difficulty, "due": to_naive_utc(due),
-                "last_review": to_naive_utc(shifted(last.last_review, due, template_due)),
-                "reps": len(steps), "lapses": lapses, "suspended": False, "leech": False, "version": len(steps),
-            })
-            lapses_so_far = 0
-            for reps, step in enumerate(steps):
-                before = step["before"]
-                reviewed_at = to_naive_utc(shifted(step["at"], due, template_due))
-                prev = {
-                    "state": int(before.state), "step": before.step, "stability": before.stability,
-                    "difficulty": before.difficulty,
-                    "due": to_naive_utc(shifted(before.due, due, template_due)).isoformat(),
-                    "last_review": (
-                        to_naive_utc(shifted(before.last_review, due, template_due)).isoformat()
-                        if before.last_review else None
-                    ),
-                    "reps": reps, "lapses": lapses_so_far, "leech": False, "suspended": False,
-                }
-                review_rows.append(review_row(review_columns, card_id, step["rating"], reviewed_at, prev))
-                lapses_so_far += int(step["rating"] == 1 and int(before.state) == 2)
-            if len(review_rows) >= 50_000:
-                conn.execute(insert(Card), card_rows)
-                conn.execute(insert(Review), review_rows)
-                card_rows, review_rows = [], []
-        if card_rows:
-            conn.execute(insert(Card), card_rows)
-        if review_rows:
-            conn.execute(insert(Review), review_rows)
-    # Any search index the schema keeps is filled by the first open (the content sync).
-    engine.dispose()
-    import sqlite3
-
-    conn = sqlite3.connect(db_path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.execute("VACUUM")
-    conn.close()
+    card_sql = card_names = None
+    review_names: list[str] | None = None
+    card_rows, review_rows = [], []
+    for index, steps, due, shift in history(n, now):
+        card_id = card_ids[bench_id(index)]
+        last = steps[-1]["after"]
+        lapses = lapses_before(steps)
+        card = {
+            "state": int(last.state), "step": last.step, "stability": last.stability,
+            "difficulty": last.difficulty, "due": to_naive_utc(due),
+            "last_review": to_naive_utc(last.last_review + shift), "reps": len(steps), "lapses": lapses[-1],
+            "suspended": False, "leech": False, "version": len(steps),
+        }
+        names, values = _rows(Card.__table__, card, skip=("id", "item_id", "kind"))
+        if card_names is None:
+            card_names = names
+            card_sql = f"UPDATE cards SET {', '.join(f'{c} = ?' for c in names)} WHERE id = ?"
+        card_rows.append([card_bind[c](v) for c, v in zip(names, values)] + [card_id])
+        for reps, step in enumerate(steps):
+            before = step["before"]
+            prev = {
+                "state": int(before.state), "step": before.step, "stability": before.stability,
+                "difficulty": before.difficulty, "due": to_naive_utc(before.due + shift),
+                "last_review": to_naive_utc(before.last_review + shift) if before.last_review else None,
+                "reps": reps, "lapses": lapses[reps], "leech": False, "suspended": False,
+            }
+            row: dict[str, Any] = {
+                "card_id": card_id, "mode": "study", "rating": step["rating"],
+                "reviewed_at": to_naive_utc(step["at"] + shift), "duration_ms": 8000, "answer": None, "score": None,
+                **{f"prev_{key}": value for key, value in prev.items()},
+            }
+            if "prev_card" in review_columns:  # the JSON snapshot of schema 0001/0002
+                row["prev_card"] = {key: value.isoformat() if isinstance(value, datetime) else value
+                                    for key, value in prev.items()}
+            names, values = _rows(Review.__table__, row)
+            review_names = review_names or names
+            review_rows.append((row["reviewed_at"], [review_bind[c](v) for c, v in zip(names, values)]))
+    review_rows.sort(key=lambda pair: pair[0])
+    assert card_sql is not None and review_names is not None
+    review_sql = f"INSERT INTO reviews ({', '.join(review_names)}) VALUES ({', '.join('?' * len(review_names))})"
+    return card_sql, card_rows, review_sql, [values for _, values in review_rows]
 
 
-def review_row(columns: set[str], card_id: int, rating: int, reviewed_at: datetime, prev: dict[str, Any]) -> dict:
-    """One reviews row in whichever shape the schema at head has."""
-    row: dict[str, Any] = {"card_id": card_id, "mode": "study", "rating": rating, "reviewed_at": reviewed_at,
-                           "duration_ms": 8000}
-    if "prev_card" in columns:
-        row.update(answer=None, score=None, prev_card=prev)
-    else:
-        # Compact storage: the card before the answer in plain columns.
-        row.update(score=None, **{f"prev_{key}": value for key, value in prev.items()
-                                  if f"prev_{key}" in columns})
-        for key in ("prev_due", "prev_last_review"):
-            if isinstance(row.get(key), str):
-                row[key] = datetime.fromisoformat(row[key])
-    return {key: value for key, value in row.items() if key in columns}
+def build_quizapp(folder: Path, n: int, now: datetime) -> dict[str, Any]:
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        timings[name] = round(time.perf_counter() - clock, 1)
+        clock = time.perf_counter()
+
+    base = base_payloads()
+    deck = folder / "deck"
+    write_deck(deck, n, base)
+    lap("deck_s")
+    db_path = folder / "quizapp.db"
+    try:
+        first_sync(db_path, deck, n, base)
+    except (ImportError, AttributeError, TypeError) as exc:
+        # The app's start-up changed shape: its full first open does the same, parsing the YAML.
+        print(f"scale.py: fast first sync unavailable ({exc!r}); the app's first open instead",
+              file=sys.stderr, flush=True)
+        from quizapp.tui.backend import open_backend
+
+        backend = open_backend(db_path, [deck], None)
+        errors = backend.content_errors
+        backend.close()
+        if errors:
+            raise SystemExit(f"the bench deck has content errors: {errors[:3]}") from None
+    lap("app_first_sync_s")
+
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        card_ids = dict(conn.execute("SELECT item_id, id FROM cards WHERE item_id LIKE 'bench-%'"))
+        assert len(card_ids) == n, (len(card_ids), n)
+        card_sql, card_rows, review_sql, review_rows = quizapp_history_rows(n, now, card_ids)
+        lap("rows_s")
+        # Bulk load only: no fsync, one transaction. The file stays in WAL mode, as the app made it.
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(card_sql, card_rows)
+        conn.executemany(review_sql, review_rows)
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        lap("insert_s")
+        _vacuum_if_loose(conn)
+    finally:
+        conn.close()
+    lap("vacuum_s")
+    return timings
+
+
+def first_sync(db_path: Path, deck: Path, n: int, base: list[dict[str, Any]]) -> None:
+    """The app's first start on the deck (`quizapp.srs.bootstrap.prepare`), minus the YAML parse.
+
+    Migrations, `sync_content` (items, cards; the search index and cards.kind follow by
+    the schema's triggers) and the content cache are the app's own code. Only the deck's
+    items are validated from the dicts its YAML holds instead of from parsing 100k items'
+    worth of YAML (minutes in PyYAML's Python constructor); the first file is parsed by
+    the app's loader and must give the same items.
+    """
+    from quizapp.content.loader import _KINDS, content_files, load_dirs, load_file
+    from quizapp.srs import bootstrap
+    from quizapp.srs.clock import Clock, to_naive_utc
+    from quizapp.store import content_cache
+    from quizapp.store.database import open_database
+    from quizapp.store.sync import sync_content
+
+    files = content_files(deck)
+    db = open_database(db_path)
+    try:
+        dirs = bootstrap.content_directories([deck])
+        paths = [path for directory, _ in dirs if directory.is_dir() for path in content_files(directory)]
+        with db.session() as session:
+            cached = content_cache.load_cache(session)
+        states = content_cache.current_files(paths, cached)
+        content = load_dirs([directory for directory, _ in dirs if directory != deck])  # built-in content
+        assert content.ok, content.errors[:3]
+        for number, path in enumerate(files):
+            clones = [clone_payload(base, i) for i in range(number * ITEMS_PER_FILE, min(n, (number + 1) * ITEMS_PER_FILE))]
+            items = [model.model_validate(p) for kind, model in _KINDS.items() for p in clones if p["kind"] == kind]
+            if number == 0:
+                parsed = load_file(path)
+                assert parsed.ok and [i.model_dump() for i in parsed.items] == [i.model_dump() for i in items]
+            for item in items:
+                (content.qa if item.kind == "qa" else content.mcq).append(item)  # type: ignore[arg-type]
+                content.origin[item.id] = str(path)
+        now = to_naive_utc(Clock().now())
+        with db.session() as session, session.begin():
+            sync_content(session, content.items, now, bootstrap.origins_for(content, [deck]))
+            content_cache.remember(session, states)
+    finally:
+        db.close()
+
+
+def _vacuum_if_loose(conn: sqlite3.Connection) -> None:
+    """VACUUM only when the bulk load left free pages (it normally does not)."""
+    free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    if free > pages // 50:
+        conn.execute("VACUUM")
+
+
+def check_quizapp(folder: Path, n: int) -> dict[str, Any]:
+    """Open the built collection as the app does and check what it holds.
+
+    Fails on anything the app would not have produced: a bulk-written row whose stored
+    types differ from a real answer's, a card without its kind or search entry, a reopen
+    that re-syncs. Returns the figures the check saw.
+    """
+    from sqlalchemy import func, select
+
+    import quizapp.content.loader
+    import quizapp.srs.bootstrap
+    from quizapp.srs.stats import study_stats
+    from quizapp.store.models import Card, Item, Review
+    from quizapp.tui.backend import open_backend
+
+    db_path, deck = folder / "quizapp.db", folder / "deck"
+    parses = []
+    for module in (quizapp.srs.bootstrap, quizapp.content.loader):
+        original = module.load_dirs
+
+        def counting(*args: Any, _original: Callable[..., Any] = original, **kwargs: Any) -> Any:
+            parses.append(args)
+            return _original(*args, **kwargs)
+
+        module.load_dirs = counting  # type: ignore[assignment]
+    start = time.perf_counter()
+    backend = open_backend(db_path, [deck], None)
+    reopen = time.perf_counter() - start
+    service = backend.service
+    # A warm start parses nothing: if this one did, the content cache did not take the build.
+    out: dict[str, Any] = {"reopen_s": round(reopen, 2), "reopen_parsed_content": bool(parses)}
+    if parses:
+        print("scale.py: WARNING: reopening the built collection parsed the content again", file=sys.stderr)
+    try:
+        with service.db.session() as session:
+            out["cards"] = session.scalar(select(func.count()).select_from(Card))
+            out["bench_cards"] = session.scalar(
+                select(func.count()).select_from(Card).where(Card.item_id.like("bench-%")))
+            out["reviews"] = session.scalar(select(func.count()).select_from(Review))
+            out["items"] = session.scalar(select(func.count()).select_from(Item))
+        assert out["bench_cards"] == n and out["reviews"] == n * REVIEWS_PER_CARD, out
+        counts = service.due_counts()
+        out["due_counts"] = {"qa": counts.qa, "mcq": counts.mcq, "new_left": counts.new_left,
+                             "reviews_today": counts.reviews_done_today, "streak": counts.streak}
+        card = service.next_card("qa")
+        assert card is not None, "nothing to study"
+        result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
+                                duration_ms=8000)
+        conn = sqlite3.connect(db_path)
+        try:
+            def types_of(table: str, row_id: int) -> list[tuple[str, str]]:
+                names = [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+                kinds = conn.execute(f"SELECT {', '.join(f'typeof({c})' for c in names)} FROM {table} WHERE id = ?",
+                                     (row_id,)).fetchone()
+                return list(zip(names, kinds))
+
+            bulk_review = conn.execute("SELECT id FROM reviews WHERE id != ? AND prev_reps > 0 ORDER BY id LIMIT 1",
+                                       (result.review_id,)).fetchone()[0] if _has_column(conn, "reviews", "prev_reps") \
+                else conn.execute("SELECT min(id) FROM reviews").fetchone()[0]
+            real, bulk = types_of("reviews", result.review_id), types_of("reviews", bulk_review)
+            differ = [(a, b) for a, b in zip(real, bulk) if a != b and b[1] != "null" and a[1] != "null"]
+            assert not differ, f"bulk reviews are stored unlike the app's: {differ}"
+            bulk_card = conn.execute("SELECT id FROM cards WHERE reps = ? AND id != ? LIMIT 1",
+                                     (REVIEWS_PER_CARD, card.card.card_id)).fetchone()[0]
+            real, bulk = types_of("cards", card.card.card_id), types_of("cards", bulk_card)
+            differ = [(a, b) for a, b in zip(real, bulk) if a != b and b[1] != "null" and a[1] != "null"]
+            assert not differ, f"bulk card states are stored unlike the app's: {differ}"
+            missing_kind = conn.execute("SELECT count(*) FROM cards WHERE kind IS NULL").fetchone()[0] \
+                if _has_column(conn, "cards", "kind") else 0
+            assert missing_kind == 0, f"{missing_kind} cards without their kind"
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "items_fts" in tables:
+                indexed = conn.execute("SELECT count(*) FROM items_fts").fetchone()[0]
+                assert indexed == out["cards"], f"search index holds {indexed} of {out['cards']} cards"
+            out["due_review_cards"] = conn.execute(
+                "SELECT count(*) FROM cards WHERE state = 2 AND item_id LIKE 'bench-%' AND due <= ?",
+                (_stored_now(),)).fetchone()[0]
+        finally:
+            conn.close()
+        service.undo(result.review_id)
+        out["search_hits"] = {text: len(service.search(text)) for text in SEARCHES}
+        assert out["search_hits"]["attention"] > 0, out["search_hits"]
+        stats = study_stats(service.db, service.clock, service.settings())
+        out["stats_streak"] = getattr(stats, "streak", None)
+    finally:
+        backend.close()
+    return out
+
+
+def _stored_now() -> str:
+    return datetime.now(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
 # -- building Anki's collection ---------------------------------------------------------
-def build_anki(folder: Path, n: int, now: datetime) -> None:
+def build_anki(folder: Path, n: int, now: datetime) -> dict[str, Any]:
     from anki.collection import AddNoteRequest, Collection
 
-    folder.mkdir(parents=True, exist_ok=True)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
     path = folder / "collection.anki2"
+    base = base_payloads()
     col = Collection(str(path))
     try:
         col.set_config("fsrs", True)
         notetype = col.models.by_name("Basic")
         deck_id = col.decks.id("bench")
-        payloads = clone_payloads(n)
-        for start in range(0, n, 2000):
-            requests = []
-            for payload in payloads[start : start + 2000]:
-                note = col.new_note(notetype)
-                note["Front"] = _flat_text(payload.get("question"))
-                answer = payload.get("answer")
-                if payload["kind"] == "mcq":
-                    answer = _flat_text(payload.get("options")) + " " + _flat_text(payload.get("explanation"))
-                note["Back"] = _flat_text(answer)
-                note.tags = list(payload.get("tags") or [])
-                requests.append(AddNoteRequest(note=note, deck_id=deck_id))
-            col.add_notes(requests)
+
+        def note_for(payload: dict[str, Any]) -> Any:
+            note = col.new_note(notetype)
+            note["Front"] = _flat_text(payload.get("question"))
+            answer = payload.get("answer")
+            if payload["kind"] == "mcq":
+                answer = _flat_text(payload.get("options")) + " " + _flat_text(payload.get("explanation"))
+            note["Back"] = _flat_text(answer)
+            note.tags = list(payload.get("tags") or [])
+            return AddNoteRequest(note=note, deck_id=deck_id)
+
+        # The n clones first (their cards are the first n by note id), then the built-in
+        # items, which quizapp also has, as new cards.
+        payloads = [clone_payload(base, i) for i in range(n)] + base
+        for start in range(0, len(payloads), 5000):
+            col.add_notes([note_for(p) for p in payloads[start : start + 5000]])
         conf = col.decks.config_dict_for_deck_id(deck_id)
-        conf["new"]["perDay"] = 20
+        conf["new"]["perDay"] = 20  # quizapp's defaults
         conf["rev"]["perDay"] = 200
         col.decks.update_config(conf)
         col.decks.select(deck_id)
-        templates = simulate_templates()
-        plans = plan_cards(n, now)
         today = col.sched.today
-        card_ids = col.db.list("select id from cards order by nid")
-        card_updates, revlog = [], []
-        for cid, plan in zip(card_ids, plans):
-            steps = templates[plan["template"]]
-            due, template_due = card_timeline(steps, plan, now)
-            last = steps[-1]["after"]
-            ivl = max(1, round((last.due - last.last_review).total_seconds() / 86400))
-            lapses = sum(1 for s in steps if s["rating"] == 1 and int(s["before"].state) == 2)
-            data = json.dumps({"s": round(last.stability, 4), "d": round(last.difficulty, 3), "dr": 0.9})
-            if int(last.state) == 2:
-                ctype, queue, due_value = 2, 2, today + (due - now).days
-            else:
-                ctype, queue, due_value = 3, 1, int(due.timestamp())
-            card_updates.append((ctype, queue, due_value, ivl, 2500, len(steps), lapses, data, cid))
-            previous_ivl = 0
-            for step in steps:
-                at = shifted(step["at"], due, template_due)
-                after = step["after"]
-                step_ivl = round((after.due - step["at"]).total_seconds() / 86400)
-                kind = {1: 0, 2: 1, 3: 2}[int(step["before"].state)]
-                revlog.append((int(at.timestamp() * 1000), cid, step["rating"], step_ivl, previous_ivl,
-                               int(after.difficulty * 100), 8000, kind))
-                previous_ivl = step_ivl
-        col.db.executemany(
-            "update cards set type=?, queue=?, due=?, ivl=?, factor=?, reps=?, lapses=?, data=? where id=?",
-            card_updates,
-        )
-        col.db.executemany(
-            "insert or ignore into revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type) "
-            "values (?, ?, -1, ?, ?, ?, ?, ?, ?)",
-            revlog,
-        )
+        rollover = int(col.get_config("rollover", 4) or 4)
     finally:
         col.close()
+    timings["notes_s"] = round(time.perf_counter() - clock, 1)
+    clock = time.perf_counter()
+
+    def day_number(moment: datetime) -> int:
+        return (moment.astimezone() - timedelta(hours=rollover)).date().toordinal()
+
+    today_number = day_number(now)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        card_ids = [row[0] for row in conn.execute("SELECT id FROM cards ORDER BY nid, ord LIMIT ?", (n,))]
+        card_updates, revlog = [], []
+        for (_, steps, due, shift), cid in zip(history(n, now), card_ids):
+            last = steps[-1]["after"]
+            last_review = last.last_review + shift
+            ivl = max(1, round((last.due - last.last_review).total_seconds() / 86400))
+            data = json.dumps({"s": round(last.stability, 4), "d": round(last.difficulty, 3), "dr": 0.9,
+                               "lrt": int(last_review.timestamp())}, separators=(",", ":"))
+            if int(last.state) == 2:
+                ctype, queue, due_value, left = 2, 2, today + day_number(due) - today_number, 0
+            else:  # learning (1) or relearning (3): due is a timestamp, one step left
+                ctype, queue, due_value, left = (1 if int(last.state) == 1 else 3), 1, int(due.timestamp()), 1
+            card_updates.append((ctype, queue, due_value, ivl, 2500, len(steps), lapses_before(steps)[-1], left,
+                                 data, cid))
+            previous_ivl = 0
+            for step in steps:
+                after = step["after"]
+                seconds = (after.due - step["at"]).total_seconds()
+                step_ivl = round(seconds / 86400) if int(after.state) == 2 else -int(seconds)
+                kind = {1: 0, 2: 1, 3: 2}[int(step["before"].state)]
+                revlog.append((int((step["at"] + shift).timestamp() * 1000), cid, step["rating"],
+                               step_ivl, previous_ivl, int(after.difficulty * 100), 8000, kind))
+                previous_ivl = step_ivl
+        revlog.sort()
+        # Anki's revlog id is the answer's time in ms, unique: bump collisions as Anki does.
+        previous = 0
+        for position, entry in enumerate(revlog):
+            if entry[0] <= previous:
+                revlog[position] = (previous + 1, *entry[1:])
+            previous = revlog[position][0]
+        conn.execute("PRAGMA synchronous=OFF")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "UPDATE cards SET type=?, queue=?, due=?, ivl=?, factor=?, reps=?, lapses=?, left=?, data=? WHERE id=?",
+            card_updates,
+        )
+        conn.executemany(
+            "INSERT INTO revlog (id, cid, usn, ease, ivl, lastIvl, factor, time, type) "
+            "VALUES (?, ?, -1, ?, ?, ?, ?, ?, ?)",
+            revlog,
+        )
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        _vacuum_if_loose(conn)
+    finally:
+        conn.close()
+    timings["history_s"] = round(time.perf_counter() - clock, 1)
+    return timings
+
+
+def check_anki(folder: Path, n: int) -> dict[str, Any]:
+    from anki.collection import Collection
+
+    col = Collection(str(folder / "collection.anki2"))
+    try:
+        out = {
+            "cards": col.card_count(),
+            "reviews": col.db.scalar("SELECT count(*) FROM revlog"),
+            "counts": list(col.sched.counts()),
+            "due_review_cards": col.db.scalar("SELECT count(*) FROM cards WHERE queue = 2 AND due <= ?",
+                                              col.sched.today),
+            "search_hits": {text: len(col.find_cards(text)) for text in SEARCHES},
+        }
+    finally:
+        col.close()
+    assert out["reviews"] == n * REVIEWS_PER_CARD, out
+    return out
 
 
 # -- measuring (one process per system and size) ------------------------------------------
@@ -325,258 +641,481 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def measure_quizapp(folder: Path) -> dict[str, Any]:
+def home_counts(service: Any) -> Any:
+    """What Home's counts worker runs (HomeScreen.load_counts)."""
+    from quizapp.srs.stats import readiness
+
+    settings = service.settings()
+    figures = readiness(service.db, service.clock, settings)
+    return service.due_counts(), figures, settings.new_per_day
+
+
+def study_fetch(service: Any) -> Callable[[int], Any]:
+    """The Study screen's own `_fetch` (next card, counts, new allowance, previews), run on
+    the service outside Textual: the TUI step measures exactly the calls the screen makes."""
+    from quizapp.tui.screens.study import StudyScreen
+
+    screen = types.SimpleNamespace(study=service, only_item=None, KIND=StudyScreen.KIND, Loaded=StudyScreen.Loaded)
+    return lambda answered: StudyScreen._fetch(screen, answered)  # type: ignore[arg-type]
+
+
+def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="quizapp-bench-run-"))
-    os.environ["QUIZAPP_DATA_DIR"] = str(work / "data")
-    db = folder / "quizapp.db"
+    os.environ["QUIZAPP_DATA_DIR"] = str(work / "data")  # no user decks: only the bench deck
+    deck = folder / "deck"
     out: dict[str, Any] = {}
     try:
-        from quizapp.tui.backend import open_backend
+        # What the app has loaded before its open worker starts (Home is on screen by then).
+        import quizapp.tui.app
+        import quizapp.tui.screens.home  # noqa: F401
+        from quizapp.cli.app_cmd import preflight
 
-        def open_home():
-            # What the app's backend worker and Home's counts worker run (HomeScreen.load_counts).
-            backend = open_backend(db, [folder / "deck"], None)
-            home_figures(backend.service)
+        out["rss_start_mb"] = peak_rss_mb()
+
+        def open_home() -> Any:
+            problem = preflight(db, [deck])  # the CLI's check before the TUI starts
+            if problem:
+                raise SystemExit(problem)
+            from quizapp.tui.backend import open_backend
+
+            backend = open_backend(db, [deck], None)  # QuizApp._open_backend
+            backend.service.settings()
+            home_counts(backend.service)  # HomeScreen.load_counts
             return backend
 
-        out["open"], backend = timed(open_home)
-        out["rss_home_mb"] = peak_rss_mb()
+        elapsed, backend = timed(open_home)
+        if "open" in ops:
+            out["open"] = elapsed
+            out["rss_home_mb"] = peak_rss_mb()
         service = backend.service
         undo: list[int] = []
 
-        def review_step():
-            card = service.next_card("qa")
-            result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
-            undo.append(result.review_id)
+        if "review_step" in ops:
+            def review_step() -> None:
+                card = service.next_card("qa")
+                result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
+                                        duration_ms=8000)
+                undo.append(result.review_id)
 
-        def tui_step():
-            # SessionScreen.submit then _fetch: the service calls one answer costs the TUI.
-            card = service.next_card("qa")
-            result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
-            undo.append(result.review_id)
-            following = service.next_card("qa")
-            service.due_counts()
-            service.new_allowance_left("qa")
-            if following is not None:
-                service.preview(following.card.card_id)
+            out["review_step"] = statistics.median(timed(review_step)[0] for _ in range(STEPS))
 
-        out["review_step"] = statistics.median(timed(review_step)[0] for _ in range(STEPS))
-        out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
+        if "tui_step" in ops:
+            fetch = study_fetch(service)
+            shown = fetch(0)  # the card on screen when the user answers (not timed)
+
+            def tui_step() -> None:
+                nonlocal shown
+                card = shown.card
+                # SessionScreen.submit: the answer, then _fetch for the next card.
+                result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
+                                        duration_ms=8000, answer=None, score=None)
+                undo.append(result.review_id)
+                shown = fetch(len(undo))
+
+            out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
         for review_id in reversed(undo):
             service.undo(review_id)
+
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
-            out[key], found = timed(lambda text=text: service.search(text))
-            out[key + "_hits"] = len(found)
-        out["stats"] = timed(lambda: collect_quizapp_stats(service))[0]
-        target = work / "export.json"
-        out["export"] = timed(lambda: export_quizapp(backend, target))[0]
-        out["export_mb"] = target.stat().st_size / 2**20
+            if key in ops:  # Browse's search (its default limit of 500 rows)
+                out[key], found = timed(lambda text=text: service.search(text))
+                out[key + "_hits"] = len(found)
+        if "stats" in ops:
+            from quizapp.srs.stats import study_stats  # what the Stats screen's worker runs
+
+            out["stats"] = timed(lambda: study_stats(service.db, service.clock, service.settings()))[0]
+        if "export" in ops:
+            from quizapp.store.transfer import write_json  # `quizapp export --format json`
+
+            target = work / "export.json"
+
+            def export() -> None:
+                with service.db.session() as session:
+                    write_json(session, target)
+
+            out["export"] = timed(export)[0]
+            out["export_mb"] = target.stat().st_size / 2**20
         out["rss_peak_mb"] = peak_rss_mb()
-        out["file_mb"] = db.stat().st_size / 2**20
-        out["reviews"] = _count(db, "reviews")
         backend.close()
+        if "open" in ops:
+            # The same again in this process: the data's share, without the first imports.
+            elapsed, backend = timed(open_home)
+            out["open_again"] = elapsed
+            backend.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out
 
 
-def _count(db: Path, table: str) -> int:
-    import sqlite3
-
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute(f"select count(*) from {table}").fetchone()[0]
-    finally:
-        conn.close()
-
-
-def home_figures(service: Any) -> Any:
-    settings = service.settings()
-    try:
-        from quizapp.srs.stats import readiness
-    except ImportError:  # before Home showed readiness
-        figures = None
-    else:
-        figures = readiness(service.db, service.clock, settings)
-    return service.due_counts(), figures
-
-
-def collect_quizapp_stats(service: Any) -> Any:
-    try:
-        from quizapp.srs.stats import study_stats  # the aggregate queries
-    except ImportError:
-        from quizapp.tui.stats_data import collect_stats  # before: a loop over items
-
-        return collect_stats(service)
-    return study_stats(service.db, service.clock, service.settings())
-
-
-def export_quizapp(backend: Any, target: Path) -> None:
-    from quizapp.store.transfer import write_json
-
-    with backend.service.db.session() as session:
-        write_json(session, target)
-
-
-def measure_anki(folder: Path) -> dict[str, Any]:
-    from anki.collection import Collection, ExportAnkiPackageOptions
-    from anki.scheduler_pb2 import CardAnswer
-
+def measure_anki(folder: Path, path: Path, ops: set[str]) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="anki-bench-run-"))
-    path = folder / "collection.anki2"
     out: dict[str, Any] = {}
     try:
-        def open_home():
+        out["rss_start_mb"] = peak_rss_mb()
+
+        def open_home() -> Any:
+            # Imports counted, as quizapp's (its open imports SQLAlchemy, fsrs, pydantic).
+            from anki.collection import Collection
+
             col = Collection(str(path))
             col.sched.counts()
             return col
 
-        out["open"], col = timed(open_home)
-        out["rss_home_mb"] = peak_rss_mb()
+        elapsed, col = timed(open_home)
+        if "open" in ops:
+            out["open"] = elapsed
+            out["rss_home_mb"] = peak_rss_mb()
+        from anki.scheduler_pb2 import CardAnswer
 
-        def answer_next():
-            queued = col.sched.get_queued_cards(fetch_limit=1)
-            top = queued.cards[0]
+        answered = 0
+
+        def answer(top: Any) -> None:
+            nonlocal answered
             card = col.get_card(top.card.id)
             card.start_timer()
-            answer = col.sched.build_answer(card=card, states=top.states, rating=CardAnswer.GOOD)
-            col.sched.answer_card(answer)
+            col.sched.answer_card(col.sched.build_answer(card=card, states=top.states, rating=CardAnswer.GOOD))
+            answered += 1
 
-        def tui_step():
-            answer_next()
-            queued = col.sched.get_queued_cards(fetch_limit=1)  # next card and the counts
-            if queued.cards:
-                col.sched.describe_next_states(queued.cards[0].states)  # the buttons' intervals
+        if "review_step" in ops:
+            def review_step() -> None:
+                answer(col.sched.get_queued_cards(fetch_limit=1).cards[0])
 
-        out["review_step"] = statistics.median(timed(answer_next)[0] for _ in range(STEPS))
-        out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
-        for _ in range(2 * STEPS):
+            out["review_step"] = statistics.median(timed(review_step)[0] for _ in range(STEPS))
+        if "tui_step" in ops:
+            shown = col.sched.get_queued_cards(fetch_limit=1).cards[0]
+
+            def tui_step() -> None:
+                # The reviewer: answer the card shown, then the next card with the counts,
+                # the card itself, and the answer buttons' intervals.
+                nonlocal shown
+                answer(shown)
+                queued = col.sched.get_queued_cards(fetch_limit=1)
+                shown = queued.cards[0]
+                col.get_card(shown.card.id)
+                col.sched.describe_next_states(shown.states)
+
+            out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
+        for _ in range(answered):
             col.undo()
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
-            out[key], found = timed(lambda text=text: col.find_cards(text))
-            out[key + "_hits"] = len(found)
-        out["stats"] = timed(lambda: col._backend.graphs(search="", days=365))[0]
-        target = work / "export.apkg"
-        options = ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=False,
-                                           legacy=False)
-        out["export"] = timed(lambda: col.export_anki_package(out_path=str(target), options=options, limit=None))[0]
-        out["export_mb"] = target.stat().st_size / 2**20
+            if key in ops:
+                out[key], found = timed(lambda text=text: col.find_cards(text))
+                out[key + "_hits"] = len(found)
+        if "stats" in ops:
+            out["stats"] = timed(lambda: col._backend.graphs(search="", days=365))[0]
+        if "export" in ops:
+            from anki.collection import ExportAnkiPackageOptions
+
+            target = work / "export.apkg"
+            options = ExportAnkiPackageOptions(with_scheduling=True, with_deck_configs=True, with_media=False,
+                                               legacy=False)
+            out["export"] = timed(lambda: col.export_anki_package(out_path=str(target), options=options,
+                                                                  limit=None))[0]
+            out["export_mb"] = target.stat().st_size / 2**20
         out["rss_peak_mb"] = peak_rss_mb()
         col.close()
-        out["file_mb"] = path.stat().st_size / 2**20
-        out["reviews"] = _count(path, "revlog")
+        if "open" in ops:
+            elapsed, col = timed(open_home)
+            out["open_again"] = elapsed
+            col.close()
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return out
 
 
-# -- orchestration ------------------------------------------------------------------------
+def storage(system: str, path: Path) -> dict[str, Any]:
+    """File size, and the bytes of the review log (table and its indexes) per review."""
+    table = "reviews" if system == "quizapp" else "revlog"
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        names = [table] + [row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", (table,))]
+        placeholders = ", ".join("?" * len(names))
+        table_bytes, used_bytes = conn.execute(
+            f"SELECT sum(pgsize), sum(pgsize - unused) FROM dbstat WHERE name IN ({placeholders})", names).fetchone()
+        reviews = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+    return {
+        "file_mb": path.stat().st_size / 2**20,
+        "reviews": reviews,
+        "file_bytes_per_review": path.stat().st_size / max(1, reviews),
+        "review_bytes_per_review": (table_bytes or 0) / max(1, reviews),
+        "review_used_bytes_per_review": (used_bytes or 0) / max(1, reviews),
+        "review_objects": names,
+    }
+
+
+# -- caching and orchestration ------------------------------------------------------------
 def collection_folder(cache: Path, system: str, n: int) -> Path:
     if system == "quizapp":
-        # One collection per schema revision, so "before" and "after" builds can coexist.
+        # One collection per schema revision: a migration makes a new one.
         from quizapp.store.database import head_revision
 
         return cache / f"v{BUILD_VERSION}-{system}-{head_revision()}-{n}"
     return cache / f"v{BUILD_VERSION}-{system}-{n}"
 
 
-def ensure_built(cache: Path, system: str, n: int, now: datetime) -> Path:
-    folder = collection_folder(cache, system, n)
-    done = folder / "built"
-    if done.exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    print(f"building {system} collection of {n:,} cards …", file=sys.stderr, flush=True)
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """One builder per collection, across processes (others wait, then reuse it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def built_info(folder: Path) -> dict[str, Any] | None:
+    try:
+        return json.loads((folder / "built.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def run_build(system: str, n: int, folder: Path, now: datetime) -> dict[str, Any]:
+    """In a fresh process (`--build`): build and check one collection; returns its record."""
+    folder.mkdir(parents=True)
+    os.environ["QUIZAPP_DATA_DIR"] = str(folder / "no-user-data")  # no user decks, as when measuring
     start = time.perf_counter()
-    (build_quizapp if system == "quizapp" else build_anki)(folder, n, now)
-    done.write_text(now.isoformat())
-    print(f"  built in {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
-    return folder
+    timings = (build_quizapp if system == "quizapp" else build_anki)(folder, n, now)
+    built = time.perf_counter() - start
+    check = (check_quizapp if system == "quizapp" else check_anki)(folder, n)
+    info: dict[str, Any] = {"system": system, "n": n, "now": now.isoformat(), "build_s": round(built, 1),
+                            "steps": timings, "check": check}
+    if system == "quizapp":
+        from quizapp.resources import content_dir
+
+        info["content_dir"] = str(content_dir())
+    (folder / "built.json").write_text(json.dumps(info, indent=1, ensure_ascii=False))
+    return info
 
 
-def run_worker(system: str, folder: str) -> int:
-    result = (measure_quizapp if system == "quizapp" else measure_anki)(Path(folder))
-    print(json.dumps(result))
-    return 0
+def ensure_built(cache: Path, systems: tuple[str, ...], n: int, rebuild: bool) -> dict[str, Path]:
+    """Both collections of size n, built in parallel where missing (same "now" for both)."""
+    folders = {system: collection_folder(cache, system, n) for system in systems}
+    with contextlib.ExitStack() as stack:
+        for system in systems:
+            stack.enter_context(locked(cache / f"{folders[system].name}.lock"))
+        infos = {system: None if rebuild else built_info(folders[system]) for system in systems}
+        anchors = [datetime.fromisoformat(info["now"]) for info in infos.values() if info]
+        now = datetime.now(UTC)
+        anchor = max(anchors) if anchors else now
+        if now - anchor > ANCHOR_MAX_AGE:
+            anchor, infos = now, dict.fromkeys(systems)
+        for system in systems:
+            info = infos[system]
+            if info is not None and datetime.fromisoformat(info["now"]) != anchor:
+                infos[system] = None  # built for another "now": rebuild to match its partner
+        todo = [system for system in systems if infos[system] is None]
+        procs = {}
+        for system in todo:
+            if folders[system].exists():
+                shutil.rmtree(folders[system])
+            print(f"building {system} collection of {n:,} cards …", file=sys.stderr, flush=True)
+            procs[system] = subprocess.Popen(
+                [sys.executable, __file__, "--build", system, str(n), str(folders[system]), anchor.isoformat()],
+                stdout=subprocess.PIPE, text=True, env=_child_env())
+        failed = []
+        for system, proc in procs.items():
+            stdout, _ = proc.communicate()
+            if proc.returncode != 0:
+                failed.append(system)
+                continue
+            info = json.loads(stdout.strip().splitlines()[-1])
+            print(f"  {system} {n:,}: built in {info['build_s']:.0f} s {info['steps']}; check {info['check']}",
+                  file=sys.stderr, flush=True)
+        if failed:
+            raise SystemExit(f"building {', '.join(failed)} ({n:,} cards) failed (see above)")
+    return folders
 
 
-def spawn(system: str, folder: Path) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, __file__, "--worker", system, str(folder)],
-                          capture_output=True, text=True, env=env)
+def _child_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def private_copy(system: str, folder: Path, into: Path) -> Path:
+    """A copy of the cached collection to measure on (the cache is never written to)."""
+    name = "quizapp.db" if system == "quizapp" else "collection.anki2"
+    target = into / f"{folder.name}-{name}"
+    shutil.copyfile(folder / name, target)
+    if system == "quizapp":
+        _follow_builtin_content(folder, target)
+    return target
+
+
+def _follow_builtin_content(folder: Path, db: Path) -> None:
+    """Point the content cache's built-in files at this checkout's content folder.
+
+    The cache keys files by path, and the collection may have been built from another
+    checkout. The hashes are kept: if this checkout's built-in content differs, the app
+    notices and syncs it on the (unmeasured) first open, as it would for a user.
+    """
+    info = built_info(folder) or {}
+    old = info.get("content_dir")
+    from quizapp.resources import content_dir
+
+    new = str(content_dir())
+    if not old or old == new:
+        return
+    conn = sqlite3.connect(db)
+    try:
+        with conn:
+            conn.execute("UPDATE content_files SET path = ? || substr(path, ?) WHERE substr(path, 1, ?) = ?",
+                         (new, len(old) + 1, len(old), old))
+    except sqlite3.Error:
+        pass  # another shape of cache: the first open syncs
+    finally:
+        conn.close()
+
+
+def spawn_worker(system: str, folder: Path, db: Path, ops: list[str]) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker", system, str(folder), str(db), "--ops", ",".join(ops) or "none"],
+        capture_output=True, text=True, env=_child_env())
     if proc.returncode != 0:
         raise SystemExit(f"{system} worker failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def table(results: dict[int, dict[str, dict[str, list[dict[str, Any]]]]]) -> str:
-    sizes = sorted(results)
-    lines = ["| operation | " + " | ".join(f"{n:,} cards: quizapp / Anki (ratio)" for n in sizes) + " |",
+def loadavg() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def medians(results: dict[int, dict[str, list[dict[str, Any]]]]) -> dict[str, dict[str, dict[str, float]]]:
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for n, systems in results.items():
+        for system, runs in systems.items():
+            keys = {key for run in runs for key, value in run.items() if isinstance(value, int | float)}
+            out.setdefault(str(n), {})[system] = {
+                key: statistics.median(run[key] for run in runs if key in run) for key in sorted(keys)}
+    return out
+
+
+def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dict[str, dict[str, Any]]],
+          ops: list[str]) -> str:
+    sizes = sorted(med, key=int)
+    lines = ["| operation | " + " | ".join(f"{int(n):,} cards: quizapp / Anki (ratio)" for n in sizes) + " |",
              "| --- |" + " --- |" * len(sizes)]
 
-    def med(n: int, system: str, key: str) -> float:
-        return statistics.median(r[key] for r in results[n][system])
+    def fmt(value: float) -> str:
+        return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
 
-    def cell(n: int, key: str, unit: str = "ms") -> str:
-        q, a = med(n, "quizapp", key), med(n, "anki", key)
+    def cell(q: float | None, a: float | None, unit: str) -> str:
+        if q is None or a is None:
+            return "–"
         ratio = f"{q / a:.1f}×" if a else "–"
-        fmt = "{:,.1f}" if q < 100 else "{:,.0f}"
-        return f"{fmt.format(q)} / {fmt.format(a)} {unit} ({ratio})"
+        return f"{fmt(q)} / {fmt(a)} {unit} ({ratio})"
+
+    def row(label: str, get: Callable[[str, str], float | None], unit: str) -> None:
+        lines.append(f"| {label} | " + " | ".join(cell(get(n, "quizapp"), get(n, "anki"), unit) for n in sizes) + " |")
 
     for key, label in OPS:
-        lines.append(f"| {label} | " + " | ".join(cell(n, key) for n in sizes) + " |")
-    lines.append("| RSS after open + Home | " + " | ".join(cell(n, "rss_home_mb", "MB") for n in sizes) + " |")
-    lines.append("| peak RSS (whole run) | " + " | ".join(cell(n, "rss_peak_mb", "MB") for n in sizes) + " |")
-    lines.append("| database file | " + " | ".join(cell(n, "file_mb", "MiB") for n in sizes) + " |")
-    per_review = []
-    for n in sizes:
-        q = med(n, "quizapp", "file_mb") * 2**20 / max(1, med(n, "quizapp", "reviews"))
-        a = med(n, "anki", "file_mb") * 2**20 / max(1, med(n, "anki", "reviews"))
-        per_review.append(f"{q:,.0f} / {a:,.0f} B ({q / a:.1f}×)")
-    lines.append("| file bytes per review | " + " | ".join(per_review) + " |")
+        if key in ops:
+            row(label, lambda n, s, key=key: med[n][s].get(key), "ms")
+    if "open" in ops:
+        row("open + Home counts again, same process (imports done)", lambda n, s: med[n][s].get("open_again"), "ms")
+        row("RSS at Home (quizapp incl. Textual; Anki backend only)",
+            lambda n, s: med[n][s].get("rss_home_mb"), "MB")
+    row("peak RSS (whole run)", lambda n, s: med[n][s].get("rss_peak_mb"), "MB")
+    if "size" in ops:
+        row("database file", lambda n, s: sizes_info.get(n, {}).get(s, {}).get("file_mb"), "MiB")
+        row("file bytes per review", lambda n, s: sizes_info.get(n, {}).get(s, {}).get("file_bytes_per_review"), "B")
+        row("review log bytes per review (table + indexes)",
+            lambda n, s: sizes_info.get(n, {}).get(s, {}).get("review_bytes_per_review"), "B")
     return "\n".join(lines)
+
+
+def git_head() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %s"], capture_output=True,
+                              text=True).stdout.strip()
+    except OSError:
+        return "?"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated card counts")
     parser.add_argument("--runs", type=int, default=3, help="interleaved runs per size (fresh processes)")
+    parser.add_argument("--ops", default=",".join(ALL_OPS),
+                        help=f"comma-separated subset of: {', '.join(ALL_OPS)} (default: all)")
     parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "quizapp-bench"),
-                        help="where the built collections are kept between runs")
-    parser.add_argument("--rebuild", action="store_true", help="rebuild quizapp's collections (after a schema change)")
-    parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
-    parser.add_argument("--worker", nargs=2, metavar=("SYSTEM", "FOLDER"), help=argparse.SUPPRESS)
+                        help="where the built collections are kept between runs (shared; builds are locked)")
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the collections of these sizes")
+    parser.add_argument("--build-only", action="store_true", help="build (and check) the collections, measure nothing")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
+    parser.add_argument("--save", metavar="FILE.json", help="also write the JSON there and the table next to it (.txt)")
+    parser.add_argument("--worker", nargs=3, metavar=("SYSTEM", "FOLDER", "DB"), help=argparse.SUPPRESS)
+    parser.add_argument("--build", nargs=4, metavar=("SYSTEM", "N", "FOLDER", "NOW"), help=argparse.SUPPRESS)
     options = parser.parse_args()
+    ops = [op for op in options.ops.split(",") if op and op != "none"]
+    unknown = sorted(set(ops) - set(ALL_OPS))
+    if unknown:
+        parser.error(f"unknown --ops {', '.join(unknown)} (choose from {', '.join(ALL_OPS)})")
     if options.worker:
-        return run_worker(*options.worker)
+        system, folder, db = options.worker
+        measure = measure_quizapp if system == "quizapp" else measure_anki
+        print(json.dumps(measure(Path(folder), Path(db), set(ops))))
+        return 0
+    if options.build:
+        system, n, folder, now = options.build
+        print(json.dumps(run_build(system, int(n), Path(folder), datetime.fromisoformat(now)), ensure_ascii=False))
+        return 0
 
     sizes = [int(s) for s in options.sizes.split(",") if s]
     cache = Path(options.cache)
-    now = datetime.now(UTC)
+    systems = ("quizapp", "anki")
     folders = {}
     for n in sizes:
-        if options.rebuild and collection_folder(cache, "quizapp", n).exists():
-            shutil.rmtree(collection_folder(cache, "quizapp", n))
-        for system in ("quizapp", "anki"):
-            folders[n, system] = ensure_built(cache, system, n, now)
+        for system, folder in ensure_built(cache, systems, n, options.rebuild).items():
+            folders[n, system] = folder
+    if options.build_only:
+        return 0
 
-    # The first open after a build syncs the deck (and fills any index): not counted.
-    for n in sizes:
-        spawn("quizapp", folders[n, "quizapp"])
-    results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {"quizapp": [], "anki": []} for n in sizes}
-    for run in range(options.runs):
+    run_dir = Path(tempfile.mkdtemp(prefix="runs-", dir=cache))
+    try:
+        copies, sizes_info, first_open = {}, {}, {}
         for n in sizes:
-            for system in ("quizapp", "anki"):
-                results[n][system].append(spawn(system, folders[n, system]))
-        print(f"run {run + 1}/{options.runs} done", file=sys.stderr, flush=True)
+            for system in systems:
+                copies[n, system] = private_copy(system, folders[n, system], run_dir)
+            # The copy's first open (the content cache check, or a sync if the content changed):
+            # not counted.
+            start = time.perf_counter()
+            spawn_worker("quizapp", folders[n, "quizapp"], copies[n, "quizapp"], [])
+            first_open[str(n)] = round(time.perf_counter() - start, 1)
+            if "size" in ops:
+                sizes_info[str(n)] = {system: storage(system, copies[n, system]) for system in systems}
+        load = {"start": loadavg(), "runs": []}
+        results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {"quizapp": [], "anki": []} for n in sizes}
+        measured = [op for op in ops if op != "size"]
+        for run in range(options.runs):
+            for n in sizes:
+                # Alternate which system goes first, so neither always gets the warmer machine.
+                for system in systems if run % 2 == 0 else systems[::-1]:
+                    results[n][system].append(spawn_worker(system, folders[n, system], copies[n, system], measured))
+            load["runs"].append(loadavg())
+            print(f"run {run + 1}/{options.runs} done (load {load['runs'][-1]})", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
 
-    if options.json:
-        print(json.dumps({"runs": options.runs, "results": {str(n): r for n, r in results.items()}}, indent=1))
-    else:
-        print(f"medians of {options.runs} interleaved runs (fresh process each); {STEPS} steps per run; "
-              "shared 2-core machine, so figures are noisy")
-        print(table(results))
+    med = medians(results)
+    builds = {str(n): {system: built_info(folders[n, system]) for system in systems} for n in sizes}
+    report = {
+        "runs": options.runs, "ops": ops, "steps_per_run": STEPS, "code": git_head(), "at": datetime.now(UTC).isoformat(),
+        "cpus": os.cpu_count(), "loadavg": load, "first_open_s": first_open, "medians": med, "storage": sizes_info,
+        "builds": builds, "results": {str(n): r for n, r in results.items()},
+    }
+    header = (f"quizapp {report['code']} vs anki; medians of {options.runs} interleaved runs (fresh process each), "
+              f"{STEPS} steps per run; load average {load['start']} at start, per run {load['runs']} "
+              f"on {os.cpu_count()} CPUs (shared machine: noisy)")
+    text = header + "\n\n" + table(med, sizes_info, ops)
+    if options.save:
+        Path(options.save).write_text(json.dumps(report, indent=1, ensure_ascii=False))
+        Path(options.save).with_suffix(".txt").write_text(text + "\n")
+    print(json.dumps(report, indent=1, ensure_ascii=False) if options.json else text)
     return 0
 
 
