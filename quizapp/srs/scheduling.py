@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from fsrs import Card as FsrsCard
@@ -16,11 +17,21 @@ RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
 
 def make_scheduler(settings: Settings) -> Scheduler:
+    return _scheduler(
+        settings.desired_retention, tuple(settings.learning_steps_min), tuple(settings.relearning_steps_min),
+        settings.fuzz,
+    )
+
+
+@lru_cache(maxsize=16)
+def _scheduler(retention: float, learning: tuple[float, ...], relearning: tuple[float, ...], fuzz: bool) -> Scheduler:
+    # One per distinct configuration: review_card and the retrievability functions only read
+    # the scheduler, and building one (parameter checks) is a good part of a study step.
     return Scheduler(
-        desired_retention=settings.desired_retention,
-        learning_steps=tuple(timedelta(minutes=m) for m in settings.learning_steps_min),
-        relearning_steps=tuple(timedelta(minutes=m) for m in settings.relearning_steps_min),
-        enable_fuzzing=settings.fuzz,
+        desired_retention=retention,
+        learning_steps=tuple(timedelta(minutes=m) for m in learning),
+        relearning_steps=tuple(timedelta(minutes=m) for m in relearning),
+        enable_fuzzing=fuzz,
     )
 
 
@@ -58,12 +69,12 @@ def apply_fsrs(card: Card, fsrs_card: FsrsCard) -> None:
     card.last_review = to_naive_utc(fsrs_card.last_review) if fsrs_card.last_review else None
 
 
-_SNAPSHOT_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech", "suspended")
+SNAPSHOT_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech", "suspended")
 
 
 def snapshot(card: Card) -> dict[str, Any]:
     data: dict[str, Any] = {}
-    for name in _SNAPSHOT_FIELDS:
+    for name in SNAPSHOT_FIELDS:
         value = getattr(card, name)
         data[name] = value.isoformat() if isinstance(value, datetime) else value
     return data
@@ -72,7 +83,7 @@ def snapshot(card: Card) -> dict[str, Any]:
 def restore_values(data: dict[str, Any]) -> dict[str, Any]:
     """The card columns a snapshot holds (what undo writes back)."""
     values: dict[str, Any] = {}
-    for name in _SNAPSHOT_FIELDS:
+    for name in SNAPSHOT_FIELDS:
         value = data.get(name)
         if name in ("due", "last_review") and value is not None:
             value = datetime.fromisoformat(value)

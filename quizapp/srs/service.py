@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from fsrs import Rating, State
-from sqlalchemy import column, func, select, table
+from sqlalchemy import Table, column, func, insert, select, table
 from sqlalchemy import text as text_clause
 from sqlalchemy.orm import Session
 
@@ -18,9 +19,16 @@ from quizapp.content.bilingual import texts_of
 from quizapp.content.models import parse_source_ref
 from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
-from quizapp.srs.cas import update_card
+from quizapp.srs.cas import swap_card, update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.scheduling import fsrs_values, make_scheduler, preview_intervals, restore_values, snapshot, to_fsrs
+from quizapp.srs.scheduling import (
+    SNAPSHOT_FIELDS,
+    fsrs_values,
+    make_scheduler,
+    preview_intervals,
+    restore_values,
+    to_fsrs,
+)
 from quizapp.srs.settings import Settings, load_settings, save_settings
 from quizapp.srs.views import (
     AnswerResult,
@@ -34,6 +42,8 @@ from quizapp.srs.views import (
 from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
+CARDS = cast(Table, Card.__table__)
+REVIEWS = cast(Table, Review.__table__)
 LEARN_AHEAD = timedelta(minutes=20)
 KINDS = ("qa", "mcq", "skill")
 
@@ -273,17 +283,20 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record an answer inside the caller's transaction (a drill attempt and its review
-        commit together). The caller commits."""
+        commit together). The caller commits.
+
+        Core statements on the cards and reviews tables, no ORM objects: one row read, the
+        compare-and-swap UPDATE, one INSERT (whose trigger counts it in review_tallies).
+        """
         settings = load_settings(session)
         scheduler = make_scheduler(settings)
         now = self.now()
-        card = session.get(Card, card_id)
+        card = session.execute(select(*CARDS.columns).where(CARDS.c.id == card_id)).first()
         if card is None:
             raise KeyError(card_id)
         # The version the user saw; without one (drills rate what they just graded), the one
         # read now. Either way the UPDATE below is what checks it.
         version = card.version if expected_version is None else expected_version
-        before = snapshot(card)
         was_review = card.state == int(State.Review)
         reviewed, _log = scheduler.review_card(to_fsrs(card), Rating(rating), review_datetime=now)
         values = {**fsrs_values(reviewed), "reps": card.reps + 1}
@@ -293,21 +306,19 @@ class StudyService:
             if values["lapses"] >= settings.leech_threshold and not card.leech:
                 values["leech"] = True
                 leech_now = True
-        update_card(session, card, version, values)
-        review = Review(
-            card_id=card.id,
-            mode=mode,
-            rating=int(rating),
-            reviewed_at=to_naive_utc(now),
-            duration_ms=duration_ms,
-            answer=answer,
-            score=score,
-            prev_card=before,
+        swap_card(session, card_id, card.item_id, version, values)
+        review_id = session.execute(
+            insert(REVIEWS).values(
+                card_id=card_id, mode=mode, rating=int(rating), reviewed_at=to_naive_utc(now),
+                duration_ms=duration_ms, answer=answer, score=score,
+                **{f"prev_{name}": getattr(card, name) for name in SNAPSHOT_FIELDS},
+            ).returning(REVIEWS.c.id)
+        ).scalar_one()
+        after = {**card._asdict(), **values, "version": version + 1}
+        kind = card.kind or session.scalar(select(Item.kind).where(Item.id == card.item_id)) or ""
+        return AnswerResult(
+            review_id=review_id, card=card_view(SimpleNamespace(**after), kind), rating=int(rating), leech_now=leech_now
         )
-        session.add(review)
-        session.flush()
-        kind = card.kind or session.get_one(Item, card.item_id).kind
-        return AnswerResult(review_id=review.id, card=card_view(card, kind), rating=int(rating), leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from datetime import date
 from typing import Literal
 
@@ -51,15 +52,31 @@ class Settings(BaseModel):
         return steps
 
 
+# Settings parsed from the stored rows' text, most recent last: a study step reads the
+# settings several times, and validating them each time cost more than the step's queries.
+_PARSED: dict[tuple[tuple[str, str], ...], Settings] = {}
+
+
 def load_settings(session: Session) -> Settings:
-    """Read settings; an invalid stored value falls back to its default instead of failing."""
-    stored = {row.key: row.value for row in session.scalars(select(Setting))}
-    settings = Settings()
-    for key, value in stored.items():
-        if key in Settings.model_fields:
-            with contextlib.suppress(ValidationError):
-                setattr(settings, key, value)
-    return settings
+    """Read settings; an invalid stored value falls back to its default instead of failing.
+
+    The rows are read every time (another window may have saved new ones); they are parsed
+    and validated only when their text differs from a set seen before. Each caller gets its
+    own copy.
+    """
+    raw = tuple(sorted((key, value) for key, value in session.connection().exec_driver_sql("SELECT key, value FROM settings")))
+    parsed = _PARSED.get(raw)
+    if parsed is None:
+        parsed = Settings()
+        for key, text_value in raw:
+            if key in Settings.model_fields:
+                with contextlib.suppress(ValidationError, ValueError, TypeError):
+                    # The column's NUMERIC affinity turns the JSON text of a number into a number.
+                    setattr(parsed, key, json.loads(text_value) if isinstance(text_value, str) else text_value)
+        if len(_PARSED) >= 8:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[raw] = parsed
+    return parsed.model_copy(deep=True)
 
 
 def save_settings(session: Session, settings: Settings, base: Settings | None = None) -> None:

@@ -1,0 +1,50 @@
+"""The study step's cheaper reads stay correct: settings parsed once per stored text, the
+answer written with Core statements (no ORM objects) and its result."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import select, text
+
+from quizapp.srs.settings import load_settings
+from quizapp.store.models import Card
+
+
+def test_settings_saved_by_another_program_are_read_at_once(study):
+    assert study.settings().new_per_day == 20
+    with study.db.engine.begin() as conn:
+        conn.execute(text("UPDATE settings SET value = :v WHERE key = 'new_per_day'"), {"v": json.dumps(3)})
+        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('language', :v)"),
+                     {"v": json.dumps("en")})
+    stored = study.settings()
+    assert (stored.new_per_day, stored.language) == (3, "en")
+
+
+def test_an_invalid_stored_setting_falls_back_and_a_caller_cannot_change_anothers(study):
+    with study.db.engine.begin() as conn:
+        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('leech_threshold', '\"x\"')"))
+        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('learning_steps_min', 'not json')"))
+    first = study.settings()
+    assert first.leech_threshold == 8 and first.learning_steps_min == [1.0, 10.0]
+    first.learning_steps_min.append(99.0)
+    first.new_per_day = 1
+    again = study.settings()
+    assert again.learning_steps_min == [1.0, 10.0] and again.new_per_day == 20
+    with study.db.session() as session:
+        assert load_settings(session) == again
+
+
+def test_an_answer_returns_the_stored_card_and_expires_a_loaded_one(study, clock):
+    shown = study.next_card("qa")
+    with study.db.session() as session:
+        loaded = session.get(Card, shown.card.card_id)
+        assert loaded.reps == 0
+        result = study.answer_in(session, shown.card.card_id, 3, mode="study", expected_version=shown.card.version)
+        session.commit()
+        assert loaded.reps == 1  # reloaded, not the stale object
+    with study.db.session() as session:
+        stored = session.scalars(select(Card).where(Card.id == shown.card.card_id)).one()
+        assert (result.card.reps, result.card.version, result.card.state, result.card.kind) == (
+            stored.reps, stored.version, stored.state, "qa")
+        assert result.card.due.replace(tzinfo=None) == stored.due
