@@ -484,9 +484,15 @@ def check_quizapp(folder: Path, n: int) -> dict[str, Any]:
             if "items_fts" in tables:
                 indexed = conn.execute("SELECT count(*) FROM items_fts").fetchone()[0]
                 assert indexed == out["cards"], f"search index holds {indexed} of {out['cards']} cards"
+            if "review_tallies" in tables:  # schema 0004: per-quarter-hour counts kept by triggers
+                columns = [r[1] for r in conn.execute("PRAGMA table_info(review_tallies)")][1:]
+                out["tallied_reviews"] = conn.execute(
+                    f"SELECT sum({' + '.join(columns)}) FROM review_tallies").fetchone()[0]
+                reviews_now = conn.execute("SELECT count(*) FROM reviews").fetchone()[0]  # the answer above included
+                assert out["tallied_reviews"] == reviews_now, "the review tallies miss bulk-written reviews"
             out["due_review_cards"] = conn.execute(
                 "SELECT count(*) FROM cards WHERE state = 2 AND item_id LIKE 'bench-%' AND due <= ?",
-                (_stored_now(),)).fetchone()[0]
+                (_binders(Card.__table__)["due"](datetime.now(UTC).replace(tzinfo=None)),)).fetchone()[0]
         finally:
             conn.close()
         service.undo(result.review_id)
@@ -497,10 +503,6 @@ def check_quizapp(folder: Path, n: int) -> dict[str, Any]:
     finally:
         backend.close()
     return out
-
-
-def _stored_now() -> str:
-    return datetime.now(UTC).replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
