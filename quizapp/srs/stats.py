@@ -1,12 +1,15 @@
 """The figures behind "am I ready?": readiness per topic, forecast, heatmap, retention,
 intervals, drill accuracy, mock trend and frequent mistakes.
 
-Every figure is one aggregate query (GROUP BY in SQLite), never a loop over items, so the
-cost grows with the number of days and topics rather than cards. Predicted recall is
-FSRS retrievability, R = (1 + F·t/S)^D with the scheduler's own decay D and factor F
+Every figure is an aggregate query, never a loop over items or reviews, so the cost grows
+with the number of days, topics and cards, never with the history: the heatmap sums the
+quarter-hour tallies (review_tallies) and retention reads the answers per day of gap
+(review_gaps), both kept by triggers. Predicted recall is FSRS retrievability,
+R = (1 + F·t/S)^D with the scheduler's own decay D and factor F
 (`fsrs.Scheduler.get_card_retrievability`, evaluated in SQL). Times are stored as naive
-UTC; days are study days (local time, starting at the rollover hour), found by grouping
-on quarter-hours in SQL and mapping each quarter to its local day here.
+UTC; days are study days (local time, starting at the rollover hour): each day is a span
+of UTC time counted as one index range, and a day with a clock change in it is mapped
+moment by moment (`_windows`).
 
 The result is plain data (`StudyStats`), used by the Stats screen, Home and
 `quizapp stats --json` alike.
@@ -14,8 +17,10 @@ The result is plain data (`StudyStats`), used by the Stats screen, Home and
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
@@ -181,16 +186,66 @@ class _Days:
         return to_naive_utc(local.astimezone(self.tz))
 
 
-# Quarter-hours (every real time-zone offset is a multiple of 15 minutes): a study day is
-# a union of whole quarters, so counting per quarter in SQL and summing per day is exact.
-# The quarter is a number (quarters since `_EPOCH`): cheaper to group on than strftime text.
-_EPOCH = datetime(2000, 1, 1)
 _UNIX_EPOCH = datetime(1970, 1, 1)
-_QUARTER = "CAST((julianday({col}) - julianday('2000-01-01')) * 96 + 0.0000001 AS INTEGER)"
 
 
-def _quarter_start(bucket: int) -> datetime:
-    return _EPOCH + timedelta(minutes=15 * int(bucket))
+@dataclass(frozen=True)
+class _Window:
+    """One study day as a span of naive-UTC time [start, end)."""
+
+    day: date
+    start: datetime
+    end: datetime
+    plain: bool  # every moment of the span is on `day` (no clock change inside it)
+
+
+def _windows(days: _Days, first: date, count: int) -> list[_Window]:
+    """`count` consecutive study days from `first`, as contiguous spans of time.
+
+    A plain span is counted as one range of an index. A day with a clock change in it (or
+    a rollover that falls into a skipped hour) is not plain: its moments are mapped one
+    quarter-hour or one row at a time with `_Days.of`, so the result is always exactly
+    "the study day each moment falls on".
+    """
+    windows = []
+    start = days.start(first)
+    for index in range(count):
+        day = first + timedelta(days=index)
+        end = days.start(day + timedelta(days=1))
+        last = end - timedelta(microseconds=1)
+        plain = (
+            start < end and days.of(start) == day and days.of(last) == day
+            and from_naive_utc(start).astimezone(days.tz).utcoffset()
+            == from_naive_utc(last).astimezone(days.tz).utcoffset()
+        )
+        windows.append(_Window(day, start, end, plain))
+        start = end
+    if any(w.end <= w.start for w in windows):  # a day that ends before it starts: map it all
+        windows = [_Window(w.day, w.start, w.end, False) for w in windows]
+    return windows
+
+
+def _spans(windows: list[_Window]) -> list[tuple[datetime, datetime]]:
+    """The time the non-plain windows cover, as few [start, end) spans."""
+    spans: list[tuple[datetime, datetime]] = []
+    for w in windows:
+        if w.plain:
+            continue
+        low, high = min(w.start, w.end), max(w.start, w.end)
+        if spans and spans[-1][1] >= low:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], high))
+        else:
+            spans.append((low, high))
+    return spans
+
+
+def _ranges_json(bounds: list[tuple[Any, Any]]) -> str:
+    return json.dumps([[low, high] for low, high in bounds])
+
+
+# Each plain day is one correlated count over an index range: 365 of them cost less than
+# grouping a year of rows.
+_RANGES = "SELECT key, json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high FROM json_each(:ranges)"
 
 
 def _ensure_pow(session: Session) -> None:
@@ -230,8 +285,8 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})
             for t in topics
         ]
-        heatmap_counts = _reviews_per_day(session, days, days.start(today - timedelta(days=HEATMAP_DAYS - 1)))
-        forecast_counts = _forecast(session, days, today, now)
+        heatmap_counts = _reviews_per_day(session, days, today)
+        forecast_counts = _forecast(session, days, today)
         stats = StudyStats(
             today=today,
             interview_date=interview,
@@ -267,7 +322,7 @@ class Readiness:
 
 
 def readiness(db: Database, clock: Clock, settings: Settings) -> Readiness:
-    """Only the overall readiness (two aggregate queries' worth), for Home."""
+    """Only the overall readiness (one aggregate query over the cards), for Home."""
     days = _Days(clock.local_tz(), settings.day_rollover_hour)
     now = to_naive_utc(clock.now())
     today = days.of(now)
@@ -290,42 +345,63 @@ def _recall_sql(moment_param: str) -> str:
     )
 
 
+# What readiness measures: Q&A and MCQ cards that can be shown. Every item has its card
+# (the content sync inserts both in one transaction), and cards carry copies of the item's
+# kind and retired flag (revision 0004), so the filter never reads an item's row.
+_MEMORY_CARDS = f"c.kind IN {MEMORY_KINDS!r} AND c.retired = 0 AND c.suspended = 0"
+
+
 def _readiness(
     session: Session, now: datetime, at_interview: datetime | None, factor: float, decay: float,
     topics: bool = True,
 ) -> tuple[list[TopicReadiness], tuple[float | None, float | None]]:
     then = at_interview or now
     params = {"now": _fmt(now), "then": _fmt(then), "factor": factor, "decay": decay}
-    active = (
-        f"i.kind IN {MEMORY_KINDS!r} AND i.retired_at IS NULL AND coalesce(c.suspended, 0) = 0"
-    )
-    rows = [] if not topics else session.execute(
-        text(
-            f"SELECT j.value, count(*), sum(coalesce(c.reps, 0) > 0), "
-            f"sum({_recall_sql('now')}), sum({_recall_sql('then')}) "
-            f"FROM items i JOIN json_each(i.tags) j LEFT JOIN cards c ON c.item_id = i.id "
-            f"WHERE {active} GROUP BY j.value ORDER BY j.value"
-        ),
-        params,
-    ).all()
+    sums = f"count(*), sum(c.reps > 0), sum({_recall_sql('now')}), sum({_recall_sql('then')})"
+    groups: Sequence[Any]
+    if not topics:
+        groups = [("[]", *session.execute(text(f"SELECT {sums} FROM cards c WHERE {_MEMORY_CARDS}"), params).one())]
+    else:
+        # Grouped by the item's tag list (a deck has few distinct ones), then spread over
+        # the tags here: one pass over the cards instead of one per tag.
+        # CROSS JOIN keeps this order: the items' tags from ix_items_tags (never the item's
+        # row), then each item's card.
+        groups = session.execute(
+            text(f"SELECT i.tags, {sums} FROM items i CROSS JOIN cards c ON c.item_id = i.id "
+                 f"WHERE {_MEMORY_CARDS} GROUP BY i.tags"),
+            params,
+        ).all()
+    per_tag: dict[str, list[float]] = {}
+    total = [0, 0.0, 0.0]
+    for tags, n, studied, now_sum, then_sum in groups:
+        if not n:
+            continue
+        figures = (n, int(studied or 0), now_sum or 0.0, then_sum or 0.0)
+        total = [total[0] + n, total[1] + figures[2], total[2] + figures[3]]
+        for tag in _tag_list(tags):
+            sums_of_tag = per_tag.setdefault(str(tag), [0, 0, 0.0, 0.0])
+            for index, value in enumerate(figures):
+                sums_of_tag[index] += value
     per_topic = [
         TopicReadiness(
-            topic=str(topic), items=n, studied=int(studied or 0), recall_now=(now_sum or 0.0) / n,
-            recall_at_interview=(then_sum or 0.0) / n if at_interview is not None else None,
+            topic=tag, items=int(n), studied=int(studied), recall_now=now_sum / n,
+            recall_at_interview=then_sum / n if at_interview is not None else None,
             mock_score=None, mock_answers=0,
         )
-        for topic, n, studied, now_sum, then_sum in rows
+        for tag, (n, studied, now_sum, then_sum) in sorted(per_tag.items())
     ]
-    n, now_sum, then_sum = session.execute(
-        text(
-            f"SELECT count(*), sum({_recall_sql('now')}), sum({_recall_sql('then')}) "
-            f"FROM items i LEFT JOIN cards c ON c.item_id = i.id WHERE {active}"
-        ),
-        params,
-    ).one()
+    n = int(total[0])
     if not n:
         return per_topic, (None, None)
-    return per_topic, ((now_sum or 0.0) / n, (then_sum or 0.0) / n if at_interview is not None else None)
+    return per_topic, (total[1] / n, total[2] / n if at_interview is not None else None)
+
+
+def _tag_list(tags: Any) -> list[Any]:
+    """An item's tags column (JSON text) as a list, as `json_each` walks it."""
+    value = json.loads(tags) if isinstance(tags, str) else tags
+    if isinstance(value, dict):
+        return list(value.values())
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:
@@ -339,69 +415,71 @@ def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int
     return {str(topic): (float(score), int(n)) for topic, score, n in rows}
 
 
-def _per_day(
-    session: Session, table: str, column: str, days: _Days, start: datetime, end: datetime | None,
-    where: str = "1",
-) -> Counter[date]:
-    bucket = _QUARTER.format(col=column)
-    condition = f"{column} >= :start" + (f" AND {column} < :end" if end is not None else "")
-    rows = session.execute(
-        text(f"SELECT {bucket}, count(*) FROM {table} WHERE {condition} AND {where} GROUP BY 1"),
-        {"start": _fmt(start), "end": _fmt(end) if end is not None else None},
-    ).all()
+def _reviews_per_day(session: Session, days: _Days, today: date) -> Counter[date]:
+    """Answers per study day over the heatmap's year, from the quarter-hour tallies
+    (revision 0004): one range sum per day, whatever the number of reviews."""
+    total = " + ".join(TALLY_COLUMNS)
+    windows = _windows(days, today - timedelta(days=HEATMAP_DAYS - 1), HEATMAP_DAYS)
+    plain = [w for w in windows if w.plain]
     counts: Counter[date] = Counter()
-    for quarter, n in rows:
-        counts[days.of(_quarter_start(quarter))] += n
+    rows = session.execute(
+        text(f"SELECT w.key, (SELECT total({total}) FROM review_tallies "
+             f"WHERE quarter >= w.low AND quarter < w.high) FROM ({_RANGES}) w"),
+        {"ranges": _ranges_json([(quarter_of(w.start), quarter_of(w.end)) for w in plain])},
+    ).all()
+    for index, n in rows:
+        counts[plain[index].day] += int(n)
+    for start, end in _spans(windows):
+        for quarter, n in session.execute(
+            text(f"SELECT quarter, {total} FROM review_tallies WHERE quarter >= :start AND quarter < :end"),
+            {"start": quarter_of(start), "end": quarter_of(end)},
+        ):
+            counts[days.of(_UNIX_EPOCH + timedelta(microseconds=quarter * QUARTER_US))] += n
     return counts
 
 
-def _reviews_per_day(session: Session, days: _Days, start: datetime) -> Counter[date]:
-    """Answers per study day since `start`, from the quarter-hour tallies (revision 0004):
-    a year of them is at most 35,000 rows, however many reviews it holds."""
-    rows = session.execute(
-        text(f"SELECT quarter, {' + '.join(TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= :start"),
-        {"start": quarter_of(start)},
-    ).all()
-    counts: Counter[date] = Counter()
-    for quarter, n in rows:
-        counts[days.of(_UNIX_EPOCH + timedelta(microseconds=quarter * QUARTER_US))] += n
-    return counts
+# Cards that count as due: studied, not suspended, not retired (the terms of the partial
+# index ix_cards_due_studied, word for word, so SQLite uses it).
+_DUE_CARDS = "reps > 0 AND suspended = 0 AND retired = 0"
 
 
-def _forecast(session: Session, days: _Days, today: date, now: datetime) -> Counter[date]:
+def _forecast(session: Session, days: _Days, today: date) -> Counter[date]:
     """Cards due per day; everything already due (overdue included) counts on today."""
-    active = "reps > 0 AND NOT suspended AND item_id IN (SELECT id FROM items WHERE retired_at IS NULL)"
-    tomorrow = days.start(today + timedelta(days=1))
-    end = days.start(today + timedelta(days=FORECAST_DAYS))
-    counts = _per_day(session, "cards", "due", days, tomorrow, end, active)
+    windows = _windows(days, today + timedelta(days=1), FORECAST_DAYS - 1)
+    counts: Counter[date] = Counter()
     counts[today] += session.execute(
-        text(f"SELECT count(*) FROM cards WHERE due < :tomorrow AND {active}"), {"tomorrow": _fmt(tomorrow)}
+        text(f"SELECT count(*) FROM cards WHERE due < :tomorrow AND {_DUE_CARDS}"),
+        {"tomorrow": _fmt(windows[0].start if windows else days.start(today + timedelta(days=1)))},
     ).scalar_one()
+    plain = [w for w in windows if w.plain]
+    rows = session.execute(
+        text(f"SELECT w.key, (SELECT count(*) FROM cards WHERE due >= w.low AND due < w.high AND {_DUE_CARDS}) "
+             f"FROM ({_RANGES}) w"),
+        {"ranges": _ranges_json([(_fmt(w.start), _fmt(w.end)) for w in plain])},
+    ).all()
+    for index, n in rows:
+        counts[plain[index].day] += n
+    for start, end in _spans(windows):
+        for (due,) in session.execute(
+            text(f"SELECT due FROM cards WHERE due >= :start AND due < :end AND {_DUE_CARDS}"),
+            {"start": _fmt(start), "end": _fmt(end)},
+        ):
+            counts[days.of(_parse(due))] += 1
     return counts
 
 
 def _retention(session: Session) -> list[RetentionBucket]:
-    """True retention: of the reviews that came a day or more after the card's previous
-    review, the share not rated Again, per interval bucket."""
-    cases = " ".join(
-        f"WHEN gap >= {low}" + (f" AND gap < {high}" if high is not None else "") + f" THEN '{label}'"
-        for label, low, high in RETENTION_BUCKETS
-    )
-    rows = session.execute(
-        text(
-            "SELECT bucket, count(*), sum(rating > 1) FROM ("
-            f"  SELECT CASE {cases} END AS bucket, rating FROM ("
-            # reviewed_at: integer microseconds since 1970 (revision 0004)
-            "    SELECT rating, (reviewed_at - lag(reviewed_at) OVER "
-            "      (PARTITION BY card_id ORDER BY reviewed_at, id)) / 86400000000.0 AS gap FROM reviews"
-            "  )"
-            ") WHERE bucket IS NOT NULL GROUP BY bucket"
-        )
-    ).all()
-    found = {label: (int(n), int(passed or 0)) for label, n, passed in rows}
-    return [
-        RetentionBucket(label, low, high, *found.get(label, (0, 0))) for label, low, high in RETENTION_BUCKETS
-    ]
+    """True retention: of the answers given a day or more after the card's previous answer,
+    the share not rated Again, per interval bucket. The database keeps the answers per
+    whole day of gap (review_gaps, revision 0005), so this reads a few hundred rows."""
+    found = {label: [0, 0] for label, _, _ in RETENTION_BUCKETS}
+    for day, answers, passed in session.execute(text("SELECT day, answers, passed FROM review_gaps")):
+        for label, low, high in RETENTION_BUCKETS:
+            if day >= low and (high is None or day < high):
+                found[label][0] += answers
+                found[label][1] += passed
+                break
+    return [RetentionBucket(label, low, high, *found[label]) for label, low, high in RETENTION_BUCKETS]
 
 
 def _intervals(session: Session) -> list[tuple[str, int]]:
@@ -415,6 +493,7 @@ def _intervals(session: Session) -> list[tuple[str, int]]:
             f"SELECT CASE {cases} END, count(*) FROM ("
             "  SELECT julianday(due) - julianday(last_review) AS ivl FROM cards"
             "  WHERE state = 2 AND NOT suspended AND last_review IS NOT NULL"
+            "  LIMIT -1"  # evaluated once per card, not once per WHEN (LIMIT keeps the subquery whole)
             ") GROUP BY 1"
         )
     ).all()
@@ -425,9 +504,8 @@ def _intervals(session: Session) -> list[tuple[str, int]]:
 def _states(session: Session) -> dict[str, dict[str, int]]:
     rows = session.execute(
         text(
-            "SELECT i.kind, CASE WHEN c.suspended THEN 'suspended' WHEN c.reps = 0 THEN 'new' "
-            "ELSE c.state END, count(*) FROM cards c JOIN items i ON i.id = c.item_id "
-            "WHERE i.retired_at IS NULL GROUP BY 1, 2"
+            "SELECT kind, CASE WHEN suspended THEN 'suspended' WHEN reps = 0 THEN 'new' "
+            "ELSE state END, count(*) FROM cards WHERE retired = 0 GROUP BY 1, 2"
         )
     ).all()
     states = {kind: dict.fromkeys(STATE_COLUMNS, 0) for kind in ("qa", "mcq", "skill")}

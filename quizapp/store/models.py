@@ -82,8 +82,9 @@ class Item(Base):
     """A study item: a Q&A, an MCQ, or a drill skill (`kind`), keyed by its content id."""
 
     __tablename__ = "items"
-    # New cards are studied in bank order (source_no, then id) within a kind.
-    __table_args__ = (Index("ix_items_kind_order", "kind", "source_no", "id"),)
+    # New cards are studied in bank order (source_no, then id) within a kind. The stats
+    # read an item's tags from ix_items_tags, not from its row (payload: overflow pages).
+    __table_args__ = (Index("ix_items_kind_order", "kind", "source_no", "id"), Index("ix_items_tags", "id", "tags"))
 
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
     kind: Mapped[str] = mapped_column(String(8), index=True)  # qa | mcq | skill
@@ -113,6 +114,8 @@ class Card(Base):
         Index("ix_cards_queue", "kind", "state", "due", sqlite_where=text("reps > 0 AND suspended = 0 AND retired = 0")),
         Index("ix_cards_new", "kind", "source_no", "item_id",
               sqlite_where=text("reps = 0 AND suspended = 0 AND retired = 0")),
+        # The stats' forecast: cards that can fall due, by due time (revision 0005).
+        Index("ix_cards_due_studied", "due", sqlite_where=text("reps > 0 AND suspended = 0 AND retired = 0")),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -228,6 +231,19 @@ class ReviewTally(Base):
     mcq_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
     skill_new: Mapped[int] = mapped_column(Integer, server_default="0")
     skill_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+class ReviewGap(Base):
+    """Answers per whole day since the same card's previous answer (in reviewed_at, id
+    order), and how many of them were not Again: the stats' true retention. Kept by
+    triggers on reviews (revision 0005), exact through undo, imports and edits; never
+    written from Python."""
+
+    __tablename__ = "review_gaps"
+
+    day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    answers: Mapped[int] = mapped_column(Integer, server_default="0")
+    passed: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class DrillAttempt(Base):
