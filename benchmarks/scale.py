@@ -25,7 +25,10 @@ at once); the copy's first open is not measured.
 
     pip install -e ".[bench]"
     python benchmarks/scale.py [--sizes 1000,10000,100000] [--runs 3] [--ops open,review_step]
-                               [--json] [--save results.json]
+                               [--compare-with REF] [--json] [--save results.json]
+
+`--compare-with main~5` measures that commit's quizapp too, in the same interleaved runs
+(a before/after on one machine load); its collections are its own schema revision's.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import fcntl
+import functools
 import inspect
 import json
 import os
@@ -47,6 +51,7 @@ import tempfile
 import time
 import types
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -932,13 +937,48 @@ def storage(system: str, path: Path) -> dict[str, Any]:
 
 
 # -- caching and orchestration ------------------------------------------------------------
-def collection_folder(cache: Path, system: str, n: int) -> Path:
-    if system == "quizapp":
-        # One collection per schema revision: a migration makes a new one.
-        from quizapp.store.database import head_revision
+@dataclass(frozen=True)
+class System:
+    """What is measured: quizapp (this checkout, or `before`: another commit's code) or Anki."""
 
-        return cache / f"v{BUILD_VERSION}-{system}-{head_revision()}-{n}"
-    return cache / f"v{BUILD_VERSION}-{system}-{n}"
+    name: str  # quizapp | before | anki
+    kind: str  # quizapp | anki
+    repo: Path = REPO  # the quizapp code the processes import (PYTHONPATH)
+
+
+@functools.cache
+def ask(repo: Path, expression: str, module: str) -> str:
+    """`expression` evaluated by `repo`'s quizapp, in a fresh process (this one imports none)."""
+    code = f"from {module} import *; print({expression})"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env(repo))
+    if proc.returncode != 0:
+        raise SystemExit(f"cannot ask {repo}'s quizapp for {expression}:\n{proc.stderr[-2000:]}")
+    return proc.stdout.strip()
+
+
+def collection_folder(cache: Path, system: System, n: int) -> Path:
+    if system.kind == "quizapp":
+        # One collection per schema revision: a migration makes a new one.
+        revision = ask(system.repo, "head_revision()", "quizapp.store.database")
+        return cache / f"v{BUILD_VERSION}-quizapp-{revision}-{n}"
+    return cache / f"v{BUILD_VERSION}-anki-{n}"
+
+
+def checkout(ref: str, cache: Path) -> Path:
+    """The code of commit `ref` (a plain copy from `git archive`, kept in the cache)."""
+    sha = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--verify", f"{ref}^{{commit}}"], capture_output=True,
+                         text=True)
+    if sha.returncode != 0:
+        raise SystemExit(f"--compare-with: no commit {ref!r}")
+    target = cache / f"code-{sha.stdout.strip()[:12]}"
+    with locked(cache / f"{target.name}.lock"):
+        if not (target / "pyproject.toml").exists():
+            shutil.rmtree(target, ignore_errors=True)
+            target.mkdir(parents=True)
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", sha.stdout.strip()], capture_output=True,
+                                     check=True)
+            subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
 
 
 @contextlib.contextmanager
@@ -978,60 +1018,61 @@ def run_build(system: str, n: int, folder: Path, now: datetime) -> dict[str, Any
     return info
 
 
-def ensure_built(cache: Path, systems: tuple[str, ...], n: int, rebuild: bool) -> dict[str, Path]:
-    """Both collections of size n, built in parallel where missing (same "now" for both)."""
-    folders = {system: collection_folder(cache, system, n) for system in systems}
+def ensure_built(cache: Path, systems: list[System], n: int, rebuild: bool) -> dict[str, Path]:
+    """The collections of size n, built in parallel where missing (one "now" for all)."""
+    folders = {system.name: collection_folder(cache, system, n) for system in systems}
+    builders = {folders[system.name]: system for system in reversed(systems)}  # one build per folder
     with contextlib.ExitStack() as stack:
-        for system in systems:
-            stack.enter_context(locked(cache / f"{folders[system].name}.lock"))
-        infos = {system: None if rebuild else built_info(folders[system]) for system in systems}
+        for folder in sorted(builders):
+            stack.enter_context(locked(cache / f"{folder.name}.lock"))
+        infos = {folder: None if rebuild else built_info(folder) for folder in builders}
         anchors = [datetime.fromisoformat(info["now"]) for info in infos.values() if info]
         now = datetime.now(UTC)
         anchor = max(anchors) if anchors else now
         if now - anchor > ANCHOR_MAX_AGE:
-            anchor, infos = now, dict.fromkeys(systems)
-        for system in systems:
-            info = infos[system]
+            anchor, infos = now, dict.fromkeys(builders)
+        for folder, info in infos.items():
             if info is not None and datetime.fromisoformat(info["now"]) != anchor:
-                infos[system] = None  # built for another "now": rebuild to match its partner
-        todo = [system for system in systems if infos[system] is None]
+                infos[folder] = None  # built for another "now": rebuild to match its partners
         procs = {}
-        for system in todo:
-            if folders[system].exists():
-                shutil.rmtree(folders[system])
-            print(f"building {system} collection of {n:,} cards …", file=sys.stderr, flush=True)
-            procs[system] = subprocess.Popen(
-                [sys.executable, __file__, "--build", system, str(n), str(folders[system]), anchor.isoformat()],
-                stdout=subprocess.PIPE, text=True, env=_child_env())
+        for folder, system in builders.items():
+            if infos[folder] is not None:
+                continue
+            if folder.exists():
+                shutil.rmtree(folder)
+            print(f"building {folder.name} …", file=sys.stderr, flush=True)
+            procs[folder] = subprocess.Popen(
+                [sys.executable, __file__, "--build", system.kind, str(n), str(folder), anchor.isoformat()],
+                stdout=subprocess.PIPE, text=True, env=_child_env(system.repo))
         failed = []
-        for system, proc in procs.items():
+        for folder, proc in procs.items():
             stdout, _ = proc.communicate()
             if proc.returncode != 0:
-                failed.append(system)
+                failed.append(folder.name)
                 continue
             info = json.loads(stdout.strip().splitlines()[-1])
-            print(f"  {system} {n:,}: built in {info['build_s']:.0f} s {info['steps']}; check {info['check']}",
+            print(f"  {folder.name}: built in {info['build_s']:.0f} s {info['steps']}; check {info['check']}",
                   file=sys.stderr, flush=True)
         if failed:
-            raise SystemExit(f"building {', '.join(failed)} ({n:,} cards) failed (see above)")
+            raise SystemExit(f"building {', '.join(failed)} failed (see above)")
     return folders
 
 
-def _child_env() -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+def _child_env(repo: Path = REPO) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-def private_copy(system: str, folder: Path, into: Path) -> Path:
+def private_copy(system: System, folder: Path, into: Path) -> Path:
     """A copy of the cached collection to measure on (the cache is never written to)."""
-    name = "quizapp.db" if system == "quizapp" else "collection.anki2"
-    target = into / f"{folder.name}-{name}"
+    name = "quizapp.db" if system.kind == "quizapp" else "collection.anki2"
+    target = into / f"{system.name}-{folder.name}-{name}"
     shutil.copyfile(folder / name, target)
-    if system == "quizapp":
-        _follow_builtin_content(folder, target)
+    if system.kind == "quizapp":
+        _follow_builtin_content(folder, target, ask(system.repo, "content_dir()", "quizapp.resources"))
     return target
 
 
-def _follow_builtin_content(folder: Path, db: Path) -> None:
+def _follow_builtin_content(folder: Path, db: Path, new: str) -> None:
     """Point the content cache's built-in files at this checkout's content folder.
 
     The cache keys files by path, and the collection may have been built from another
@@ -1040,9 +1081,6 @@ def _follow_builtin_content(folder: Path, db: Path) -> None:
     """
     info = built_info(folder) or {}
     old = info.get("content_dir")
-    from quizapp.resources import content_dir
-
-    new = str(content_dir())
     if not old or old == new:
         return
     conn = sqlite3.connect(db)
@@ -1056,12 +1094,12 @@ def _follow_builtin_content(folder: Path, db: Path) -> None:
         conn.close()
 
 
-def spawn_worker(system: str, folder: Path, db: Path, ops: list[str]) -> dict[str, Any]:
+def spawn_worker(system: System, folder: Path, db: Path, ops: list[str]) -> dict[str, Any]:
     proc = subprocess.run(
-        [sys.executable, __file__, "--worker", system, str(folder), str(db), "--ops", ",".join(ops) or "none"],
-        capture_output=True, text=True, env=_child_env())
+        [sys.executable, __file__, "--worker", system.kind, str(folder), str(db), "--ops", ",".join(ops) or "none"],
+        capture_output=True, text=True, env=_child_env(system.repo))
     if proc.returncode != 0:
-        raise SystemExit(f"{system} worker failed:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{system.name} worker failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -1082,20 +1120,29 @@ def medians(results: dict[int, dict[str, list[dict[str, Any]]]]) -> dict[str, di
 def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dict[str, dict[str, Any]]],
           ops: list[str]) -> str:
     sizes = sorted(med, key=int)
-    lines = ["| operation | " + " | ".join(f"{int(n):,} cards: quizapp / Anki (ratio)" for n in sizes) + " |",
+    before = any("before" in med[n] for n in sizes)
+    heading = "quizapp / before / Anki (ratio now; before)" if before else "quizapp / Anki (ratio)"
+    lines = ["| operation | " + " | ".join(f"{int(n):,} cards: {heading}" for n in sizes) + " |",
              "| --- |" + " --- |" * len(sizes)]
 
     def fmt(value: float) -> str:
         return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
 
-    def cell(q: float | None, a: float | None, unit: str) -> str:
+    def cell(q: float | None, a: float | None, unit: str, b: float | None = None) -> str:
         if q is None or a is None:
             return "–"
         ratio = f"{q / a:.1f}×" if a else "–"
-        return f"{fmt(q)} / {fmt(a)} {unit} ({ratio})"
+        if not before:
+            return f"{fmt(q)} / {fmt(a)} {unit} ({ratio})"
+        was = f"{b / a:.1f}×" if a and b is not None else "–"
+        return f"{fmt(q)} / {fmt(b) if b is not None else '–'} / {fmt(a)} {unit} ({ratio}; {was})"
 
     def row(label: str, get: Callable[[str, str], float | None], unit: str) -> None:
-        lines.append(f"| {label} | " + " | ".join(cell(get(n, "quizapp"), get(n, "anki"), unit) for n in sizes) + " |")
+        lines.append(f"| {label} | " + " | ".join(
+            cell(get(n, "quizapp"), get(n, "anki"), unit, get(n, "before") if before else None) for n in sizes) + " |")
+
+    def sized(key: str) -> Callable[[str, str], float | None]:
+        return lambda n, system: sizes_info.get(n, {}).get(system, {}).get(key)
 
     for key, label in OPS:
         if key in ops:
@@ -1115,18 +1162,21 @@ def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dic
         lines.append(f"| search hits ({' / '.join(k.removeprefix('search_') for k in searches)}), quizapp vs Anki | "
                      + " | ".join(f"{hits(n, 'quizapp')} vs {hits(n, 'anki')}" for n in sizes) + " |")
     if "size" in ops:
-        row("database file", lambda n, s: sizes_info.get(n, {}).get(s, {}).get("file_mb"), "MiB")
-        row("file bytes per review", lambda n, s: sizes_info.get(n, {}).get(s, {}).get("file_bytes_per_review"), "B")
-        row("review log bytes per review (table + indexes)",
-            lambda n, s: sizes_info.get(n, {}).get(s, {}).get("review_bytes_per_review"), "B")
+        lines.append("| review log objects counted | " + " | ".join(
+            f"{', '.join(sizes_info.get(n, {}).get('quizapp', {}).get('review_objects', []))} vs "
+            f"{', '.join(sizes_info.get(n, {}).get('anki', {}).get('review_objects', []))}" for n in sizes) + " |")
+    if "size" in ops:
+        row("database file", sized("file_mb"), "MiB")
+        row("file bytes per review", sized("file_bytes_per_review"), "B")
+        row("review log bytes per review (table + indexes)", sized("review_bytes_per_review"), "B")
     return "\n".join([*lines, "", *NOTES])
 
 
 NOTES = (
     "Read with care:",
     "* Anki commits every answer with synchronous=FULL (an fsync of its WAL: 0.5-4 ms on this",
-    "  machine, steady within a process); quizapp's WAL with synchronous=NORMAL does not fsync per",
-    "  answer. Anki's review and TUI steps are mostly that fsync (its answer alone is ~0.5 ms).",
+    "  machine, varying from process to process); quizapp's WAL with synchronous=NORMAL does not",
+    "  fsync per answer. Anki's review and TUI steps are mostly that fsync (the answer is ~0.5 ms).",
     "* Search: quizapp runs Browse's search (ranked, the first 500 rows); Anki's find_cards returns",
     "  every match, unranked. \"Q24\" is a bank label to quizapp (one lookup), text to Anki (a scan).",
     "* Open: both count importing their libraries (quizapp: the CLI pre-flight, the app's open worker",
@@ -1138,10 +1188,10 @@ NOTES = (
 )
 
 
-def git_head() -> str:
+def git_head(ref: str = "HEAD") -> str:
     try:
-        return subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %s"], capture_output=True,
-                              text=True).stdout.strip()
+        return subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %s", ref], capture_output=True,
+                              text=True).stdout.strip()[:100]
     except OSError:
         return "?"
 
@@ -1156,6 +1206,8 @@ def main() -> int:
                         help="where the built collections are kept between runs (shared; builds are locked)")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the collections of these sizes")
     parser.add_argument("--build-only", action="store_true", help="build (and check) the collections, measure nothing")
+    parser.add_argument("--compare-with", metavar="REF",
+                        help="also measure quizapp at this commit (e.g. a baseline), interleaved in the same runs")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     parser.add_argument("--save", metavar="FILE.json", help="also write the JSON there and the table next to it (.txt)")
     parser.add_argument("--worker", nargs=3, metavar=("SYSTEM", "FOLDER", "DB"), help=argparse.SUPPRESS)
@@ -1177,11 +1229,14 @@ def main() -> int:
 
     sizes = [int(s) for s in options.sizes.split(",") if s]
     cache = Path(options.cache)
-    systems = ("quizapp", "anki")
+    systems = [System("quizapp", "quizapp")]
+    if options.compare_with:
+        systems.append(System("before", "quizapp", checkout(options.compare_with, cache)))
+    systems.append(System("anki", "anki"))
     folders = {}
     for n in sizes:
-        for system, folder in ensure_built(cache, systems, n, options.rebuild).items():
-            folders[n, system] = folder
+        for name, folder in ensure_built(cache, systems, n, options.rebuild).items():
+            folders[n, name] = folder
     if options.build_only:
         return 0
 
@@ -1190,39 +1245,44 @@ def main() -> int:
         copies, sizes_info, first_open = {}, {}, {}
         for n in sizes:
             for system in systems:
-                copies[n, system] = private_copy(system, folders[n, system], run_dir)
-            # The copy's first open (the content cache check, or a sync if the content changed):
-            # not counted.
-            start = time.perf_counter()
-            spawn_worker("quizapp", folders[n, "quizapp"], copies[n, "quizapp"], [])
-            first_open[str(n)] = round(time.perf_counter() - start, 1)
+                copies[n, system.name] = private_copy(system, folders[n, system.name], run_dir)
+                if system.kind == "quizapp":
+                    # The copy's first open (the content cache check, or a sync if the content
+                    # changed): not counted.
+                    start = time.perf_counter()
+                    spawn_worker(system, folders[n, system.name], copies[n, system.name], [])
+                    first_open[f"{system.name}-{n}"] = round(time.perf_counter() - start, 1)
             if "size" in ops:
-                sizes_info[str(n)] = {system: storage(system, copies[n, system]) for system in systems}
-        load = {"start": loadavg(), "runs": []}
-        results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {"quizapp": [], "anki": []} for n in sizes}
+                sizes_info[str(n)] = {system.name: storage(system.kind, copies[n, system.name]) for system in systems}
+        load: dict[str, Any] = {"start": loadavg(), "runs": []}
+        results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {s.name: [] for s in systems} for n in sizes}
         measured = [op for op in ops if op != "size"]
         for run in range(options.runs):
             for n in sizes:
-                # Alternate which system goes first, so neither always gets the warmer machine.
+                # Alternate the order, so no system always gets the warmer machine.
                 for system in systems if run % 2 == 0 else systems[::-1]:
-                    results[n][system].append(spawn_worker(system, folders[n, system], copies[n, system], measured))
+                    results[n][system.name].append(
+                        spawn_worker(system, folders[n, system.name], copies[n, system.name], measured))
             load["runs"].append(loadavg())
             print(f"run {run + 1}/{options.runs} done (load {load['runs'][-1]})", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
 
     med = medians(results)
-    builds = {str(n): {system: built_info(folders[n, system]) for system in systems} for n in sizes}
+    builds = {str(n): {system.name: built_info(folders[n, system.name]) for system in systems} for n in sizes}
     report = {
         "runs": options.runs, "ops": ops, "steps_per_run": STEPS, "code": git_head(), "at": datetime.now(UTC).isoformat(),
         "cpus": os.cpu_count(), "loadavg": load, "first_open_s": first_open, "medians": med, "storage": sizes_info,
         "builds": builds, "results": {str(n): r for n, r in results.items()},
+        "before": git_head(options.compare_with) if options.compare_with else None,
     }
-    header = (f"quizapp {report['code']} vs anki; medians of {options.runs} interleaved runs (fresh process each), "
+    compared = f" (before: {report['before']})" if report["before"] else ""
+    header = (f"quizapp {report['code']}{compared} vs anki; medians of {options.runs} interleaved runs (fresh process each), "
               f"{STEPS} steps per run; load average {load['start']} at start, per run {load['runs']} "
               f"on {os.cpu_count()} CPUs (shared machine: noisy)")
     text = header + "\n\n" + table(med, sizes_info, ops)
-    replicas = sorted({op for systems in results.values() for run in systems["quizapp"] for op in run.get("replicas", [])})
+    replicas = sorted({op for by_system in results.values() for runs in by_system.values() for run in runs
+                       for op in run.get("replicas", [])})
     if replicas:
         text += f"\n* WARNING: measured with a replica of the app's calls (its screen code changed shape): {replicas}"
     if options.save:
