@@ -5,18 +5,16 @@ Screens call these methods (from worker threads) and get plain objects back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 from types import SimpleNamespace
 from typing import Any, cast
 
 from fsrs import Rating, State
-from sqlalchemy import Table, column, func, insert, select, table
-from sqlalchemy import text as text_clause
+from sqlalchemy import Table, func, insert, select
 from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
-from quizapp.content.models import parse_source_ref
 from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.srs.cas import swap_card, update_card
@@ -29,6 +27,7 @@ from quizapp.srs.scheduling import (
     restore_values,
     to_fsrs,
 )
+from quizapp.srs.search import LabelFilter, search_items
 from quizapp.srs.settings import Settings, load_settings, save_settings
 from quizapp.srs.views import (
     AnswerResult,
@@ -338,51 +337,14 @@ class StudyService:
             return card_view(card, kind)
 
     # -- browse ---------------------------------------------------------------
-    def search(self, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500) -> list[ItemSummary]:
-        """Items matching `text`: `Q24` by bank number, else a full-text match, best first.
-
-        The text index (items_fts, FTS5 with the trigram tokenizer) holds every string of
-        an item in every language it has (question, answers, options, key points, tags,
-        id), so Chinese and English both match as substrings. Trigrams need 3 characters;
-        shorter text (common in Chinese: 方差, 掩码) is matched with LIKE on the same
-        index's text, stopping at `limit`.
-        """
-        text = text.strip()
+    def search(
+        self, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500, *,
+        tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
+    ) -> list[ItemSummary]:
+        """Items matching `text` (`Q24`, words in any language), `tags` and `label`, best
+        first (quizapp.srs.search)."""
         with self.db.session() as session:
-            # Only the columns a summary shows (the payload's question, not the whole item):
-            # a search may return hundreds of rows.
-            query = select(
-                Item.id, Item.kind, Item.source_no, Item.group, Item.section, Item.question, Item.tags,
-                Item.retired_at, Card.suspended, Item.payload["question"].label("question_payload"),
-            ).outerjoin(Card)
-            query = query.where(Item.kind == kind) if kind else query.where(Item.kind.in_(("qa", "mcq")))
-            if not include_retired:
-                query = query.where(Item.retired_at.is_(None))
-            number = parse_source_ref(text) if text else None
-            order = (Item.kind.desc(), Item.source_no.is_(None), Item.source_no, Item.id)
-            if number is not None:
-                query = query.where(Item.source_no == number).order_by(*order)
-            elif text:
-                fts = table("items_fts", column("rowid"), column("body"), column("rank"))
-                if len(text) >= 3:
-                    phrase = '"' + text.replace('"', '""') + '"'
-                    hits = select(fts.c.rowid, fts.c.rank).where(text_clause("items_fts MATCH :q").bindparams(q=phrase))
-                    ranked = hits.subquery()
-                    query = query.join(ranked, ranked.c.rowid == Card.id).order_by(ranked.c.rank, *order)
-                else:
-                    like = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-                    hits = select(fts.c.rowid).where(fts.c.body.like(like, escape="\\")).limit(limit * 4)
-                    query = query.where(Card.id.in_(hits)).order_by(*order)
-            else:
-                query = query.order_by(*order)
-            return [
-                ItemSummary(
-                    item_id=row.id, kind=row.kind, source_no=row.source_no, group=row.group, section=row.section,
-                    question=row.question, tags=list(row.tags or []), suspended=bool(row.suspended),
-                    retired=row.retired_at is not None, question_texts=texts_of(row.question_payload),
-                )
-                for row in session.execute(query.limit(limit))
-            ]
+            return search_items(session, text, kind, include_retired, limit, tags, label)
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()

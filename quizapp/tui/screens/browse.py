@@ -21,6 +21,7 @@ from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
+    from quizapp.srs.search import LabelFilter
     from quizapp.srs.views import ItemDetail, ItemSummary
     from quizapp.tui.i18n import Translator
 
@@ -72,6 +73,23 @@ def parse_query(query: str, tr: Translator) -> BrowseQuery:
     tags = tuple(w[1:].lower() for w in words if w.startswith("#") and len(w) > 1 and not _NUMBERED_TAG.match(w))
     text = " ".join(w for w in words if not (w.startswith("#") and w[1:].lower() in tags))
     return BrowseQuery(text=text, tags=tags)
+
+
+def tag_alternatives(wanted: str, tr: Translator) -> set[str]:
+    """The stored tags `#wanted` stands for: itself, and every tag whose display name it is."""
+    return {wanted} | {key.removeprefix("tag.") for key, name in tr.messages.items()
+                       if key.startswith("tag.") and name.lower() == wanted}
+
+
+def label_filter(label: str) -> LabelFilter:
+    """Which items may carry a label starting with `label` (see `item_label`): `§7.5…` is a
+    section's, `Quiz 7.25 #3` a chapter-quiz item's (ids `mcq-quiz-N`), and an item with no
+    better name is labelled by its id."""
+    from quizapp.srs.search import LabelFilter
+
+    if label.startswith("§"):
+        return LabelFilter(section_prefix=label[1:].split(" ")[0], id_prefixes=(label,))
+    return LabelFilter(id_prefixes=("mcq-quiz-", label))
 
 
 class BrowseScreen(BaseScreen):
@@ -151,13 +169,14 @@ class BrowseScreen(BaseScreen):
     # -- workers ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-search")
     def run_search(self, query: str) -> None:
-        parsed = parse_query(query, self.quiz_app.tr)
+        tr = self.quiz_app.tr
+        parsed = parse_query(query, tr)
+        # The database narrows by tag and label (never every item into memory); labels are
+        # words of the UI language, so the last check of each row is made here.
+        results = self.study.search(parsed.text, tags=[tag_alternatives(tag, tr) for tag in parsed.tags],
+                                    label=label_filter(parsed.label) if parsed.label is not None else None)
         if parsed.label is not None or parsed.tags:
-            # Labels and tags are matched here; the words (if any) by the service's search.
-            results = self.study.search(parsed.text, limit=1_000_000)
-            results = [r for r in results if parsed.matches(r, self.quiz_app.tr)]
-        else:
-            results = self.study.search(parsed.text)
+            results = [r for r in results if parsed.matches(r, tr)]
         if not get_current_worker().is_cancelled:
             self.post_message(self.Results(query, results))
 

@@ -1,0 +1,121 @@
+"""Browse's search: a bank number (`Q24`), words in any language (FTS5), `#tags`, and
+labels, best matches first.
+
+The text index (items_fts, FTS5 with the trigram tokenizer) holds every string of an item
+in every language it has (question, answers, options, key points, tags, id), so Chinese
+and English both match as substrings; trigrams serve CJK without a word segmenter. Hits
+are ranked by FTS5's bm25. Trigrams need 3 characters: shorter text (common in Chinese:
+方差, 掩码) is matched with LIKE on the same index's text, in bank order.
+
+Matching, filtering, ordering and the limit run on the cards alone (each card carries its
+item's kind, bank number and retired flag: revision 0004); an item's row — whose payload
+runs to overflow pages — is read only for the rows returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ColumnElement, Select, and_, column, exists, false, func, literal, or_, select, table
+from sqlalchemy import text as text_clause
+from sqlalchemy.orm import Session
+
+from quizapp.content.bilingual import texts_of
+from quizapp.content.models import parse_source_ref
+from quizapp.srs.views import ItemSummary
+from quizapp.store.models import Card, Item
+
+_FTS = table("items_fts", column("rowid"), column("body"), column("rank"))
+
+
+@dataclass(frozen=True)
+class LabelFilter:
+    """Items whose label may start with what was typed (`§7.5`, `Quiz 7.25 #3`): those
+    without a bank number whose section starts with `section_prefix`, or whose id starts
+    with one of `id_prefixes`. A superset: the caller checks the label itself."""
+
+    section_prefix: str | None = None
+    id_prefixes: tuple[str, ...] = ()
+
+
+def _like_escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _card_filters(kind: str | None, include_retired: bool) -> list[ColumnElement[bool]]:
+    filters = [Card.kind == kind if kind else Card.kind.in_(("qa", "mcq"))]
+    if not include_retired:
+        filters.append(Card.retired.is_(False))
+    return filters
+
+
+def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None) -> list[ColumnElement[bool]]:
+    """Conditions on the item row: every `tags` entry names tags of which the item has one
+    (ASCII letters in any case), and the label filter."""
+    filters: list[ColumnElement[bool]] = []
+    for accepted in tags:
+        each = func.json_each(Item.tags).table_valued("value")
+        filters.append(exists(select(literal(1)).select_from(each).where(
+            func.lower(each.c.value).in_(sorted({tag.lower() for tag in accepted})))))
+    if label is not None:
+        options: list[ColumnElement[bool]] = [Item.id.like(_like_escaped(prefix) + "%", escape="\\")
+                                               for prefix in label.id_prefixes]
+        if label.section_prefix is not None:
+            options.append(Item.section.like(_like_escaped(label.section_prefix) + "%", escape="\\"))
+        filters.append(and_(Item.source_no.is_(None), or_(*options) if options else false()))
+    return filters
+
+
+def search_items(
+    session: Session, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
+    tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
+) -> list[ItemSummary]:
+    """Items matching `text` (and `tags`, `label`), best first, at most `limit`."""
+    text = text.strip()
+    order = (Card.kind.desc(), Card.source_no.is_(None), Card.source_no, Card.item_id)
+    chosen: Select[Any] = select(Card.id.label("card_id")).where(*_card_filters(kind, include_retired))
+    item_filters = _item_filters(tags, label)
+    if item_filters:
+        chosen = chosen.join(Item, Item.id == Card.item_id).where(*item_filters)
+    number = parse_source_ref(text) if text else None
+    rank: Any = None
+    if number is not None:
+        # By the items' bank-number index (the cards' copy has none).
+        chosen = chosen.where(Card.item_id.in_(select(Item.id).where(Item.source_no == number)))
+    elif len(text) >= 3:
+        phrase = '"' + text.replace('"', '""') + '"'
+        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(
+            text_clause("items_fts MATCH :phrase").bindparams(phrase=phrase))
+        rank = _FTS.c.rank
+    elif text:
+        # LIKE reads the index's text row by row: it stops at the `limit`th hit (then shown
+        # in bank order) rather than reading every item for the order of a one-character word.
+        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(
+            _FTS.c.body.like("%" + _like_escaped(text) + "%", escape="\\"))
+    ranked = rank is not None
+    scan_first = bool(text) and number is None and not ranked
+    picked = (
+        chosen.add_columns((rank if ranked else literal(0)).label("rank"))
+        .order_by(*(() if scan_first else (rank, *order) if ranked else order)).limit(limit).subquery()
+    )
+    # The display columns, for the chosen rows only (the payload's question, not the payload).
+    rows = session.execute(
+        select(
+            Item.id, Item.kind, Item.source_no, Item.group, Item.section, Item.question, Item.tags,
+            Item.retired_at, Card.suspended, Item.payload["question"].label("question_payload"),
+        )
+        .select_from(picked)
+        .join(Card, Card.id == picked.c.card_id)
+        .join(Item, Item.id == Card.item_id)
+        .order_by(*((picked.c.rank, *order) if ranked else order))
+    )
+    return [
+        ItemSummary(
+            item_id=row.id, kind=row.kind, source_no=row.source_no, group=row.group, section=row.section,
+            question=row.question, tags=list(row.tags or []), suspended=bool(row.suspended),
+            retired=row.retired_at is not None, question_texts=texts_of(row.question_payload),
+        )
+        for row in rows
+    ]

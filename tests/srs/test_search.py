@@ -1,0 +1,68 @@
+"""Browse's search (quizapp.srs.search) on the test deck: ranking, the short-text
+fallback, and tags and labels narrowed by the database before the limit."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from sqlalchemy import update
+
+from quizapp.srs.search import LabelFilter
+from quizapp.store.models import Card, Item
+
+
+def _ids(results) -> list[str]:
+    return [r.item_id for r in results]
+
+
+def test_words_are_ranked_by_bm25_and_ties_keep_bank_order(study, prepared):
+    conn = sqlite3.connect(prepared.db.path)
+    try:
+        ranked = conn.execute(
+            "SELECT c.item_id, f.rank FROM items_fts f JOIN cards c ON c.id = f.rowid "
+            "WHERE items_fts MATCH '\"softmax\"' AND c.kind IN ('qa', 'mcq')"
+        ).fetchall()
+    finally:
+        conn.close()
+    found = study.search("softmax")
+    assert sorted(_ids(found)) == sorted(item for item, _ in ranked)
+    rank = dict(ranked)
+    assert [rank[r.item_id] for r in found] == sorted(rank.values())
+    assert len(set(rank.values())) > 1  # the order really comes from the rank
+
+
+def test_short_chinese_text_is_found_by_the_like_fallback(study):
+    assert _ids(study.search("形状")) == ["t-shapes", "t-mcq-shape"]  # bank order: Q&A first
+    assert _ids(study.search("作用")) == ["t-padding", "t-mcq-qkv"]
+    assert _ids(study.search("饱")) == ["t-scaling"]
+    assert len(study.search("形状", limit=1)) == 1
+
+
+def test_tags_are_matched_before_the_limit(study):
+    """The old Browse loaded every item and filtered in Python; the limit now applies to
+    items that carry the tag."""
+    found = study.search("", tags=[{"mask"}], limit=2)
+    assert _ids(found) == ["t-causal", "t-padding"]
+    assert _ids(study.search("", tags=[{"MASK"}, {"causal"}])) == ["t-causal", "t-mcq-mask"]
+    assert sorted(_ids(study.search("causal", tags=[{"nothing", "mask"}]))) == ["t-causal", "t-mcq-mask"]
+    assert study.search("softmax", tags=[{"qkv"}]) == []
+
+
+def test_label_filter_narrows_to_unnumbered_items_by_section_or_id(study, prepared):
+    with prepared.db.session() as session, session.begin():
+        session.execute(update(Item).where(Item.id == "t-mcq-axis").values(section="7.10"))
+        session.execute(update(Item).where(Item.id == "t-mcq-qkv").values(section="7.5"))
+    assert _ids(study.search("", label=LabelFilter(section_prefix="7.1"))) == ["t-mcq-axis"]
+    assert _ids(study.search("", label=LabelFilter(id_prefixes=("t-mcq-s",)))) == ["t-mcq-scale", "t-mcq-shape"]
+    assert study.search("", label=LabelFilter()) == []
+
+
+def test_retired_and_suspended_items(study, prepared):
+    with prepared.db.session() as session, session.begin():
+        session.execute(update(Item).where(Item.id == "t-padding").values(retired_at=Item.created_at))
+        session.execute(update(Card).where(Card.item_id == "t-causal").values(suspended=True))
+    assert _ids(study.search("", tags=[{"mask"}])) == ["t-causal", "t-mcq-mask"]
+    assert [r.suspended for r in study.search("", tags=[{"mask"}])] == [True, False]
+    everything = study.search("", tags=[{"mask"}], include_retired=True)
+    assert _ids(everything) == ["t-causal", "t-padding", "t-mcq-mask"] and everything[1].retired
+    assert _ids(study.search("Q5")) == [] and _ids(study.search("Q5", include_retired=True)) == ["t-padding"]
