@@ -496,6 +496,14 @@ def check_quizapp(folder: Path, n: int) -> dict[str, Any]:
                     f"SELECT sum({' + '.join(columns)}) FROM review_tallies").fetchone()[0]
                 reviews_now = conn.execute("SELECT count(*) FROM reviews").fetchone()[0]  # the answer above included
                 assert out["tallied_reviews"] == reviews_now, "the review tallies miss bulk-written reviews"
+            if "review_gaps" in tables:  # schema 0005: answers per day-gap, kept by triggers
+                kept = conn.execute("SELECT day, answers, passed FROM review_gaps WHERE answers != 0 ORDER BY day").fetchall()
+                recomputed = conn.execute(
+                    "SELECT gap / 86400000000, count(*), sum(rating > 1) FROM (SELECT rating, reviewed_at - "
+                    "lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS gap FROM reviews) "
+                    "WHERE gap IS NOT NULL GROUP BY 1 ORDER BY 1").fetchall()
+                assert kept == recomputed, "the review gaps kept by triggers differ from the reviews"
+                out["gap_days"] = len(kept)
             out["due_review_cards"] = conn.execute(
                 "SELECT count(*) FROM cards WHERE state = 2 AND item_id LIKE 'bench-%' AND due <= ?",
                 (_binders(Card.__table__)["due"](datetime.now(UTC).replace(tzinfo=None)),)).fetchone()[0]
