@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import UTC, datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -82,34 +82,34 @@ Ref = Annotated[int, Field(ge=1)]
 ShortText = Annotated[str, Field(max_length=200)]
 Json = Any  # any JSON value; only the app reads it back (answers typed, verdicts)
 FsrsState = Literal[1, 2, 3]  # fsrs.State: learning, review, relearning
+DueT = TypeVar("DueT")
+LastT = TypeVar("LastT")
 
 
-class CardRecord(_Strict):
-    """The scheduling state of one item's card."""
+class _CardState(_Strict, Generic[DueT, LastT]):
+    """The FSRS fields every card record has; a card and a review's snapshot of it differ
+    only in how they carry times (and list their two flags in their own order)."""
 
     state: FsrsState
     step: Annotated[int, Field(ge=0, le=100)] | None
     stability: Annotated[float, Field(ge=0.0, le=1e6), AfterValidator(_finite)] | None
     difficulty: Annotated[float, Field(ge=1.0, le=10.0), AfterValidator(_finite)] | None
-    due: Utc
-    last_review: Past | None
+    due: DueT
+    last_review: LastT | None
     reps: Count
     lapses: Count
+
+
+class CardRecord(_CardState[Utc, Past]):
+    """The scheduling state of one item's card."""
+
     suspended: bool
     leech: bool
 
 
-class CardSnapshot(_Strict):
+class CardSnapshot(_CardState[NaiveDatetime, NaiveDatetime]):
     """A card as it was before a review (what undo restores): stored as naive UTC text."""
 
-    state: FsrsState
-    step: Annotated[int, Field(ge=0, le=100)] | None
-    stability: Annotated[float, Field(ge=0.0, le=1e6), AfterValidator(_finite)] | None
-    difficulty: Annotated[float, Field(ge=1.0, le=10.0), AfterValidator(_finite)] | None
-    due: NaiveDatetime
-    last_review: NaiveDatetime | None
-    reps: Count
-    lapses: Count
     leech: bool
     suspended: bool
 
