@@ -958,7 +958,8 @@ class System:
 def ask(repo: Path, expression: str, module: str) -> str:
     """`expression` evaluated by `repo`'s quizapp, in a fresh process (this one imports none)."""
     code = f"from {module} import *; print({expression})"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env(repo))
+    # Run from the repository: `python -c` puts the current folder first on sys.path.
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_child_env(repo), cwd=repo)
     if proc.returncode != 0:
         raise SystemExit(f"cannot ask {repo}'s quizapp for {expression}:\n{proc.stderr[-2000:]}")
     return proc.stdout.strip()
