@@ -103,6 +103,8 @@ def run_app(args: argparse.Namespace) -> int:
         start_options=options,
     )
     app.run()
+    if app.exit_message:
+        print(app.exit_message, file=sys.stderr)
     return int(app.return_code or 0)
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from quizapp.content.models import LANGS, Lang, Picked, language_of
+from quizapp.content.lang import LANGS, Lang, Picked, language_of
 
 MaterialMode = Literal["ui", "zh", "en", "both"]
 MATERIAL_MODES: tuple[MaterialMode, ...] = ("ui", "zh", "en", "both")

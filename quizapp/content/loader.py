@@ -14,8 +14,11 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from quizapp.content.files import content_files
 from quizapp.content.models import Item, MCQItem, QAItem
 from quizapp.content.safe_yaml import UnsafeYaml, safe_load
+
+__all__ = ["ContentError", "ContentSet", "content_files", "load_builtin", "load_dirs", "load_file"]
 
 MAX_FILE_BYTES = 2_000_000
 MAX_ITEMS = 2_000  # per kind and file
@@ -136,10 +139,6 @@ def load_file(path: Path, into: ContentSet | None = None) -> ContentSet:
             result.origin[item.id] = name
             (result.qa if kind == "qa" else result.mcq).append(item)  # type: ignore[arg-type]
     return result
-
-
-def content_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file())
 
 
 def load_dirs(directories: Iterable[Path]) -> ContentSet:

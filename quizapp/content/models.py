@@ -10,8 +10,7 @@ as English otherwise. Key-point keywords likewise: `{zh: [...], en: [...]}` or o
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -23,12 +22,17 @@ from pydantic import (
     model_validator,
 )
 
+# Defined without pydantic (the study service needs them on every start); importable here too.
+from quizapp.content.lang import LANGS as LANGS
+from quizapp.content.lang import Lang as Lang
+from quizapp.content.lang import Picked as Picked
+from quizapp.content.lang import has_cjk as has_cjk
+from quizapp.content.lang import language_of as language_of
+from quizapp.content.lang import parse_source_ref as parse_source_ref
 from quizapp.drill_types import DRILL_TYPES
 
 ItemId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{1,63}$")]
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-
-Lang = Literal["zh", "en"]
 
 Number = float | int | str  # str only for "inf" / "-inf"
 Matrix = list[list[Number]] | list[Number] | Number
@@ -36,28 +40,6 @@ Matrix = list[list[Number]] | list[Number] | Number
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-LANGS: tuple[Lang, ...] = ("zh", "en")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
-
-
-def has_cjk(text: str) -> bool:
-    """Whether `text` contains Chinese characters or full-width CJK punctuation."""
-    return bool(_CJK.search(text))
-
-
-def language_of(text: str) -> Lang:
-    """The language a plain (one-language) string is taken to be in."""
-    return "zh" if has_cjk(text) else "en"
-
-
-class Picked(NamedTuple):
-    """A text in the language asked for, or the other one when it is missing."""
-
-    text: str
-    lang: Lang  # the language `text` is in
-    fallback: bool  # True when `lang` is not the one asked for
 
 
 class Localized(_Strict):
@@ -246,11 +228,3 @@ def missing_translations(item: Item) -> list[tuple[str, Lang]]:
         fields += [(f"options.{n}", option) for n, option in enumerate(item.options)]
         fields.append(("explanation", item.explanation))
     return [(path, lang) for path, value in fields for lang in value.missing]
-
-_SOURCE_NO = re.compile(r"^[Qq](\d+)$")
-
-
-def parse_source_ref(text: str) -> int | None:
-    """`Q24` → 24, anything else → None (used by search and the command palette)."""
-    match = _SOURCE_NO.match(text.strip())
-    return int(match.group(1)) if match else None

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from quizapp.content.loader import ContentSet, content_files, load_dirs
+from quizapp.content.files import content_files
 from quizapp.paths import user_decks_dir
 from quizapp.resources import content_dir
 from quizapp.srs.clock import Clock, to_naive_utc
 from quizapp.store import content_cache
 from quizapp.store.database import Database, open_database
-from quizapp.store.sync import SyncReport, sync_content
+from quizapp.store.sync import SyncReport
+
+if TYPE_CHECKING:
+    # YAML and the pydantic content models load only when a deck changed (see `prepare`).
+    from quizapp.content.loader import ContentSet
 
 
 def content_directories(extra: Sequence[Path] = (), include_user_decks: bool = True) -> list[tuple[Path, str]]:
@@ -25,6 +30,8 @@ def content_directories(extra: Sequence[Path] = (), include_user_decks: bool = T
 
 
 def load_all_content(extra: Sequence[Path] = (), include_user_decks: bool = True) -> ContentSet:
+    from quizapp.content.loader import load_dirs
+
     dirs = content_directories(extra, include_user_decks)
     content = load_dirs([d for d, _ in dirs])
     return content
@@ -82,6 +89,9 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     states = content_cache.current_files(files, cached)
     if all_dirs_exist and content_cache.unchanged(cached, states):
         return Prepared(db, SyncReport(), None, extra_content)
+    from quizapp.content.loader import load_dirs
+    from quizapp.store.sync import sync_content
+
     content = load_dirs([d for d, _ in dirs])
     with db.session() as session, session.begin():
         report = sync_content(session, content.items, now, origins_for(content, extra_content))

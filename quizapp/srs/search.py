@@ -23,7 +23,7 @@ from sqlalchemy import text as text_clause
 from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
-from quizapp.content.models import parse_source_ref
+from quizapp.content.lang import parse_source_ref
 from quizapp.srs.views import ItemSummary
 from quizapp.store.models import Card, Item
 

@@ -10,7 +10,8 @@ from typing import Any
 
 _DATABASE_NAMES = {"Database", "default_db_path", "open_database"}
 _ERROR_NAMES = {
-    "ChangedElsewhere", "DatabaseBusy", "DatabaseError", "DatabaseLocked", "NotAQuizappDatabase", "SchemaTooNew",
+    "ChangedElsewhere", "DatabaseBusy", "DatabaseDamaged", "DatabaseError", "DatabaseLocked", "NotAQuizappDatabase",
+    "SchemaTooNew",
 }
 
 __all__ = sorted(_DATABASE_NAMES | _ERROR_NAMES)

@@ -1,8 +1,11 @@
 """Opening the SQLite database: refuse what is not ours, back up, upgrade, configure.
 
 The schema is only ever created or changed by Alembic revisions. Opening a database
-whose revision is older than head copies it to a backup beside it first; a database from
-a newer quizapp, or a file that is not a quizapp database, is refused and left untouched.
+whose revision is older than head checks its integrity and copies it to a backup beside
+it first; a database from a newer quizapp, or a file that is not a quizapp database, is
+refused and left untouched. An ordinary open (at head) reads one row with plain sqlite3
+(`quizapp.store.preflight`): Alembic is imported only when there is something to migrate,
+and the whole file is never scanned on start. Damage met later is a DatabaseDamaged.
 """
 
 from __future__ import annotations
@@ -13,10 +16,8 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
@@ -24,16 +25,24 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
     DatabaseBusy,
+    DatabaseDamaged,
     DatabaseError,
     DatabaseLocked,
     NotAQuizappDatabase,
     SchemaTooNew,
+    damaged,
+    is_damage,
     reading_error,
 )
+from quizapp.store.preflight import head_revision, known_revisions, stored_revision
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 __all__ = [
     "Database",
     "DatabaseBusy",
+    "DatabaseDamaged",
     "DatabaseError",
     "DatabaseLocked",
     "NotAQuizappDatabase",
@@ -74,18 +83,11 @@ def default_db_path() -> Path:
 
 
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_dir()))
     return cfg
-
-
-def head_revision() -> str:
-    return ScriptDirectory.from_config(_alembic_config()).get_current_head() or ""
-
-
-def _known_revisions() -> set[str]:
-    script = ScriptDirectory.from_config(_alembic_config())
-    return {rev.revision for rev in script.walk_revisions()}
 
 
 def _is_wal_file(path: Path) -> bool:
@@ -126,8 +128,7 @@ def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]
         try:
             check = conn.execute("PRAGMA quick_check").fetchone() if integrity else ("ok",)
             if not check or check[0] != "ok":
-                first = " ".join(str(check[0] if check else "?").split())[:160]
-                raise NotAQuizappDatabase(f"{path} is damaged ({first}); run `quizapp db check` for details")
+                raise damaged(path, check[0] if check else "?")
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             revision = None
             if "alembic_version" in tables:
@@ -184,7 +185,7 @@ class OpenResult:
 _IMMEDIATE = "quizapp_immediate"
 
 
-def _configure_engine(engine: Engine, readonly: bool = False) -> None:
+def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> None:
     timeout = busy_timeout_ms()
 
     @event.listens_for(engine, "connect")
@@ -209,6 +210,9 @@ def _configure_engine(engine: Engine, readonly: bool = False) -> None:
             "locked" in str(original) or "busy" in str(original)
         ):
             raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from context.sqlalchemy_exception
+        if is_damage(original):
+            # No start scans the whole file: a damaged page is reported when a query meets it.
+            raise damaged(path, original) from context.sqlalchemy_exception
 
 
 class QuizSession(Session):
@@ -228,7 +232,7 @@ def make_engine(path: Path, readonly: bool = False) -> Engine:
         engine = create_engine("sqlite://", creator=lambda: connect_readonly(path))
     else:
         engine = create_engine(f"sqlite:///{path}")
-    _configure_engine(engine, readonly)
+    _configure_engine(engine, path, readonly)
     return engine
 
 
@@ -240,7 +244,7 @@ def check_database(path: Path, integrity: bool = True) -> tuple[str | None, str]
     revision, foreign_tables = _inspect_file(path, integrity)
     if revision is None and foreign_tables:
         raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database")
-    if revision is not None and revision not in _known_revisions():
+    if revision is not None and revision not in known_revisions():
         raise SchemaTooNew(
             f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it"
         )
@@ -249,11 +253,9 @@ def check_database(path: Path, integrity: bool = True) -> tuple[str | None, str]
 
 def upgrade_database(path: Path) -> OpenResult:
     """Create or upgrade the database at `path` to head; back it up first if it has data."""
-    # Every start opens the database: the integrity check reads the whole file, so a large
-    # one gets it only when an upgrade is due (see quizapp.store.preflight).
-    from quizapp.store.preflight import wants_integrity_check
-
-    revision, head = check_database(path, integrity=wants_integrity_check(path))
+    # Every start opens the database: one row read with plain sqlite3. The integrity check
+    # reads the whole file, so it runs only when an upgrade (and its backup) is due.
+    revision, head = stored_revision(path), head_revision()
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if revision != head and path.exists() and path.stat().st_size > 0:
@@ -267,6 +269,8 @@ def upgrade_database(path: Path) -> OpenResult:
 
 def migrate(path: Path, target: str) -> None:
     """Run Alembic to `target` in one transaction (tests use it to build old databases)."""
+    from alembic import command
+
     engine = make_engine(path)
     try:
         with engine.begin() as connection:
@@ -294,7 +298,7 @@ class Database:
         if readonly:
             # Reading only (export, stats of a read-only file): nothing is created, upgraded
             # or written, so an older schema must be upgraded by a writable open first.
-            revision, head = check_database(self.path)
+            revision, head = check_database(self.path, integrity=False)
             if revision is None:
                 raise DatabaseError(f"{self.path} has no quizapp data yet")
             if revision != head:

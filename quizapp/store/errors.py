@@ -21,6 +21,23 @@ class DatabaseBusy(DatabaseLocked):
     """Another quizapp held the write lock for longer than the busy timeout; nothing was written."""
 
 
+class DatabaseDamaged(DatabaseError):
+    """SQLite found a damaged page while reading (found when read: no start scans the whole file)."""
+
+
+def is_damage(exc: BaseException) -> bool:
+    """A `sqlite3` error that means the file itself is damaged (not a lock, not a foreign file)."""
+    import sqlite3
+
+    return (isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+            and "malformed" in str(exc))
+
+
+def damaged(path: object, detail: object) -> DatabaseDamaged:
+    first = " ".join(str(detail).split())[:160]  # one line
+    return DatabaseDamaged(f"{path} is damaged ({first}); run `quizapp db check` for details")
+
+
 def reading_error(path: object, exc: Exception) -> DatabaseError:
     """The one-line error for a `sqlite3` failure while reading a database file's header.
 
@@ -33,6 +50,8 @@ def reading_error(path: object, exc: Exception) -> DatabaseError:
         if "locked" in str(exc):
             return DatabaseLocked(f"{path} is locked by another program; close it and try again")
         return DatabaseError(f"cannot read {path} ({exc})")
+    if is_damage(exc):
+        return damaged(path, exc)
     return NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})")
 
 

@@ -1,12 +1,12 @@
 """The check before the first frame: is this file a quizapp database we can open?
 
 Plain sqlite3 and one query (the Alembic revision row), so that starting the TUI imports
-neither SQLAlchemy nor Alembic before Home is on screen.
+neither SQLAlchemy nor Alembic before Home is on screen. The database's own open uses the
+same check (`quizapp.store.database`), and Alembic is imported only when an upgrade is due.
 
-`PRAGMA quick_check` reads the whole file, so on a large collection it runs only where it
-matters: before an upgrade or a backup (`quizapp.store.database`) and on `quizapp db
-check`. A small file (up to INTEGRITY_CHECK_MAX_BYTES, a few milliseconds to check) is
-still checked on every open, so damage is reported before anything reads a bad page.
+`PRAGMA quick_check` reads the whole file, so it runs only where it matters: before an
+upgrade or a backup (`quizapp.store.database`) and on `quizapp db check`. Damage met
+on any other read is reported when it is read (`quizapp.store.errors.DatabaseDamaged`).
 """
 
 from __future__ import annotations
@@ -20,27 +20,42 @@ from quizapp.resources import migrations_dir
 from quizapp.store.errors import DatabaseError, NotAQuizappDatabase, SchemaTooNew, reading_error
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-INTEGRITY_CHECK_MAX_BYTES = 16 * 2**20
-_REVISION = re.compile(r"^revision\s*=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+# `revision = '0003'` or `revision: str = '0003'` (Alembic's own template), and the same for
+# down_revision, which may also be None or a tuple (a merge).
+_REVISION = re.compile(r"^revision\s*(?::[^=\n]*)?=\s*['\"]([^'\"]+)['\"]", re.MULTILINE)
+_DOWN_REVISION = re.compile(r"^down_revision\s*(?::[^=\n]*)?=(.*)$", re.MULTILINE)
+_QUOTED = re.compile(r"['\"]([^'\"]+)['\"]")
 
 
 @lru_cache(maxsize=1)
-def known_revisions() -> frozenset[str]:
-    """Revision ids of the shipped migrations, read from their files (no Alembic import)."""
-    revisions = set()
+def _revision_graph() -> tuple[frozenset[str], frozenset[str]]:
+    """(revision ids, ids some revision builds on) of the shipped migrations, from their files."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
     for path in (migrations_dir() / "versions").glob("*.py"):
-        match = _REVISION.search(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        match = _REVISION.search(text)
         if match:
             revisions.add(match.group(1))
-    return frozenset(revisions)
+            down = _DOWN_REVISION.search(text)
+            if down:
+                parents.update(_QUOTED.findall(down.group(1)))
+    return frozenset(revisions), frozenset(parents)
 
 
-def wants_integrity_check(path: Path) -> bool:
-    """Whether an ordinary open should run quick_check (cheap enough: a small file)."""
-    try:
-        return path.stat().st_size <= INTEGRITY_CHECK_MAX_BYTES
-    except OSError:
-        return False
+def known_revisions() -> frozenset[str]:
+    """Revision ids of the shipped migrations, read from their files (no Alembic import)."""
+    return _revision_graph()[0]
+
+
+def head_revision() -> str:
+    """The newest revision (the one nothing builds on), read from the files as Alembic would;
+    a test checks it against Alembic's own answer."""
+    revisions, parents = _revision_graph()
+    heads = sorted(revisions - parents)
+    if len(heads) != 1:
+        raise RuntimeError(f"the migrations have {len(heads)} heads: {heads}")
+    return heads[0]
 
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
@@ -73,11 +88,6 @@ def stored_revision(path: Path) -> str | None:
     try:
         conn = _connect_readonly(path)
         try:
-            if wants_integrity_check(path):
-                check = conn.execute("PRAGMA quick_check").fetchone()
-                if not check or check[0] != "ok":
-                    first = " ".join(str(check[0] if check else "?").split())[:160]  # one line
-                    raise NotAQuizappDatabase(f"{path} is damaged ({first}); run `quizapp db check` for details")
             try:
                 row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
             except sqlite3.OperationalError as exc:

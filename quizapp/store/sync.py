@@ -12,13 +12,16 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.orm import Session
 
-from quizapp.content.models import MCQItem, QAItem
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.store.models import Card, Item
+
+if TYPE_CHECKING:
+    from quizapp.content.models import MCQItem, QAItem
 
 SKILL_PREFIX = "drill:"
 

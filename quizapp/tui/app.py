@@ -7,6 +7,7 @@ share it. Screens live in `quizapp.tui.screens` and are imported when first open
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings")
+FIRST_FRAME_WAIT_S = 2.0
 START_MODES: tuple[str, ...] = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
 
 # A calm light theme next to Textual's built-in ones (all of them stay selectable).
@@ -96,6 +98,8 @@ class QuizApp(App[None]):
             (config.start, dict(config.start_options)) if config.start else None
         )
         self._last_error: tuple[str, float] | None = None
+        self.exit_message: str | None = None  # why the app left early (see exit_unusable)
+        self._first_frame = threading.Event()
 
     # -- startup --------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -111,8 +115,16 @@ class QuizApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._open_backend()
 
+    def on_ready(self) -> None:
+        # Textual sends Ready once the first frame is on screen.
+        self._first_frame.set()
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="backend")
     def _open_backend(self) -> tuple[Backend, Settings]:
+        # The worker exists from mount (so whoever waits for the database waits for it), but
+        # its imports and queries wait for the first frame: run alongside, they would share
+        # the GIL with it. The timeout only guards against a frame that never comes.
+        self._first_frame.wait(timeout=FIRST_FRAME_WAIT_S)
         from quizapp.tui.backend import open_backend
 
         backend = open_backend(self.config.db_path, self.config.extra_content, self.config.clock)
@@ -125,17 +137,23 @@ class QuizApp(App[None]):
             backend, settings = event.worker.result
             self._backend_opened(backend, settings)
         elif event.state == WorkerState.ERROR and event.worker.error is not None:
-            error = event.worker.error
-            from quizapp.store.database import DatabaseError
+            self.exit_unusable(event.worker.error)
 
-            if isinstance(error, DatabaseError):
-                # Normally caught by the CLI before the TUI starts; this covers a race.
-                message = f"quizapp: {error}"
-            else:
-                path = log_exception(error, "could not open the database")
-                message = f"quizapp: {describe(error)} (details in {path})"
-            # After the first frame: exiting while Home is still mounting trips Textual.
-            self.call_after_refresh(self.exit, None, 2, message)
+    def exit_unusable(self, error: BaseException) -> None:
+        """The database cannot be used (found while opening it, or by Home's first counts):
+        leave with one line and exit status 2, as the CLI's own check does."""
+        from quizapp.store.errors import DatabaseError
+
+        if isinstance(error, DatabaseError):
+            # A refusal the CLI's check could not see: a race, or damage met when first read.
+            message = f"quizapp: {error}"
+        else:
+            path = log_exception(error, "could not open the database")
+            message = f"quizapp: {describe(error)} (details in {path})"
+        # Printed by the CLI after the terminal is restored (`run_app`), on one unwrapped line.
+        self.exit_message = message
+        # After the first frame: exiting while Home is still mounting trips Textual.
+        self.call_after_refresh(self.exit, None, 2)
 
     def _backend_opened(self, backend: Backend, settings: Settings) -> None:
         self.backend = backend
@@ -151,6 +169,7 @@ class QuizApp(App[None]):
             self.open_mode(mode, **options)
 
     def on_unmount(self) -> None:
+        self._first_frame.set()
         if self.backend is not None:
             self.backend.close()
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +21,18 @@ def one_line_refusal(result, *words: str) -> None:
     assert result.returncode == 2, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+def tui_refusal(result, *words: str) -> None:
+    """The TUI found the problem after its first frame (damage is met when it is read):
+    it restores the terminal, then the same one line and exit status 2."""
+    assert result.returncode == 2, (result.stdout, result.stderr[-2000:])
+    assert "Traceback" not in result.stderr
+    after = result.stderr.rsplit("\x1b[?1049l", 1)[-1]  # what follows leaving the alternate screen
+    lines = re.sub(r"\x1b\[[0-9;?<>=]*[A-Za-z]", "", after).strip().splitlines()
     assert len(lines) == 1, lines
     for word in words:
         assert word in lines[0], lines[0]
@@ -97,20 +110,27 @@ def test_read_only_database_reads_work_and_writes_are_one_line(locked_folder, tm
     assert beside(db) == []
 
 
-def _damaged(tmp_path: Path) -> Path:
+def _damaged(tmp_path: Path, table: str = "cards") -> Path:
+    """A database whose `table` has a damaged root page: every command that reads it meets it
+    (nothing scans the whole file on start; only `db check`, an upgrade or a backup do)."""
     db = tmp_path / "damaged.db"
     assert quizapp("--db", str(db), "stats").returncode == 0
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    conn.close()
     with db.open("r+b") as fh:
-        fh.seek(4096 * 5)
-        fh.write(b"\xde\xad" * 3000)
+        fh.seek(page_size * (root - 1))
+        fh.write(b"\xde\xad" * (page_size // 2))
     assert beside(db) == []
     return db
 
 
 def test_damaged_file_is_one_line_and_db_check_gives_details(tmp_path):
     db = _damaged(tmp_path)
-    for command in (["stats"], ["export", "--format", "json", "-o", str(tmp_path / "x.json")], []):
+    for command in (["stats"], ["export", "--format", "json", "-o", str(tmp_path / "x.json")]):
         one_line_refusal(quizapp("--db", str(db), *command), "damaged", "quizapp db check")
+    tui_refusal(quizapp("--db", str(db)), "damaged", "quizapp db check")
     check = quizapp("--db", str(db), "db", "check")
     assert check.returncode == 1 and "Traceback" not in check.stderr
     assert "damaged" in check.stdout and len(check.stdout.splitlines()) >= 2

@@ -30,7 +30,7 @@ def test_unchanged_content_is_not_parsed_again(tmp_path, monkeypatch):
     def refuse(*_args, **_kwargs):
         raise AssertionError("unchanged content was parsed again")
 
-    monkeypatch.setattr(bootstrap, "load_dirs", refuse)
+    monkeypatch.setattr("quizapp.content.loader.load_file", refuse)
     again = bootstrap.prepare(tmp_path / "q.db")
     assert again.sync.added == again.sync.updated == again.sync.retired == 0
     again.db.close()

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from sqlalchemy import text
 
 from quizapp.store.database import head_revision, open_database
 from quizapp.store.errors import NotAQuizappDatabase, SchemaTooNew
@@ -14,7 +15,63 @@ from quizapp.store.preflight import known_revisions, stored_revision
 
 
 def test_revisions_read_from_the_files_match_alembic():
-    assert head_revision() in known_revisions() and "0001" in known_revisions()
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from quizapp.resources import migrations_dir
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    script = ScriptDirectory.from_config(cfg)
+    assert head_revision() == script.get_current_head()
+    assert known_revisions() == {rev.revision for rev in script.walk_revisions()}
+
+
+def test_an_ordinary_open_imports_no_alembic(tmp_path):
+    """At head, opening reads the revision with plain sqlite3: Alembic only for an upgrade."""
+    db = tmp_path / "q.db"
+    open_database(db).close()
+    code = (
+        "import sys\n"
+        "from quizapp.store.database import open_database\n"
+        f"open_database({str(db)!r}).close()\n"
+        "print('alembic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+def _damage_page_of(db, name: str) -> None:
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as fh:
+        fh.seek(page_size * (root - 1))
+        fh.write(b"\xde\xad" * (page_size // 2))
+
+
+def test_damage_is_found_when_read_and_before_a_backup_or_upgrade_not_on_every_open(tmp_path):
+    from quizapp.store.database import check_database
+    from quizapp.store.errors import DatabaseDamaged
+
+    db = tmp_path / "q.db"
+    open_database(db).close()
+    _damage_page_of(db, "ix_items_source_no")  # an index no open reads
+    # The open does not scan the file (it used to, for files up to 16 MiB, on every start).
+    open_database(db).close()
+    assert stored_revision(db) == head_revision()
+    # The check before a backup or an upgrade (and `db check`) does, and refuses.
+    with pytest.raises(DatabaseDamaged, match=r"damaged .*quizapp db check"):
+        check_database(db)
+    _damage_page_of(db, "cards")
+    database = open_database(db)
+    try:
+        with pytest.raises(DatabaseDamaged, match=r"is damaged .*malformed.*quizapp db check"), database.session() as s:
+            s.execute(text("SELECT * FROM cards")).all()
+    finally:
+        database.close()
 
 
 def test_new_garbage_foreign_newer_and_head_files(tmp_path):

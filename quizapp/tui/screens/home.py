@@ -5,7 +5,7 @@ Shown before the database is open (with placeholders), so it imports nothing hea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -15,6 +15,7 @@ from textual.containers import Grid, Vertical
 from textual.message import Message
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import WorkerState
 
 from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
@@ -100,6 +101,17 @@ class HomeScreen(BaseScreen):
         settings = service.settings()
         figures = readiness(service.db, service.clock, settings)
         self.post_message(self.CountsLoaded(service.due_counts(), figures, settings.new_per_day))
+
+    def on_worker_state_changed(self, event: Any) -> None:
+        from quizapp.store.errors import DatabaseDamaged
+
+        error = event.worker.error
+        if (event.state == WorkerState.ERROR and isinstance(error, DatabaseDamaged)
+                and event.worker.group == "home-counts" and self.counts is None):
+            # Nothing scans the whole file on start: damage under Home's first counts is
+            # where a damaged database is usually found. Refuse it as the CLI would.
+            self.quiz_app.exit_unusable(error)
+            event.prevent_default()  # not BaseScreen's handler too (Textual calls each class's)
 
     def on_home_screen_counts_loaded(self, message: CountsLoaded) -> None:
         self.counts = message.counts
