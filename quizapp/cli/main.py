@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from quizapp.cli.errors import UsageError
@@ -96,7 +97,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # outlasted the busy timeout): one line, exit 2, and `quizapp db check` for details.
         if type(exc).__module__.split(".")[0] not in ("sqlite3", "sqlalchemy"):
             raise
-        first = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        from quizapp.store.errors import damaged, is_damage
+
+        original = getattr(exc, "orig", None) or exc
+        if is_damage(original):
+            # No start scans the whole file: damage is reported where a read meets it.
+            from quizapp.store.database import default_db_path
+
+            path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+            print(f"quizapp: {damaged(path, original)}", file=sys.stderr)
+            return 2
+        first = str(original).strip().splitlines()
         print(f"quizapp: database error: {first[0] if first else type(exc).__name__} "
               f"(run `quizapp db check` for details)", file=sys.stderr)
         return 2
