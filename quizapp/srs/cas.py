@@ -9,9 +9,9 @@ rolled back by the exception, and the user sees "changed elsewhere". This is wha
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, update
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from quizapp.store.errors import ChangedElsewhere
@@ -20,22 +20,6 @@ from quizapp.store.models import Card
 
 class StaleCard(ChangedElsewhere):
     """The card changed since it was shown (another window answered it); nothing was saved."""
-
-
-def swap_card(session: Session, card_id: int, item_id: str, expected_version: int, values: dict[str, Any]) -> None:
-    """The same compare-and-swap with no ORM object: a Core UPDATE of the cards table (the
-    study step's path). A Card already loaded in `session` is expired, so it reloads."""
-    cards = cast(Table, Card.__table__)
-    result = session.execute(
-        update(cards)
-        .where(cards.c.id == card_id, cards.c.version == expected_version)
-        .values(**values, version=expected_version + 1)
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleCard(f"card {item_id} changed elsewhere since it was shown; nothing was saved")
-    for obj in list(session.identity_map.values()):
-        if isinstance(obj, Card) and obj.id == card_id:
-            session.expire(obj)
 
 
 def update_card(session: Session, card: Card, expected_version: int, values: dict[str, Any]) -> None:

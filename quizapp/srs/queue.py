@@ -1,9 +1,13 @@
-"""The study step's queries: the next card, due counts, today's counters, the streak.
+"""The study step's queries: the next card, due counts, today's counters, the streak, and
+the answer's writes.
 
-Plain SQL on the session's own connection (inside its transaction), because a study step
-runs a dozen of them and each must cost microseconds, not the ORM's hundreds. Every one
-starts from an index that returns only the rows it needs (tests/srs/test_study_queries.py
-checks the plans):
+Plain SQL on a pooled driver connection (`step_transaction`), or on a session's own
+connection inside its transaction (`cursor`): a study step runs a dozen statements and a
+few transactions, and Anki does the whole step in well under a millisecond, so each must
+cost microseconds — a Session costs ~75 µs to open, a Core statement ~100 µs to build.
+Values are converted here exactly as the models' column types store them (DateTime as
+text, EpochMicros, ModeCode, JSON). Every query starts from an index that returns only the
+rows it needs (tests/srs/test_study_queries.py checks the plans):
 
 * ix_cards_queue — studied cards that can be shown, by (kind, state, due);
 * ix_cards_new — new cards that can be shown, in bank order (kind, source_no, item_id);
@@ -15,13 +19,18 @@ hence QUEUE and NEW below.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from quizapp.store.models import KINDS, TALLY_COLUMNS, quarter_of
+from quizapp.store.database import BUSY_MESSAGE, Database
+from quizapp.store.errors import DatabaseBusy
+from quizapp.store.models import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
 
 QUEUE = "reps > 0 AND suspended = 0 AND retired = 0"
 NEW = "reps = 0 AND suspended = 0 AND retired = 0"
@@ -53,6 +62,130 @@ def stored_time(moment: datetime) -> str:
 def cursor(session: Session) -> Cursor:
     """A driver cursor on the session's connection, inside its transaction."""
     return session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+
+
+@contextmanager
+def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
+    """One transaction on a pooled connection of `db`'s engine (its PRAGMAs set on connect):
+    a snapshot to read, or with `write` the write lock first (BEGIN IMMEDIATE, as a Session's
+    explicit begin()). Committed on success, rolled back on any error; a busy database is
+    DatabaseBusy, as through the engine."""
+    pooled = db.engine.raw_connection()
+    try:
+        cur: Cursor = pooled.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            yield cur
+        except BaseException:
+            if pooled.driver_connection.in_transaction:  # type: ignore[union-attr]
+                cur.execute("ROLLBACK")
+            raise
+        else:
+            cur.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from exc
+        raise
+    finally:
+        pooled.close()  # back to the pool
+
+
+# -- cards and answers ---------------------------------------------------------------------
+CARD_COLUMNS = ("id", "item_id", "kind", "state", "step", "stability", "difficulty", "due", "last_review",
+                "reps", "lapses", "suspended", "leech", "version")
+_CARD = f"SELECT {', '.join(CARD_COLUMNS)} FROM cards WHERE id = ?"
+_CARD_AND_PAYLOAD = (
+    f"SELECT {', '.join('c.' + name for name in CARD_COLUMNS)}, i.kind, i.payload "
+    "FROM cards c JOIN items i ON i.id = c.item_id WHERE c.{key} = ?"
+)
+_SWAP = "UPDATE cards SET {sets}, version = ? WHERE id = ? AND version = ?"
+_INSERT_REVIEW = (
+    "INSERT INTO reviews (card_id, mode, rating, reviewed_at, duration_ms, answer, score, prev_state, prev_step, "
+    "prev_stability, prev_difficulty, prev_due, prev_last_review, prev_reps, prev_lapses, prev_leech, "
+    "prev_suspended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class CardRow:
+    """A stored card's columns, times as naive-UTC datetimes and flags as bools (the shape
+    `to_fsrs` and `card_view` read, like a Card)."""
+
+    __slots__ = CARD_COLUMNS
+    id: int
+    item_id: str
+    kind: str | None
+    state: int
+    step: int | None
+    stability: float | None
+    difficulty: float | None
+    due: datetime
+    last_review: datetime | None
+    reps: int
+    lapses: int
+    suspended: bool
+    leech: bool
+    version: int
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        for name, value in zip(CARD_COLUMNS, values):
+            if name in ("due", "last_review") and isinstance(value, str):
+                value = datetime.fromisoformat(value)
+            elif name in ("suspended", "leech"):
+                value = bool(value)
+            setattr(self, name, value)
+
+    def with_values(self, values: dict[str, Any]) -> CardRow:
+        """This card with some columns replaced (values as Python types)."""
+        return CardRow([values.get(name, getattr(self, name)) for name in CARD_COLUMNS])
+
+
+def _stored(name: str, value: Any) -> Any:
+    if isinstance(value, datetime):
+        return stored_time(value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def read_card(cur: Cursor, card_id: int) -> CardRow | None:
+    row = cur.execute(_CARD, (card_id,)).fetchone()
+    return CardRow(row) if row is not None else None
+
+
+def read_card_and_item(cur: Cursor, *, card_id: int | None = None,
+                       item_id: str | None = None) -> tuple[CardRow, str, dict[str, Any]] | None:
+    """A card, its item's kind and its item's payload (one row through a unique index)."""
+    key, value = ("id", card_id) if card_id is not None else ("item_id", item_id)
+    row = cur.execute(_CARD_AND_PAYLOAD.format(key=key), (value,)).fetchone()
+    if row is None:
+        return None
+    payload = row[-1]
+    return CardRow(row[:-2]), row[-2], json.loads(payload) if isinstance(payload, str) else dict(payload or {})
+
+
+def swap_card(cur: Cursor, card_id: int, expected_version: int, values: dict[str, Any]) -> bool:
+    """The compare-and-swap UPDATE (see quizapp.srs.cas): False when the version moved on."""
+    names = list(values)
+    sql = _SWAP.format(sets=", ".join(f"{name} = ?" for name in names))
+    cur.execute(sql, (*(_stored(n, values[n]) for n in names), expected_version + 1, card_id, expected_version))
+    return cur.rowcount == 1
+
+
+def insert_review(cur: Cursor, before: CardRow, *, mode: str, rating: int, reviewed_at: datetime,
+                  duration_ms: int | None, answer: dict[str, Any] | None, score: float | None) -> int:
+    """The review row, with the card as it was (`before`) for undo; its trigger tallies it."""
+    cur.execute(_INSERT_REVIEW, (
+        before.id, MODES.index(mode), rating, to_micros(reviewed_at), duration_ms,
+        None if answer is None else json.dumps(answer), score,
+        before.state, before.step, before.stability, before.difficulty,
+        to_micros(before.due), None if before.last_review is None else to_micros(before.last_review),
+        before.reps, before.lapses, int(before.leech), int(before.suspended),
+    ))
+    return int(cur.lastrowid)  # type: ignore[arg-type]
+
+
+def settings_rows(cur: Cursor) -> list[tuple[str, Any]]:
+    return cur.execute("SELECT key, value FROM settings").fetchall()
 
 
 def _excluding(sql: str, excluded: Sequence[int]) -> str:

@@ -7,20 +7,18 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import Table, func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
-from quizapp.srs.cas import swap_card, update_card
+from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.scheduling import (
-    SNAPSHOT_FIELDS,
     fsrs_values,
     make_scheduler,
     preview_intervals,
@@ -28,7 +26,7 @@ from quizapp.srs.scheduling import (
     to_fsrs,
 )
 from quizapp.srs.search import LabelFilter, search_items
-from quizapp.srs.settings import Settings, load_settings, save_settings
+from quizapp.srs.settings import Settings, load_settings, save_settings, settings_from_rows
 from quizapp.srs.views import (
     AnswerResult,
     CardView,
@@ -37,12 +35,11 @@ from quizapp.srs.views import (
     ItemSummary,
     ReviewView,
     StudyCard,
+    StudyView,
 )
 from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
-CARDS = cast(Table, Card.__table__)
-REVIEWS = cast(Table, Review.__table__)
 LEARN_AHEAD = timedelta(minutes=20)
 KINDS = ("qa", "mcq", "skill")
 
@@ -130,7 +127,7 @@ class StudyService:
         return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
 
     # -- counts ---------------------------------------------------------------
-    def _today(self, session: Session, settings: Settings) -> tuple[queue.Cursor, dict[str, tuple[int, int]]]:
+    def _today(self, cur: queue.Cursor, settings: Settings) -> dict[str, tuple[int, int]]:
         """kind -> (new cards introduced, answers of studied cards) in today's study day.
 
         Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
@@ -140,9 +137,8 @@ class StudyService:
         kind, as Anki's apply per deck: finishing today's new Q&A cards must not use up the
         new multiple-choice questions.
         """
-        cur = queue.cursor(session)
         start, end = self.day_window(None, settings.day_rollover_hour)
-        return cur, queue.day_tallies(cur, start, end)
+        return queue.day_tallies(cur, start, end)
 
     def _streak(self, cur: queue.Cursor, settings: Settings, studied_today: bool) -> int:
         """Consecutive study days ending today (or yesterday): one tally probe per day, the
@@ -172,27 +168,27 @@ class StudyService:
             query = query.where(Item.kind == kind)
         return query
 
+    def _kind_due(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
+                  now: datetime) -> tuple[int, int]:
+        """(cards of `kind` to study now, of which new) under today's limits. The counts
+        capped by a limit stop reading there."""
+        new_done, reviews_done = today
+        learning = sum(queue.count_due(cur, kind, state, now) for state in queue.LEARNING_STATES)
+        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, max(0, settings.reviews_per_day - reviews_done))
+        new = queue.count_new(cur, kind, max(0, settings.new_per_day - new_done))
+        return learning + review_due + new, new
+
     def due_counts(self) -> DueCounts:
         now = to_naive_utc(self.now())
-        with self.db.session() as session:
-            settings = load_settings(session)
-            cur, today = self._today(session, settings)
-            counts = {}
-            new_left_by_kind = {}
-            for kind in KINDS:
-                kind_new_done, kind_reviews_done = today.get(kind, (0, 0))
-                learning = sum(queue.count_due(cur, kind, state, now) for state in queue.LEARNING_STATES)
-                review_due = queue.count_due(
-                    cur, kind, queue.REVIEW_STATE, now, max(0, settings.reviews_per_day - kind_reviews_done)
-                )
-                new = queue.count_new(cur, kind, max(0, settings.new_per_day - kind_new_done))
-                counts[kind] = learning + review_due + new
-                new_left_by_kind[kind] = new
+        with queue.step_transaction(self.db) as cur:
+            settings = settings_from_rows(queue.settings_rows(cur))
+            today = self._today(cur, settings)
+            due = {kind: self._kind_due(cur, kind, settings, today.get(kind, (0, 0)), now) for kind in KINDS}
             return DueCounts(
-                qa=counts["qa"],
-                mcq=counts["mcq"],
-                skill=counts["skill"],
-                new_left=new_left_by_kind["qa"] + new_left_by_kind["mcq"],
+                qa=due["qa"][0],
+                mcq=due["mcq"][0],
+                skill=due["skill"][0],
+                new_left=due["qa"][1] + due["mcq"][1],
                 new_done_today=sum(n for n, _ in today.values()),
                 reviews_done_today=sum(r for _, r in today.values()),
                 streak=self._streak(cur, settings, any(n or r for n, r in today.values())),
@@ -200,9 +196,9 @@ class StudyService:
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
-        with self.db.session() as session:
-            settings = load_settings(session)
-            new_done, _ = self._today(session, settings)[1].get(kind, (0, 0))
+        with queue.step_transaction(self.db) as cur:
+            settings = settings_from_rows(queue.settings_rows(cur))
+            new_done, _ = self._today(cur, settings).get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
     # -- queue ----------------------------------------------------------------
@@ -215,40 +211,55 @@ class StudyService:
         collection.
         """
         now = to_naive_utc(self.now())
-        excluded = list(exclude)
-        with self.db.session() as session:
+        with queue.step_transaction(self.db) as cur:
             if only_item is not None:
-                return self._study_card(session, Card.item_id == only_item)
-            settings = load_settings(session)
-            cur, today = self._today(session, settings)
-            new_done, reviews_done = today.get(kind, (0, 0))
-            card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now, excluded)
-            if card_id is None and reviews_done < settings.reviews_per_day:
-                card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
-            if card_id is None and new_done < settings.new_per_day:
-                card_id = queue.first_new(cur, kind, excluded)
-            if card_id is None:
-                card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now + LEARN_AHEAD, excluded)
-            if card_id is None:
-                return None
-            return self._study_card(session, Card.id == card_id)
+                found = queue.read_card_and_item(cur, item_id=only_item)
+            else:
+                settings = settings_from_rows(queue.settings_rows(cur))
+                today = self._today(cur, settings).get(kind, (0, 0))
+                found = self._next_on(cur, kind, settings, today, now, list(exclude))
+        return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
-    def _study_card(self, session: Session, where: Any) -> StudyCard | None:
-        """One card with its item's payload: one row through a unique index, no ORM objects."""
-        row = session.execute(
-            select(*Card.__table__.columns, Item.kind.label("item_kind"), Item.payload)
-            .join_from(Card, Item, Item.id == Card.item_id)
-            .where(where)
-        ).first()
-        return StudyCard(card_view(row, row.item_kind), dict(row.payload)) if row else None
+    def study_view(self, kind: str) -> StudyView:
+        """What the Study screen shows after each answer, from one read transaction: the
+        next card (as `next_card`), its buttons' intervals, how many cards of `kind` are due
+        now and how many new ones today's limit still allows."""
+        now = to_naive_utc(self.now())
+        with queue.step_transaction(self.db) as cur:
+            settings = settings_from_rows(queue.settings_rows(cur))
+            today = self._today(cur, settings).get(kind, (0, 0))
+            found = self._next_on(cur, kind, settings, today, now, [])
+            due, _new = self._kind_due(cur, kind, settings, today, now)
+        card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
+        preview = self._intervals(found[0], settings) if found else {}
+        return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
+
+    def _next_on(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
+                 now: datetime, excluded: list[int]) -> tuple[queue.CardRow, str, dict[str, Any]] | None:
+        new_done, reviews_done = today
+        card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now, excluded)
+        if card_id is None and reviews_done < settings.reviews_per_day:
+            card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
+        if card_id is None and new_done < settings.new_per_day:
+            card_id = queue.first_new(cur, kind, excluded)
+        if card_id is None:
+            card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now + LEARN_AHEAD, excluded)
+        if card_id is None:
+            return None
+        return queue.read_card_and_item(cur, card_id=card_id)
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
-        with self.db.session() as session:
-            scheduler = make_scheduler(load_settings(session).model_copy(update={"fuzz": False}))
-            card = session.execute(select(*Card.__table__.columns).where(Card.id == card_id)).first()
-            if card is None:
-                raise KeyError(card_id)
-            return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
+        """What each rating would schedule for the card now (the buttons' intervals)."""
+        with queue.step_transaction(self.db) as cur:
+            settings = settings_from_rows(queue.settings_rows(cur))
+            card = queue.read_card(cur, card_id)
+        if card is None:
+            raise KeyError(card_id)
+        return self._intervals(card, settings)
+
+    def _intervals(self, card: queue.CardRow, settings: Settings) -> dict[int, timedelta]:
+        scheduler = make_scheduler(settings.model_copy(update={"fuzz": False}))
+        return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
 
     # -- answering ------------------------------------------------------------
     def answer(
@@ -263,9 +274,9 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record one answer in its own transaction; refuse it if the card changed meanwhile."""
-        with self.db.session() as session, session.begin():
-            return self.answer_in(
-                session, card_id, rating, mode=mode, expected_version=expected_version,
+        with queue.step_transaction(self.db, write=True) as cur:
+            return self._answer_on(
+                cur, card_id, rating, mode=mode, expected_version=expected_version,
                 duration_ms=duration_ms, answer=answer, score=score,
             )
 
@@ -282,15 +293,35 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record an answer inside the caller's transaction (a drill attempt and its review
-        commit together). The caller commits.
+        commit together). The caller commits."""
+        result = self._answer_on(
+            queue.cursor(session), card_id, rating, mode=mode, expected_version=expected_version,
+            duration_ms=duration_ms, answer=answer, score=score,
+        )
+        # Written past the ORM: a Card the session has loaded reloads on its next use.
+        for obj in list(session.identity_map.values()):
+            if isinstance(obj, Card) and obj.id == card_id:
+                session.expire(obj)
+        return result
 
-        Core statements on the cards and reviews tables, no ORM objects: one row read, the
-        compare-and-swap UPDATE, one INSERT (whose trigger counts it in review_tallies).
-        """
-        settings = load_settings(session)
+    def _answer_on(
+        self,
+        cur: queue.Cursor,
+        card_id: int,
+        rating: int,
+        *,
+        mode: str,
+        expected_version: int | None,
+        duration_ms: int | None,
+        answer: dict[str, Any] | None,
+        score: float | None,
+    ) -> AnswerResult:
+        """One row read, the compare-and-swap UPDATE, one INSERT (whose trigger counts the
+        answer in review_tallies), all on `cur` in its transaction."""
+        settings = settings_from_rows(queue.settings_rows(cur))
         scheduler = make_scheduler(settings)
         now = self.now()
-        card = session.execute(select(*CARDS.columns).where(CARDS.c.id == card_id)).first()
+        card = queue.read_card(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         # The version the user saw; without one (drills rate what they just graded), the one
@@ -305,19 +336,15 @@ class StudyService:
             if values["lapses"] >= settings.leech_threshold and not card.leech:
                 values["leech"] = True
                 leech_now = True
-        swap_card(session, card_id, card.item_id, version, values)
-        review_id = session.execute(
-            insert(REVIEWS).values(
-                card_id=card_id, mode=mode, rating=int(rating), reviewed_at=to_naive_utc(now),
-                duration_ms=duration_ms, answer=answer, score=score,
-                **{f"prev_{name}": getattr(card, name) for name in SNAPSHOT_FIELDS},
-            ).returning(REVIEWS.c.id)
-        ).scalar_one()
-        after = {**card._asdict(), **values, "version": version + 1}
-        kind = card.kind or session.scalar(select(Item.kind).where(Item.id == card.item_id)) or ""
-        return AnswerResult(
-            review_id=review_id, card=card_view(SimpleNamespace(**after), kind), rating=int(rating), leech_now=leech_now
+        if not queue.swap_card(cur, card_id, version, values):
+            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
+        review_id = queue.insert_review(
+            cur, card, mode=mode, rating=int(rating), reviewed_at=to_naive_utc(now),
+            duration_ms=duration_ms, answer=answer, score=score,
         )
+        after = card.with_values({**values, "version": version + 1})
+        return AnswerResult(review_id=review_id, card=card_view(after, card.kind or ""), rating=int(rating),
+                            leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""

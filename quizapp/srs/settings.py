@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Iterable, Sequence
 from datetime import date
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import select
@@ -58,13 +59,18 @@ _PARSED: dict[tuple[tuple[str, str], ...], Settings] = {}
 
 
 def load_settings(session: Session) -> Settings:
-    """Read settings; an invalid stored value falls back to its default instead of failing.
+    """Read settings; an invalid stored value falls back to its default instead of failing."""
+    return settings_from_rows(session.connection().exec_driver_sql("SELECT key, value FROM settings"))
+
+
+def settings_from_rows(rows: Iterable[Sequence[Any]]) -> Settings:
+    """Settings from the settings table's (key, value) rows, as the driver returns them.
 
     The rows are read every time (another window may have saved new ones); they are parsed
     and validated only when their text differs from a set seen before. Each caller gets its
     own copy.
     """
-    raw = tuple(sorted((key, value) for key, value in session.connection().exec_driver_sql("SELECT key, value FROM settings")))
+    raw = tuple(sorted((key, value) for key, value in rows))
     parsed = _PARSED.get(raw)
     if parsed is None:
         parsed = Settings()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 
@@ -33,6 +33,18 @@ class CardView:
 class StudyCard:
     card: CardView
     item: dict[str, Any]  # the validated content item (QAItem/MCQItem as JSON) or skill payload
+
+
+@dataclass(frozen=True)
+class StudyView:
+    """The Study screen after an answer: the next card (None when the queue is empty), the
+    intervals its rating buttons give, the cards of the kind still due now, and how many new
+    cards today's limit still allows."""
+
+    card: StudyCard | None
+    preview: dict[int, timedelta]
+    due: int
+    new_left: int
 
 
 @dataclass(frozen=True)

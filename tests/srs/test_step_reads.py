@@ -48,3 +48,20 @@ def test_an_answer_returns_the_stored_card_and_expires_a_loaded_one(study, clock
         assert (result.card.reps, result.card.version, result.card.state, result.card.kind) == (
             stored.reps, stored.version, stored.state, "qa")
         assert result.card.due.replace(tzinfo=None) == stored.due
+
+
+def test_the_study_view_equals_the_separate_reads(study, clock):
+    """One read transaction gives what next_card, due_counts, new_allowance_left and
+    preview give one by one, through new, learning and review cards and an empty queue."""
+    for step in range(30):
+        for kind in ("qa", "mcq"):
+            view = study.study_view(kind)
+            card = study.next_card(kind)
+            counts = study.due_counts()
+            assert view.card == card
+            assert view.due == (counts.qa if kind == "qa" else counts.mcq)
+            assert view.new_left == study.new_allowance_left(kind)
+            assert view.preview == (study.preview(card.card.card_id) if card else {})
+        if view.card is not None:
+            study.answer(view.card.card.card_id, 1 + step % 4, mode="study", expected_version=view.card.card.version)
+        clock.advance(minutes=7 if step % 5 else 60 * 20)

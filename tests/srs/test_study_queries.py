@@ -20,18 +20,25 @@ BAD_PLAN = re.compile(r"\bSCAN (cards|reviews|items)\b|USE TEMP B-TREE")
 
 
 def _capture(service: StudyService, action) -> list[tuple[str, object]]:
+    """Every SELECT `action` runs, through the ORM, Core or the driver directly (the study
+    step's own path): SQLite's trace of each connection, values filled in."""
     statements: list[tuple[str, object]] = []
 
-    def remember(_conn, _cursor, statement, parameters, _context, _executemany):
-        if statement.lstrip().upper().startswith("SELECT"):
-            statements.append((statement, parameters))
+    def remember(sql: str) -> None:
+        if sql.lstrip().upper().startswith("SELECT"):
+            statements.append((sql, ()))
+
+    def trace(dbapi_conn, _record) -> None:
+        dbapi_conn.set_trace_callback(remember)
 
     engine = service.db.engine
-    event.listen(engine, "before_cursor_execute", remember)
+    engine.dispose()  # new connections, each traced from its first statement
+    event.listen(engine, "connect", trace)
     try:
         action()
     finally:
-        event.remove(engine, "before_cursor_execute", remember)
+        event.remove(engine, "connect", trace)
+        engine.dispose()
     return statements
 
 
@@ -66,6 +73,7 @@ def test_every_per_step_query_uses_an_index(study, clock):
         # What the study screen runs per answer (SessionScreen.submit + _fetch) and Home.
         card = study.next_card("qa")
         result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+        study.study_view("qa")  # what the Study screen reads after an answer (SessionScreen._fetch)
         following = study.next_card("qa")
         study.due_counts()
         study.new_allowance_left("qa")
@@ -76,6 +84,11 @@ def test_every_per_step_query_uses_an_index(study, clock):
 
     statements = _capture(study, tui_step)
     assert len(statements) > 10
+    # The driver-level step path is seen too: the queue, the tallies, the answer's card read.
+    seen = " ".join(sql for sql, _ in statements)
+    for piece in ("FROM review_tallies", "FROM cards WHERE kind", "JOIN items i ON i.id = c.item_id",
+                  "FROM cards WHERE id"):
+        assert piece in seen, piece
     assert _bad_plans(study, statements) == []
 
 

@@ -110,18 +110,14 @@ class SessionScreen(BaseScreen):
     def _fetch(self, answered: int) -> Loaded:
         """The next card. `answered` is how many answers this session has stored by now."""
         service = self.study
-        new_left = None
         if self.only_item is not None:
             # "Study now" from Browse: this one card, once.
             card = None if answered else service.next_card(self.KIND, only_item=self.only_item)
-            remaining = 0 if answered else 1
-        else:
-            card = service.next_card(self.KIND)
-            counts = service.due_counts()
-            remaining = counts.qa if self.KIND == "qa" else counts.mcq
-            new_left = service.new_allowance_left(self.KIND)
-        preview = service.preview(card.card.card_id) if card is not None else {}
-        return self.Loaded(card, preview, remaining, new_left)
+            preview = service.preview(card.card.card_id) if card is not None else {}
+            return self.Loaded(card, preview, 0 if answered else 1, None)
+        # The next card, its buttons' intervals and the counts, in one read of the database.
+        view = service.study_view(self.KIND)
+        return self.Loaded(view.card, view.preview, view.due, view.new_left)
 
     def load_next(self) -> None:
         self._load(len(self.history))
