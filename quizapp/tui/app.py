@@ -100,6 +100,7 @@ class QuizApp(App[None]):
         self._last_error: tuple[str, float] | None = None
         self.exit_message: str | None = None  # why the app left early (see exit_unusable)
         self._first_frame = threading.Event()
+        self._frame_expected = False  # set on mount: only a running app draws frames
 
     # -- startup --------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -113,6 +114,7 @@ class QuizApp(App[None]):
         translate_bindings(self, self.tr)
         self.title = self.tr("app.title")
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self._frame_expected = True
         self._open_backend()
 
     def on_ready(self) -> None:
@@ -123,8 +125,10 @@ class QuizApp(App[None]):
     def _open_backend(self) -> tuple[Backend, Settings]:
         # The worker exists from mount (so whoever waits for the database waits for it), but
         # its imports and queries wait for the first frame: run alongside, they would share
-        # the GIL with it. The timeout only guards against a frame that never comes.
-        self._first_frame.wait(timeout=FIRST_FRAME_WAIT_S)
+        # the GIL with it. The timeout only guards against a frame that never comes. (An app
+        # that is not running, as benchmarks/scale.py drives this body, has no frame to wait for.)
+        if self._frame_expected:
+            self._first_frame.wait(timeout=FIRST_FRAME_WAIT_S)
         from quizapp.tui.backend import open_backend
 
         backend = open_backend(self.config.db_path, self.config.extra_content, self.config.clock)
