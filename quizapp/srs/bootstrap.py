@@ -15,8 +15,11 @@ from quizapp.store.database import Database, open_database
 from quizapp.store.sync import SyncReport
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     # YAML and the pydantic content models load only when a deck changed (see `prepare`).
     from quizapp.content.loader import ContentSet
+    from quizapp.store.models import ContentFile
 
 
 def content_directories(extra: Sequence[Path] = (), include_user_decks: bool = True) -> list[tuple[Path, str]]:
@@ -89,6 +92,10 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     states = content_cache.current_files(files, cached)
     if all_dirs_exist and content_cache.unchanged(cached, states):
         return Prepared(db, SyncReport(), None, extra_content)
+    if all_dirs_exist:
+        report = _sync_changed_files(db, states, cached, now, extra_content)
+        if report is not None:
+            return Prepared(db, report, None, extra_content)
     from quizapp.content.loader import load_dirs
     from quizapp.store.sync import sync_content
 
@@ -96,11 +103,66 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     with db.session() as session, session.begin():
         report = sync_content(session, content.items, now, origins_for(content, extra_content))
         # Only a clean load is cached: a deck with errors is parsed again (and reported) each start.
-        if content.ok and not content.skipped_files:
+        clean = content.ok and not content.skipped_files
+        if clean:
             content_cache.remember(session, states)
         else:
             content_cache.forget(session)
+    if clean:
+        ids: dict[str, list[str]] = {state.path: [] for state in states}
+        for item_id, path in content.origin.items():
+            ids.setdefault(path, []).append(item_id)
+        for state in states:
+            content_cache.write_ids(state.sha256, ids[state.path])
     return Prepared(db, report, content, extra_content)
+
+
+def _sync_changed_files(
+    db: Database,
+    states: list[content_cache.FileState],
+    cached: dict[str, ContentFile],
+    now: datetime,
+    extra_content: Sequence[Path],
+) -> SyncReport | None:
+    """Parse and sync only the deck files that changed; the others' items are kept as synced.
+
+    None when this cannot be done exactly (a file with errors, an id in two files, an
+    unindexed unchanged file is parsed instead; a database not holding what the cache says):
+    the caller then loads and syncs everything, which reports every problem as before.
+    """
+    from quizapp.content.loader import ContentSet, load_file
+    from quizapp.store.sync import StaleKeep, sync_content
+
+    parsed = ContentSet()
+    keep: list[str] = []
+    indexed: dict[str, list[str]] = {}  # file hash -> ids, for the files parsed now
+    seen: set[str] = set()
+    for state in states:
+        known = cached.get(state.path)
+        ids = content_cache.read_ids(state.sha256) if known is not None and known.sha256 == state.sha256 else None
+        if ids is None:
+            one = load_file(Path(state.path))
+            if not one.ok or one.skipped_files:
+                return None
+            ids = [item.id for item in one.items]
+            parsed.qa.extend(one.qa)
+            parsed.mcq.extend(one.mcq)
+            parsed.origin.update(one.origin)
+            indexed[state.sha256] = ids
+        else:
+            keep.extend(ids)
+        if not seen.isdisjoint(ids):
+            return None  # a duplicate id across files: the full load names it
+        seen.update(ids)
+    try:
+        with db.session() as session, session.begin():
+            report = sync_content(session, parsed.items, now, origins_for(parsed, extra_content), keep=keep)
+            content_cache.remember(session, states)
+    except StaleKeep:
+        return None
+    for sha256, ids in indexed.items():
+        content_cache.write_ids(sha256, ids)
+    return report
 
 
 def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] = ()) -> Database:

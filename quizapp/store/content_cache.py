@@ -4,9 +4,14 @@ Each content file's SHA-256 (with its size and mtime, so that a file whose size 
 mtime match is not even read) is kept in the `content_files` table after a successful sync. On the next
 start, if the set of files and every hash are the same, the database already mirrors
 the content and nothing is parsed or synced: a 100,000-card deck costs a stat() per
-file. Any change (a file edited, added or removed, a different `--content` folder, a
-new drill type in the code) falls back to the full load and sync, which keeps retiring,
-restoring and duplicate-id checks exactly as they were.
+file.
+
+When some files changed, only those are parsed and synced: the item ids of every cleanly
+parsed file are kept in a small index keyed by the file's hash (`content-index/` in the
+user data folder), so the unchanged files' items are kept without reading their YAML.
+Anything unusual (a file with errors, an id in two files, an index missing, a database
+that does not hold what the cache says) falls back to the full load and sync, which keeps
+retiring, restoring and duplicate-id checks exactly as they were.
 """
 
 from __future__ import annotations
@@ -84,3 +89,40 @@ def remember(session: Session, states: list[FileState]) -> None:
 def forget(session: Session) -> None:
     """Drop the cache (the next start parses and syncs everything)."""
     session.execute(delete(ContentFile))
+
+
+# -- the per-file index: item ids by file hash ------------------------------------------
+INDEX_VERSION = 1
+
+
+def _index_path(sha256: str) -> Path:
+    from quizapp.paths import user_data_dir
+
+    return user_data_dir() / "content-index" / f"{sha256}.json"
+
+
+def read_ids(sha256: str) -> list[str] | None:
+    """The item ids of the file whose content has this hash, or None if not indexed."""
+    try:
+        data = json.loads(_index_path(sha256).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != INDEX_VERSION:
+        return None
+    ids = data.get("ids")
+    return ids if isinstance(ids, list) and all(isinstance(i, str) for i in ids) else None
+
+
+def write_ids(sha256: str, ids: list[str]) -> None:
+    """Index a cleanly parsed file. A cache: failing to write it only costs a parse later."""
+    import os
+
+    path = _index_path(sha256)
+    # Renamed into place, not fsynced: a torn index does not parse, and is parsed again.
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp.write_text(json.dumps({"version": INDEX_VERSION, "ids": ids}), encoding="utf-8")
+        os.replace(temp, path)
+    except OSError:
+        temp.unlink(missing_ok=True)

@@ -67,13 +67,22 @@ def _skill_fields(type_id: str) -> dict:
     }
 
 
+class StaleKeep(Exception):
+    """An item said to be unchanged (`keep`) is not in the database: sync everything instead."""
+
+
 def sync_content(
     session: Session,
     items: Iterable[QAItem | MCQItem],
     now: datetime,
     origins: dict[str, str] | None = None,
+    keep: Iterable[str] = (),
 ) -> SyncReport:
     """Upsert `items` plus one skill item per drill type; retire everything else.
+
+    `keep`: ids of items from deck files that did not change since their last sync. They
+    are not written again (nor parsed: see `quizapp.srs.bootstrap`), only kept from being
+    retired (and restored if they were); StaleKeep if one is not in the database at all.
 
     `now` is naive UTC. The caller commits (one transaction for the whole sync).
     In bulk: one read of (id, hash, origin, retired) and executemany writes, so a large
@@ -100,6 +109,17 @@ def sync_content(
     restores: list[str] = []
     new_cards: list[dict] = []
 
+    kept = set(keep) - set(wanted)
+    for item_id in kept:
+        row = existing.get(item_id)
+        if row is None or item_id not in have_card:
+            raise StaleKeep(item_id)
+        if row.retired_at is not None:
+            restores.append(item_id)
+            restored += 1
+        else:
+            unchanged += 1
+
     for item_id, fields in wanted.items():
         row = existing.get(item_id)
         if row is None:
@@ -121,7 +141,8 @@ def sync_content(
             new_cards.append({"item_id": item_id, "state": 1, "step": 0, "due": now, "reps": 0, "lapses": 0,
                               "suspended": False, "leech": False, "version": 0})
 
-    to_retire = [item_id for item_id, row in existing.items() if item_id not in wanted and row.retired_at is None]
+    to_retire = [item_id for item_id, row in existing.items()
+                 if item_id not in wanted and item_id not in kept and row.retired_at is None]
     retired = len(to_retire)
 
     if inserts:

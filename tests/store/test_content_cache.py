@@ -53,3 +53,87 @@ def test_an_edited_or_removed_file_is_synced(tmp_path, monkeypatch):
         retired = session.scalars(select(Item.id).where(Item.retired_at.is_not(None))).all()
     assert retired and all(item_id.startswith("x-") for item_id in retired)
     removed.db.close()
+
+
+def _two_files(tmp_path: Path, monkeypatch) -> tuple[Path, Path, Path]:
+    """The test deck plus a second file holding the same items under other ids."""
+    deck = _deck(tmp_path, monkeypatch)
+    bank = next(deck.glob("*.yaml"))
+    extra = deck / "extra.yaml"
+    extra.write_text(bank.read_text(encoding="utf-8").replace("id: ", "id: x-"), encoding="utf-8")
+    bootstrap.prepare(tmp_path / "q.db").db.close()
+    return deck, bank, extra
+
+
+def _parses(monkeypatch) -> list[str]:
+    import quizapp.content.loader as loader
+
+    parsed: list[str] = []
+    original = loader.load_file
+
+    def counting(path, *args, **kwargs):
+        parsed.append(Path(path).name)
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_file", counting)
+    return parsed
+
+
+def _live(prepared) -> set[str]:
+    with prepared.db.session() as session:
+        return set(session.scalars(select(Item.id).where(Item.retired_at.is_(None), Item.kind != "skill")))
+
+
+def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+    text = extra.read_text(encoding="utf-8")
+    assert "Softmax 应该对哪个维度做？" in text
+    # One question edited, one item removed (the last one in the file).
+    edited = text.replace("Softmax 应该对哪个维度做？", "Softmax 应该沿哪一维做？", 1)
+    last = edited.rindex("  - id: x-")
+    removed_id = edited[last:].split("\n", 1)[0].split("id: ", 1)[1].strip()
+    extra.write_text(edited[:last].rstrip() + "\n", encoding="utf-8")
+    parsed = _parses(monkeypatch)
+    again = bootstrap.prepare(tmp_path / "q.db")
+    try:
+        assert parsed == ["extra.yaml"]  # bank.yaml was neither read as YAML nor synced
+        assert (again.sync.updated, again.sync.retired, again.sync.added) == (1, 1, 0)
+        live = _live(again)
+        assert removed_id not in live and f"{removed_id[2:]}" in live
+        with again.db.session() as session:
+            question = session.scalar(select(Item.question).where(Item.id == "x-t-softmax-axis"))
+        assert question == "Softmax 应该沿哪一维做？"
+    finally:
+        again.db.close()
+    # The next start is warm again: nothing parsed.
+    bootstrap.prepare(tmp_path / "q.db").db.close()
+    assert parsed == ["extra.yaml"]
+
+
+def test_a_changed_file_that_duplicates_an_id_falls_back_to_the_full_load(tmp_path, monkeypatch):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+    extra.write_text(extra.read_text(encoding="utf-8").replace("id: x-t-qkv", "id: t-qkv"), encoding="utf-8")
+    parsed = _parses(monkeypatch)
+    again = bootstrap.prepare(tmp_path / "q.db")
+    try:
+        assert sorted(set(parsed)) == ["bank.yaml", "extra.yaml"]
+        assert any("duplicate id" in str(error) for error in again.content_errors)
+        assert "t-qkv" in _live(again) and "x-t-qkv" not in _live(again)
+    finally:
+        again.db.close()
+
+
+def test_a_missing_index_only_costs_a_parse(tmp_path, monkeypatch):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+    before = bootstrap.prepare(tmp_path / "q.db")
+    expected = _live(before)
+    before.db.close()
+    shutil.rmtree(tmp_path / "data" / "content-index")
+    extra.write_text(extra.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    parsed = _parses(monkeypatch)
+    again = bootstrap.prepare(tmp_path / "q.db")
+    try:
+        assert sorted(parsed) == ["bank.yaml", "extra.yaml"]
+        assert _live(again) == expected and again.sync.updated == again.sync.retired == 0
+    finally:
+        again.db.close()
