@@ -772,7 +772,9 @@ class AppPath:
 
 def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="quizapp-bench-run-"))
-    os.environ["QUIZAPP_DATA_DIR"] = str(work / "data")  # no user decks: only the bench deck
+    # The copy's own data folder (kept from its first open, as a user's is between starts),
+    # with no user decks in it: only the bench deck.
+    os.environ["QUIZAPP_DATA_DIR"] = str(db.with_name(db.name + "-data"))
     deck = folder / "deck"
     out: dict[str, Any] = {}
     try:
