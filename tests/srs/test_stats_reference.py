@@ -189,6 +189,8 @@ def _expected(db, tz, rollover: int, settings) -> dict:
     (2, timezone(timedelta(hours=8)), 4),
     (3, ZoneInfo("America/New_York"), 0),  # DST: some study days last 23 or 25 hours
     (4, timezone(timedelta(hours=-9, minutes=-30)), 23),
+    (5, ZoneInfo("America/New_York"), 2),  # the rollover is the hour the clocks skip or repeat
+    (6, ZoneInfo("Australia/Lord_Howe"), 4),  # a half-hour DST shift
 ])
 def test_stats_match_a_plain_python_computation(prepared, study, clock, seed, zone, rollover):
     rng = random.Random(seed)
