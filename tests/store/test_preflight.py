@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -116,3 +117,36 @@ def test_first_frame_imports_nothing_heavy(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path):
+    """The real app, headless: at Textual's Ready (the first frame is drawn) the modules
+    loaded are only Textual's and the Home screen's; the database opens after it."""
+    db = tmp_path / "q.db"
+    open_database(db).close()
+    code = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "from quizapp.cli.app_cmd import preflight\n"
+        f"assert preflight(Path({str(db)!r}), []) is None\n"
+        "from quizapp.tui.app import QuizApp, make_app\n"
+        "heavy = {'sqlalchemy', 'alembic', 'numpy', 'fsrs', 'pydantic', 'yaml'}\n"
+        "seen = []\n"
+        "ready = QuizApp.on_ready\n"
+        "def on_ready(self):\n"
+        "    seen.append(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
+        "    ready(self)\n"
+        "QuizApp.on_ready = on_ready\n"
+        f"app = make_app(db_path={str(db)!r})\n"
+        "async def main():\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await app.workers.wait_for_complete()\n"
+        "        await pilot.pause()\n"
+        "    assert app.backend is not None\n"
+        "asyncio.run(main())\n"
+        "print(seen)\n"
+    )
+    env = {**os.environ, "QUIZAPP_DATA_DIR": str(tmp_path / "data")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[[]]"
