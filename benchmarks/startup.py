@@ -5,7 +5,10 @@ stops when their text appears in the terminal output. quizapp is timed twice: Ho
 visible (first frame, counts still loading) and Home with its due counts (database open
 and content synced). The database exists already, as on any day after the first.
 
-    python benchmarks/startup.py [--runs 7] [--db PATH]
+    python benchmarks/startup.py [--runs 7] [--db PATH] [--compare-with REF]
+
+`--compare-with main~3` times that commit's quizapp too (its code from `git archive`, its
+own database), interleaved in the same runs: a before/after under one machine load.
 """
 
 from __future__ import annotations
@@ -131,61 +134,78 @@ def summary(samples: list[float | None]) -> str:
     return text
 
 
+def checkout(ref: str, into: Path) -> Path:
+    """The code of commit `ref` (a plain copy from `git archive`)."""
+    import subprocess
+
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref], capture_output=True, check=True)
+    into.mkdir(parents=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return into
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--db", help="database to open (default: a fresh one in a temporary folder)")
+    parser.add_argument("--compare-with", metavar="REF", help="also time this commit's quizapp, interleaved")
     options = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ)
-        env.update(
-            TERM="xterm-256color",
-            PYTHONPATH=str(REPO) + os.pathsep + env.get("PYTHONPATH", ""),
-            QUIZAPP_DATA_DIR=str(Path(tmp) / "data"),
-        )
-        db = options.db or str(Path(tmp) / "bench.db")
+        base_env = dict(os.environ, TERM="xterm-256color")
         hello_script = Path(tmp) / "hello.py"
         hello_script.write_text(HELLO)
-        quizapp_argv = [sys.executable, "-m", "quizapp", "--db", db, "--lang", "en"]
         hello_argv = [sys.executable, str(hello_script)]
         home_markers = [b"Opening the database", b"Today"]
+        # (label, code, environment, argv, database); each its own database and data folder.
+        variants = []
+        trees = [("quizapp", REPO)]
+        if options.compare_with:
+            trees.append((f"before ({options.compare_with})", checkout(options.compare_with, Path(tmp) / "before")))
+        for number, (label, tree) in enumerate(trees):
+            env = dict(base_env, PYTHONPATH=str(tree) + os.pathsep + base_env.get("PYTHONPATH", ""),
+                       QUIZAPP_DATA_DIR=str(Path(tmp) / f"data{number}"))
+            db = options.db if options.db and number == 0 else str(Path(tmp) / f"bench{number}.db")
+            variants.append((label, env, [sys.executable, "-m", "quizapp", "--db", db, "--lang", "en"], db))
+            timed_run(variants[-1][2], home_markers, env)  # creates the database; not counted
 
-        timed_run(quizapp_argv, home_markers, env)  # creates the database; not counted
-        timed_run(hello_argv, [b"Hello, world"], env)  # warms the file cache; not counted
+        timed_run(hello_argv, [b"Hello, world"], base_env)  # warms the file cache; not counted
 
         hello: list[float | None] = []
         hello_rss: list[float] = []
-        home_rss: list[float] = []
-        home_first: list[float | None] = []
-        home_ready: list[float | None] = []
+        home_rss: dict[str, list[float]] = {v[0]: [] for v in variants}
+        home_first: dict[str, list[float | None]] = {v[0]: [] for v in variants}
+        home_ready: dict[str, list[float | None]] = {v[0]: [] for v in variants}
         for _ in range(options.runs):
-            hello.append(timed_run(hello_argv, [b"Hello, world"], env)[0])
+            hello.append(timed_run(hello_argv, [b"Hello, world"], base_env)[0])
             hello_rss.append(PEAK_RSS_MB[-1])
-            loading, ready = timed_run(quizapp_argv, home_markers, env)
-            home_rss.append(PEAK_RSS_MB[-1])
-            # If the database opened before the first frame, Home appeared complete.
-            home_first.append(min(t for t in (loading, ready) if t is not None) if (loading or ready) else None)
-            home_ready.append(ready)
+            for label, env, argv, _db in variants:
+                loading, ready = timed_run(argv, home_markers, env)
+                home_rss[label].append(PEAK_RSS_MB[-1])
+                # If the database opened before the first frame, Home appeared complete.
+                home_first[label].append(min(t for t in (loading, ready) if t is not None) if (loading or ready) else None)
+                home_ready[label].append(ready)
 
-        steps = breakdown(db, env, 3)
+        steps = breakdown(variants[0][3], variants[0][1], 3)
 
-    print(f"runs: {options.runs} each, interleaved, on a 120x36 pseudo-terminal")
+    print(f"runs: {options.runs} each, interleaved, on a 120x36 pseudo-terminal; load average {os.getloadavg()}")
     print(f"hello-world Textual app        {summary(hello)}")
-    print(f"quizapp Home visible           {summary(home_first)}")
-    print(f"quizapp Home with due counts   {summary(home_ready)}")
     good_hello = [s for s in hello if s is not None]
-    good_home = [s for s in home_first if s is not None]
-    if good_hello and good_home:
-        extra = statistics.median(good_home) - statistics.median(good_hello)
-        print(f"Home costs {extra * 1000:+.0f} ms over hello world (medians)")
-    if hello_rss and home_rss:
-        h, q = statistics.median(hello_rss), statistics.median(home_rss)
-        print(f"peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×)")
-    for label, samples in (("Home visible", home_first), ("Home with due counts", home_ready)):
-        good = [x for x in samples if x is not None]
-        if good_hello and good:
-            print(f"{label} / hello world: {statistics.median(good) / statistics.median(good_hello):.2f}×")
+    for label, *_rest in variants:
+        print(f"{label}:")
+        print(f"  Home visible           {summary(home_first[label])}")
+        print(f"  Home with due counts   {summary(home_ready[label])}")
+        good_home = [s for s in home_first[label] if s is not None]
+        if good_hello and good_home:
+            extra = statistics.median(good_home) - statistics.median(good_hello)
+            print(f"  Home costs {extra * 1000:+.0f} ms over hello world (medians)")
+        if hello_rss and home_rss[label]:
+            h, q = statistics.median(hello_rss), statistics.median(home_rss[label])
+            print(f"  peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×)")
+        for name, samples in (("Home visible", home_first[label]), ("Home with due counts", home_ready[label])):
+            good = [x for x in samples if x is not None]
+            if good_hello and good:
+                print(f"  {name} / hello world: {statistics.median(good) / statistics.median(good_hello):.2f}×")
     names = ("CLI parser (imports every command module)", "database check (preflight)", "import quizapp.tui.app")
     for index, name in enumerate(names):
         print(f"  before the first frame: {name:44s} {statistics.median(r[index] for r in steps) * 1000:6.0f} ms")
