@@ -98,23 +98,32 @@ def sync_content(
         fields["origin"] = "builtin"
         wanted[SKILL_PREFIX + type_id] = fields
 
-    existing = {
-        row.id: row
-        for row in session.execute(select(Item.id, Item.content_hash, Item.origin, Item.retired_at))
-    }
-    have_card = set(session.scalars(select(Card.item_id)))
+    # Core reads of plain tuples (not ORM rows, no datetime parsing).
+    connection = session.connection()
+    columns = (Item.id, Item.content_hash, Item.origin, Item.retired_at.is_not(None).label("retired"))
+    kept = set(keep) - set(wanted)
+    have_card = set(connection.scalars(select(Card.item_id)))
+    if kept:
+        # Only some files changed: the rows of the kept items (most of a large deck, whose
+        # payloads make the items table large) are not read; their ids come from an index.
+        all_ids = set(connection.scalars(select(Item.id)))
+        retired_ids = set(connection.scalars(select(Item.id).where(Item.retired_at.is_not(None))))
+        compare = sorted((set(wanted) | all_ids - kept) & all_ids)
+        existing = {row.id: row for batch in _chunks(compare)
+                    for row in connection.execute(select(*columns).where(Item.id.in_(batch)))}
+    else:
+        all_ids, retired_ids = set(), set()
+        existing = {row.id: row for row in connection.execute(select(*columns))}
     added = updated = retired = restored = unchanged = 0
     inserts: list[dict] = []
     rewrites: list[dict] = []
     restores: list[str] = []
     new_cards: list[dict] = []
 
-    kept = set(keep) - set(wanted)
     for item_id in kept:
-        row = existing.get(item_id)
-        if row is None or item_id not in have_card:
+        if item_id not in all_ids or item_id not in have_card:
             raise StaleKeep(item_id)
-        if row.retired_at is not None:
+        if item_id in retired_ids:
             restores.append(item_id)
             restored += 1
         else:
@@ -127,7 +136,7 @@ def sync_content(
             added += 1
         else:
             changed = False
-            if row.retired_at is not None:
+            if row.retired:
                 restores.append(item_id)
                 restored += 1
                 changed = True
@@ -142,7 +151,7 @@ def sync_content(
                               "suspended": False, "leech": False, "version": 0})
 
     to_retire = [item_id for item_id, row in existing.items()
-                 if item_id not in wanted and item_id not in kept and row.retired_at is None]
+                 if item_id not in wanted and item_id not in kept and not row.retired]
     retired = len(to_retire)
 
     if inserts:
