@@ -35,13 +35,15 @@ from quizapp.store.models import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_mic
 QUEUE = "reps > 0 AND suspended = 0 AND retired = 0"
 NEW = "reps = 0 AND suspended = 0 AND retired = 0"
 
-_EARLIEST = f"SELECT id, due FROM cards WHERE kind = ? AND state = ? AND due <= ? AND {QUEUE}"
+_EARLIEST = f"SELECT id, due FROM cards WHERE kind = ? AND state = ? AND due >= ? AND due <= ? AND {QUEUE}"
 _FIRST_NUMBERED = f"SELECT id FROM cards WHERE kind = ? AND source_no IS NOT NULL AND {NEW}"
 _FIRST_UNNUMBERED = f"SELECT id FROM cards WHERE kind = ? AND source_no IS NULL AND {NEW}"
-_COUNT_DUE = f"SELECT count(*) FROM cards WHERE kind = ? AND state = ? AND due <= ? AND {QUEUE}"
+_COUNT_DUE = f"SELECT count(*) FROM cards WHERE kind = ? AND state = ? AND due >= ? AND due <= ? AND {QUEUE}"
 _COUNT_DUE_UPTO = (
-    f"SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND state = ? AND due <= ? AND {QUEUE} LIMIT ?)"
+    "SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND state = ? AND due >= ? AND due <= ? "
+    f"AND {QUEUE} LIMIT ?)"
 )
+_EVER = ""  # every stored due sorts after the empty text
 _COUNT_NEW_UPTO = f"SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND {NEW} LIMIT ?)"
 _TODAY = (
     f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
@@ -195,13 +197,15 @@ def _excluding(sql: str, excluded: Sequence[int]) -> str:
 
 
 def earliest_due(cur: sqlite3.Cursor, kind: str, states: Sequence[int], until: datetime,
-                 excluded: Sequence[int] = ()) -> int | None:
-    """The studied card of `kind` in one of `states` due first (at or before `until`)."""
+                 excluded: Sequence[int] = (), since: datetime | None = None) -> int | None:
+    """The studied card of `kind` in one of `states` due first (at or before `until`; with
+    `since`, not before it)."""
     best: tuple[str, int] | None = None
     sql = _excluding(_EARLIEST, excluded) + " ORDER BY due LIMIT 1"
+    low = _EVER if since is None else stored_time(since)
     for state in states:
         # One ordered index walk per state, then the earlier of the two.
-        row = cur.execute(sql, (kind, state, stored_time(until), *excluded)).fetchone()
+        row = cur.execute(sql, (kind, state, low, stored_time(until), *excluded)).fetchone()
         if row is not None and (best is None or row[1] < best[0]):
             best = (row[1], row[0])
     return best[1] if best else None
@@ -217,14 +221,17 @@ def first_new(cur: sqlite3.Cursor, kind: str, excluded: Sequence[int] = ()) -> i
     return None
 
 
-def count_due(cur: sqlite3.Cursor, kind: str, state: int, now: datetime, limit: int | None = None) -> int:
-    """Due studied cards of `kind` in `state`; with `limit`, counting stops there (a backlog
-    capped by a daily limit reads no more rows than the limit)."""
+def count_due(cur: sqlite3.Cursor, kind: str, state: int, until: datetime, limit: int | None = None,
+              since: datetime | None = None) -> int:
+    """Studied cards of `kind` in `state` due at or before `until` (with `since`, not before
+    it); with `limit`, counting stops there (a backlog capped by a daily limit reads no more
+    rows than the limit)."""
+    low = _EVER if since is None else stored_time(since)
     if limit is None:
-        return int(cur.execute(_COUNT_DUE, (kind, state, stored_time(now))).fetchone()[0])
+        return int(cur.execute(_COUNT_DUE, (kind, state, low, stored_time(until))).fetchone()[0])
     if limit <= 0:
         return 0
-    return int(cur.execute(_COUNT_DUE_UPTO, (kind, state, stored_time(now), limit)).fetchone()[0])
+    return int(cur.execute(_COUNT_DUE_UPTO, (kind, state, low, stored_time(until), limit)).fetchone()[0])
 
 
 def count_new(cur: sqlite3.Cursor, kind: str, limit: int) -> int:

@@ -41,6 +41,7 @@ from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
 LEARN_AHEAD = timedelta(minutes=20)
+_INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bound
 KINDS = ("qa", "mcq", "skill")
 
 
@@ -127,8 +128,8 @@ class StudyService:
         return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
 
     # -- counts ---------------------------------------------------------------
-    def _today(self, cur: queue.Cursor, settings: Settings) -> dict[str, tuple[int, int]]:
-        """kind -> (new cards introduced, answers of studied cards) in today's study day.
+    def _today(self, cur: queue.Cursor, settings: Settings) -> tuple[datetime, dict[str, tuple[int, int]]]:
+        """Today's start and, per kind, (new cards introduced, answers of studied cards) today.
 
         Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
         transaction): at most a day's quarters, never today's reviews. The day has an end
@@ -138,7 +139,7 @@ class StudyService:
         new multiple-choice questions.
         """
         start, end = self.day_window(None, settings.day_rollover_hour)
-        return queue.day_tallies(cur, start, end)
+        return start, queue.day_tallies(cur, start, end)
 
     def _streak(self, cur: queue.Cursor, settings: Settings, studied_today: bool) -> int:
         """Consecutive study days ending today (or yesterday): one tally probe per day, the
@@ -169,21 +170,31 @@ class StudyService:
         return query
 
     def _kind_due(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
-                  now: datetime) -> tuple[int, int]:
-        """(cards of `kind` to study now, of which new) under today's limits. The counts
-        capped by a limit stop reading there."""
+                  day_start: datetime, now: datetime) -> tuple[int, int]:
+        """(cards of `kind` to study now, of which new) under today's limits.
+
+        As in Anki's v3 scheduler, learning cards due since today's start (intraday) are
+        all shown; those left from an earlier day (interday) share the review limit with
+        the reviews. Every count is then bounded by today's activity or a daily limit and
+        stops reading there, however large a backlog grows.
+        """
         new_done, reviews_done = today
-        learning = sum(queue.count_due(cur, kind, state, now) for state in queue.LEARNING_STATES)
-        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, max(0, settings.reviews_per_day - reviews_done))
+        intraday = sum(queue.count_due(cur, kind, state, now, since=day_start) for state in queue.LEARNING_STATES)
+        left = max(0, settings.reviews_per_day - reviews_done)
+        interday = 0
+        for state in queue.LEARNING_STATES:
+            interday += queue.count_due(cur, kind, state, day_start - _INSTANT, limit=left - interday)
+        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, limit=left - interday)
         new = queue.count_new(cur, kind, max(0, settings.new_per_day - new_done))
-        return learning + review_due + new, new
+        return intraday + interday + review_due + new, new
 
     def due_counts(self) -> DueCounts:
         now = to_naive_utc(self.now())
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur))
-            today = self._today(cur, settings)
-            due = {kind: self._kind_due(cur, kind, settings, today.get(kind, (0, 0)), now) for kind in KINDS}
+            day_start, today = self._today(cur, settings)
+            due = {kind: self._kind_due(cur, kind, settings, today.get(kind, (0, 0)), day_start, now)
+                   for kind in KINDS}
             return DueCounts(
                 qa=due["qa"][0],
                 mcq=due["mcq"][0],
@@ -198,7 +209,7 @@ class StudyService:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur))
-            new_done, _ = self._today(cur, settings).get(kind, (0, 0))
+            new_done, _ = self._today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
     # -- queue ----------------------------------------------------------------
@@ -216,8 +227,8 @@ class StudyService:
                 found = queue.read_card_and_item(cur, item_id=only_item)
             else:
                 settings = settings_from_rows(queue.settings_rows(cur))
-                today = self._today(cur, settings).get(kind, (0, 0))
-                found = self._next_on(cur, kind, settings, today, now, list(exclude))
+                day_start, by_kind = self._today(cur, settings)
+                found = self._next_on(cur, kind, settings, by_kind.get(kind, (0, 0)), day_start, now, list(exclude))
         return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
     def study_view(self, kind: str) -> StudyView:
@@ -227,23 +238,30 @@ class StudyService:
         now = to_naive_utc(self.now())
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur))
-            today = self._today(cur, settings).get(kind, (0, 0))
-            found = self._next_on(cur, kind, settings, today, now, [])
-            due, _new = self._kind_due(cur, kind, settings, today, now)
+            day_start, by_kind = self._today(cur, settings)
+            today = by_kind.get(kind, (0, 0))
+            found = self._next_on(cur, kind, settings, today, day_start, now, [])
+            due, _new = self._kind_due(cur, kind, settings, today, day_start, now)
         card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
 
     def _next_on(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
-                 now: datetime, excluded: list[int]) -> tuple[queue.CardRow, str, dict[str, Any]] | None:
+                 day_start: datetime, now: datetime,
+                 excluded: list[int]) -> tuple[queue.CardRow, str, dict[str, Any]] | None:
+        """Learning cards due today, then (under the review limit) learning cards left from
+        an earlier day and due reviews, then new cards, then today's learning due soon."""
         new_done, reviews_done = today
-        card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now, excluded)
+        learning = queue.LEARNING_STATES
+        card_id = queue.earliest_due(cur, kind, learning, now, excluded, since=day_start)
         if card_id is None and reviews_done < settings.reviews_per_day:
-            card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
+            card_id = queue.earliest_due(cur, kind, learning, day_start - _INSTANT, excluded)
+            if card_id is None:
+                card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
         if card_id is None and new_done < settings.new_per_day:
             card_id = queue.first_new(cur, kind, excluded)
         if card_id is None:
-            card_id = queue.earliest_due(cur, kind, queue.LEARNING_STATES, now + LEARN_AHEAD, excluded)
+            card_id = queue.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
         if card_id is None:
             return None
         return queue.read_card_and_item(cur, card_id=card_id)

@@ -65,3 +65,23 @@ def test_the_study_view_equals_the_separate_reads(study, clock):
         if view.card is not None:
             study.answer(view.card.card.card_id, 1 + step % 4, mode="study", expected_version=view.card.card.version)
         clock.advance(minutes=7 if step % 5 else 60 * 20)
+
+
+def test_learning_left_from_an_earlier_day_shares_the_review_limit(study, clock):
+    """Anki's v3 rule: learning cards due since today's start are always shown; one left
+    from an earlier day counts as a review (the review limit bounds every count)."""
+    first = study.next_card("qa")
+    study.answer(first.card.card_id, 1, mode="study", expected_version=first.card.version)  # learning, due in 1 min
+    clock.advance(minutes=2)
+    view = study.study_view("qa")
+    assert view.card.card.card_id == first.card.card_id  # intraday learning comes first
+    settings = study.settings()
+    study.save_settings(settings.model_copy(update={"reviews_per_day": 0, "new_per_day": 0}))
+    assert study.study_view("qa").card.card.card_id == first.card.card_id  # limits do not hold it back today
+    assert study.study_view("qa").due == 1
+    clock.advance(days=1)  # now it is left from yesterday: a review, and none are allowed
+    view = study.study_view("qa")
+    assert view.card is None and view.due == 0 and study.due_counts().qa == 0
+    study.save_settings(study.settings().model_copy(update={"reviews_per_day": 1}))
+    view = study.study_view("qa")
+    assert view.card.card.card_id == first.card.card_id and view.due == 1
