@@ -26,7 +26,8 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     from quizapp.store.database import check_database, upgrade_database
 
     path = db_path(args)
-    before, head = check_database(path)
+    # The integrity check runs inside upgrade_database, when there is an upgrade to make.
+    before, head = check_database(path, integrity=False)
     result = upgrade_database(path)
     if before == head:
         text = f"{path}: already at head ({head})"
@@ -48,7 +49,7 @@ def cmd_current(args: argparse.Namespace) -> int:
         _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
                 f"{path}: does not exist yet (created on first run)")
         return 0
-    revision, head = check_database(path)
+    revision, head = check_database(path, integrity=False)  # the revision only: `db check` scans the file
     state = "head" if revision == head else f"older than head {head}"
     _report(args, {"path": str(path), "exists": True, "revision": revision, "head": head},
             f"{path}: {revision or 'empty'} ({state})")
