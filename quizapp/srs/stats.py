@@ -226,12 +226,16 @@ def _windows(days: _Days, first: date, count: int) -> list[_Window]:
 
 
 def _spans(windows: list[_Window]) -> list[tuple[datetime, datetime]]:
-    """The time the non-plain windows cover, as few [start, end) spans."""
+    """The time the non-plain windows cover, as few [start, end) spans, never outside the
+    first window's start and the last one's end (what the caller counts)."""
     spans: list[tuple[datetime, datetime]] = []
+    first, last = (windows[0].start, windows[-1].end) if windows else (datetime.min, datetime.min)
     for w in windows:
         if w.plain:
             continue
-        low, high = min(w.start, w.end), max(w.start, w.end)
+        low, high = max(min(w.start, w.end), first), min(max(w.start, w.end), last)
+        if low >= high:
+            continue
         if spans and spans[-1][1] >= low:
             spans[-1] = (spans[-1][0], max(spans[-1][1], high))
         else:
