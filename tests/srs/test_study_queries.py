@@ -16,7 +16,7 @@ from quizapp.srs.service import StudyService
 
 # A per-step query may SEARCH an index; it must never SCAN a whole table (or a whole
 # index) of cards, reviews or items, nor sort them in a temporary B-tree.
-BAD_PLAN = re.compile(r"\bSCAN (cards|reviews|items)\b|USE TEMP B-TREE")
+BAD_PLAN = re.compile(r"\bSCAN (cards|reviews|items|review_tallies)\b|USE TEMP B-TREE")
 
 
 def _capture(service: StudyService, action) -> list[tuple[str, object]]:
@@ -95,8 +95,9 @@ def test_every_per_step_query_uses_an_index(study, clock):
 def test_the_plan_check_catches_a_full_scan(study):
     """The check itself can fail: an unindexed filter over reviews is reported."""
     statements = [("SELECT count(*) FROM reviews WHERE duration_ms > ?", (5,)),
-                  ("SELECT id FROM cards ORDER BY stability LIMIT 1", ())]
-    assert len(_bad_plans(study, statements)) == 2
+                  ("SELECT id FROM cards ORDER BY stability LIMIT 1", ()),
+                  ("SELECT total(qa_new) FROM review_tallies WHERE qa_reviews > 0", ())]
+    assert len(_bad_plans(study, statements)) == 3
 
 
 def test_new_cards_come_in_bank_order(study):
