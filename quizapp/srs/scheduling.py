@@ -16,10 +16,12 @@ from quizapp.store.models import Card
 RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
 
-def make_scheduler(settings: Settings) -> Scheduler:
+def make_scheduler(settings: Settings, fuzz: bool | None = None) -> Scheduler:
+    """The scheduler `settings` configure; `fuzz` overrides their fuzzing (previews show
+    the unfuzzed interval)."""
     return _scheduler(
         settings.desired_retention, tuple(settings.learning_steps_min), tuple(settings.relearning_steps_min),
-        settings.fuzz,
+        settings.fuzz if fuzz is None else fuzz,
     )
 
 

@@ -191,7 +191,7 @@ class StudyService:
     def due_counts(self) -> DueCounts:
         now = to_naive_utc(self.now())
         with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur))
+            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             day_start, today = self._today(cur, settings)
             due = {kind: self._kind_due(cur, kind, settings, today.get(kind, (0, 0)), day_start, now)
                    for kind in KINDS}
@@ -208,7 +208,7 @@ class StudyService:
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
         with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur))
+            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             new_done, _ = self._today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
@@ -226,7 +226,7 @@ class StudyService:
             if only_item is not None:
                 found = queue.read_card_and_item(cur, item_id=only_item)
             else:
-                settings = settings_from_rows(queue.settings_rows(cur))
+                settings = settings_from_rows(queue.settings_rows(cur), shared=True)
                 day_start, by_kind = self._today(cur, settings)
                 found = self._next_on(cur, kind, settings, by_kind.get(kind, (0, 0)), day_start, now, list(exclude))
         return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
@@ -237,7 +237,7 @@ class StudyService:
         now and how many new ones today's limit still allows."""
         now = to_naive_utc(self.now())
         with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur))
+            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             day_start, by_kind = self._today(cur, settings)
             today = by_kind.get(kind, (0, 0))
             found = self._next_on(cur, kind, settings, today, day_start, now, [])
@@ -269,14 +269,14 @@ class StudyService:
     def preview(self, card_id: int) -> dict[int, timedelta]:
         """What each rating would schedule for the card now (the buttons' intervals)."""
         with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur))
+            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             card = queue.read_card(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         return self._intervals(card, settings)
 
     def _intervals(self, card: queue.CardRow, settings: Settings) -> dict[int, timedelta]:
-        scheduler = make_scheduler(settings.model_copy(update={"fuzz": False}))
+        scheduler = make_scheduler(settings, fuzz=False)
         return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
 
     # -- answering ------------------------------------------------------------
@@ -336,7 +336,7 @@ class StudyService:
     ) -> AnswerResult:
         """One row read, the compare-and-swap UPDATE, one INSERT (whose trigger counts the
         answer in review_tallies), all on `cur` in its transaction."""
-        settings = settings_from_rows(queue.settings_rows(cur))
+        settings = settings_from_rows(queue.settings_rows(cur), shared=True)
         scheduler = make_scheduler(settings)
         now = self.now()
         card = queue.read_card(cur, card_id)

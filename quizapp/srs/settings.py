@@ -63,12 +63,13 @@ def load_settings(session: Session) -> Settings:
     return settings_from_rows(session.connection().exec_driver_sql("SELECT key, value FROM settings"))
 
 
-def settings_from_rows(rows: Iterable[Sequence[Any]]) -> Settings:
+def settings_from_rows(rows: Iterable[Sequence[Any]], shared: bool = False) -> Settings:
     """Settings from the settings table's (key, value) rows, as the driver returns them.
 
     The rows are read every time (another window may have saved new ones); they are parsed
     and validated only when their text differs from a set seen before. Each caller gets its
-    own copy.
+    own copy — or with `shared`, for a caller that only reads it, the parsed object itself
+    (the study step reads settings twice per answer; a deep copy is a tenth of it).
     """
     raw = tuple(sorted((key, value) for key, value in rows))
     parsed = _PARSED.get(raw)
@@ -82,7 +83,7 @@ def settings_from_rows(rows: Iterable[Sequence[Any]]) -> Settings:
         if len(_PARSED) >= 8:
             _PARSED.pop(next(iter(_PARSED)))
         _PARSED[raw] = parsed
-    return parsed.model_copy(deep=True)
+    return parsed if shared else parsed.model_copy(deep=True)
 
 
 def save_settings(session: Session, settings: Settings, base: Settings | None = None) -> None:
