@@ -17,6 +17,15 @@ def user_data_dir() -> Path:
     return path
 
 
+def default_db_path() -> Path:
+    """$QUIZAPP_DB, else quizapp.db in the user data folder. Here, not in quizapp.store,
+    so that finding the path imports no SQLAlchemy before the first frame."""
+    env = os.environ.get("QUIZAPP_DB")
+    if env:
+        return Path(env).expanduser()
+    return user_data_dir() / "quizapp.db"
+
+
 def user_decks_dir() -> Path:
     return user_data_dir() / "decks"
 

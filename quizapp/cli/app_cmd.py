@@ -51,7 +51,7 @@ def start_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _db_path(args: argparse.Namespace) -> Path:
-    from quizapp.store.database import default_db_path
+    from quizapp.paths import default_db_path
 
     return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
 

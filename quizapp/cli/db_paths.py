@@ -45,7 +45,7 @@ def path_problem(path: Path, explicit: bool, writing: bool) -> str | None:
 def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
     """The database path of a command; UsageError (exit 2, one line) if it is unusable."""
     from quizapp.cli.errors import UsageError
-    from quizapp.store.database import default_db_path
+    from quizapp.paths import default_db_path
 
     path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
     problem = path_problem(path, _explicit(args), writing)

@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         original = getattr(exc, "orig", None) or exc
         if is_damage(original):
             # No start scans the whole file: damage is reported where a read meets it.
-            from quizapp.store.database import default_db_path
+            from quizapp.paths import default_db_path
 
             path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
             print(f"quizapp: {damaged(path, original)}", file=sys.stderr)

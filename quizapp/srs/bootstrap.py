@@ -174,7 +174,7 @@ def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] =
     """
     import os
 
-    from quizapp.store.database import default_db_path
+    from quizapp.paths import default_db_path
 
     path = Path(db_path) if db_path is not None else default_db_path()
     if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):

@@ -22,6 +22,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
+from quizapp.paths import default_db_path
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
     DatabaseBusy,
@@ -71,15 +72,6 @@ def busy_timeout_ms() -> int:
         return max(0, int(os.environ.get("QUIZAPP_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
     except ValueError:
         return BUSY_TIMEOUT_MS
-
-
-def default_db_path() -> Path:
-    env = os.environ.get("QUIZAPP_DB")
-    if env:
-        return Path(env).expanduser()
-    from quizapp.paths import user_data_dir
-
-    return user_data_dir() / "quizapp.db"
 
 
 def _alembic_config() -> Config:

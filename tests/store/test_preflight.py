@@ -98,23 +98,31 @@ def test_new_garbage_foreign_newer_and_head_files(tmp_path):
         stored_revision(ours)
 
 
-def test_first_frame_imports_nothing_heavy(tmp_path):
-    """What runs before Home's first frame: the CLI parser, the pre-flight check, the app module."""
-    db = tmp_path / "q.db"
+@pytest.mark.parametrize("how", ["--db", "QUIZAPP_DB", "default"])
+def test_first_frame_imports_nothing_heavy(tmp_path, how):
+    """What runs before Home's first frame, through the real entry point (`quizapp` with
+    `--db`, with $QUIZAPP_DB, or on the default path): the CLI parser, finding the
+    database, the pre-flight check, the app module. The app's run() is replaced by a probe
+    of what is loaded at that moment. (Finding the path once imported SQLAlchemy.)"""
+    env = {k: v for k, v in os.environ.items() if k != "QUIZAPP_DB"}
+    env["QUIZAPP_DATA_DIR"] = str(tmp_path / "data")
+    db = tmp_path / "data" / "quizapp.db" if how == "default" else tmp_path / "q.db"
+    db.parent.mkdir(exist_ok=True)
     open_database(db).close()
+    argv = ["--db", str(db)] if how == "--db" else []
+    if how == "QUIZAPP_DB":
+        env["QUIZAPP_DB"] = str(db)
     code = (
         "import sys\n"
-        "from pathlib import Path\n"
-        "from quizapp.cli.main import build_parser\n"
-        "build_parser()\n"
-        "from quizapp.cli.app_cmd import preflight\n"
-        f"assert preflight(Path({str(db)!r}), []) is None\n"
         "import quizapp.tui.app\n"
-        "from quizapp.tui.screens.home import HomeScreen\n"
         "heavy = {'sqlalchemy', 'alembic', 'numpy', 'fsrs', 'pydantic', 'yaml'}\n"
-        "print(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
+        "def probe(self, *args, **kwargs):\n"
+        "    print(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
+        "quizapp.tui.app.QuizApp.run = probe\n"
+        "from quizapp.cli.main import main\n"
+        f"sys.exit(main({argv!r}))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
 
