@@ -35,6 +35,7 @@ from quizapp.store.errors import (
     is_damage,
     reading_error,
 )
+from quizapp.store.models import json_text
 from quizapp.store.preflight import head_revision, known_revisions, stored_revision
 
 if TYPE_CHECKING:
@@ -221,9 +222,9 @@ class QuizSession(Session):
 
 def make_engine(path: Path, readonly: bool = False) -> Engine:
     if readonly:
-        engine = create_engine("sqlite://", creator=lambda: connect_readonly(path))
+        engine = create_engine("sqlite://", creator=lambda: connect_readonly(path), json_serializer=json_text)
     else:
-        engine = create_engine(f"sqlite:///{path}")
+        engine = create_engine(f"sqlite:///{path}", json_serializer=json_text)
     _configure_engine(engine, path, readonly)
     return engine
 
@@ -256,6 +257,8 @@ def upgrade_database(path: Path) -> OpenResult:
         log.info("backed up %s to %s before upgrading from %s", path, backup, revision)
     if revision != head:
         migrate(path, "head")
+    if backup is not None:
+        compact_file(path)
     return OpenResult(path=path, upgraded_from=revision if revision != head else None, backup=backup)
 
 
@@ -275,6 +278,22 @@ def migrate(path: Path, target: str) -> None:
         raise
     finally:
         engine.dispose()
+
+
+def compact_file(path: Path) -> None:
+    """VACUUM after an upgrade of a database with data: a revision that rewrites rows
+    (0006 makes every payload smaller) leaves them spread over half-empty pages, and the
+    file would keep its old size. Once per upgrade, after the backup and the integrity
+    check, which read the whole file too."""
+    conn = sqlite3.connect(path, timeout=busy_timeout_ms() / 1000)
+    try:
+        conn.execute("VACUUM")
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        log.info("could not compact %s after its upgrade (%s); it stays as it is", path, exc)
+    finally:
+        conn.close()
 
 
 def current_revision(path: Path) -> str | None:

@@ -14,7 +14,7 @@ from itertools import pairwise
 
 from sqlalchemy import text
 
-from quizapp.store.database import current_revision, migrate, open_database
+from quizapp.store.database import current_revision, head_revision, migrate, open_database
 
 DAY_US = 86_400_000_000
 
@@ -58,7 +58,7 @@ def test_upgrade_fills_the_gaps_from_existing_reviews_and_triggers_keep_them(tmp
 
     db = open_database(path)
     try:
-        assert current_revision(path) == "0005"
+        assert current_revision(path) == head_revision()
 
         def stored() -> dict[int, tuple[int, int]]:
             with db.session() as session:
