@@ -96,7 +96,8 @@ class Item(Base):
     __table_args__ = (Index("ix_items_kind_order", "kind", "source_no", "id"), Index("ix_items_tags", "id", "tags"))
 
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), index=True)  # qa | mcq | skill
+    # No index of its own (dropped by revision 0006): ix_items_kind_order starts with it.
+    kind: Mapped[str] = mapped_column(String(8))  # qa | mcq | skill
     source_no: Mapped[int | None] = mapped_column(Integer, index=True)
     group: Mapped[str | None] = mapped_column(String(16))
     section: Mapped[str | None] = mapped_column(String(16))
@@ -138,7 +139,9 @@ class Card(Base):
     step: Mapped[int | None] = mapped_column(Integer)
     stability: Mapped[float | None] = mapped_column(Float)
     difficulty: Mapped[float | None] = mapped_column(Float)
-    due: Mapped[datetime] = mapped_column(DateTime, index=True)
+    # Indexed only where a query reads it: ix_cards_queue, ix_cards_due_studied (revision 0006
+    # dropped the index of every card's due time, which nothing used).
+    due: Mapped[datetime] = mapped_column(DateTime)
     last_review: Mapped[datetime | None] = mapped_column(DateTime)
     reps: Mapped[int] = mapped_column(Integer, default=0)
     lapses: Mapped[int] = mapped_column(Integer, default=0)

@@ -2,7 +2,7 @@
 upgraded to head.
 
 Revision 0006 rewrites every JSON column compactly (UTF-8 as itself, no spaces) and the
-upgrade VACUUMs the file. The values, the search index and its results, the day tallies
+upgrade VACUUMs the file; two unused indexes go. The values, the search index and its results, the day tallies
 and the review gaps must come through exactly; the file must shrink; the search trigger
 must still follow an edited item; and what the app writes afterwards is compact too.
 """
@@ -101,6 +101,8 @@ def test_json_is_rewritten_compactly_and_everything_else_survives(tmp_path):
         assert conn.execute("SELECT answer FROM reviews WHERE id = 5").fetchone() == ('{"choice":"B","typed":"方差"}',)
         assert conn.execute("SELECT value FROM settings WHERE key = 'broken'").fetchone() == ("not json",)
         assert conn.execute("INSERT INTO items_fts (items_fts) VALUES ('integrity-check')").fetchall() == []
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name IN ('ix_items_kind', 'ix_cards_due')"
+                            ).fetchall() == []  # unused indexes, dropped
     finally:
         conn.close()
 
