@@ -70,6 +70,8 @@ OPS = (
     ("open", "open + Home counts (warm start to Home's figures)"),
     ("review_step", "one review step (next card + answer + commit)"),
     ("tui_step", "the Study screen's step (answer, then next card, counts, previews)"),
+    ("undo", "undo of the last answer (the service call of the Study screen's `u`; Anki: col.undo())"),
+    ("tui_undo", "the Study screen's `u` (undo, then the card, counts, previews)"),
     ("search_attention", 'search "attention"'),
     ("search_zh", 'search "注意力"'),
     ("search_q24", 'search "Q24"'),
@@ -752,7 +754,25 @@ class AppPath:
                 loaded = StudyScreen._fetch(stub, answered + 1)  # type: ignore[arg-type]
             return result.review_id, loaded
 
-        return types.SimpleNamespace(first=first, step=step)
+        def undo(review_id: int, card: Any) -> None:
+            """`u` on the Study screen (SessionScreen.undo_last): the undo, then the card
+            shown again with its previews and the counts."""
+            posted.clear()
+            try:
+                from quizapp.tui.screens.session_record import Answer
+
+                worker_body(StudyScreen, "undo_last")(stub, Answer(review_id, card, 3, card.card))
+                next(m for m in posted if isinstance(m, StudyScreen.Undone))
+                next(m for m in posted if isinstance(m, StudyScreen.Loaded))
+            except (AttributeError, TypeError, ImportError, StopIteration) as error:
+                self._replica("tui_undo", error)
+                service.undo(review_id)
+                shown = service.next_card("qa", only_item=card.card.item_id)
+                if shown is not None:
+                    service.preview(shown.card.card_id)
+                service.due_counts()
+
+        return types.SimpleNamespace(first=first, step=step, undo=undo)
 
     def stats(self) -> Any:
         from quizapp.tui.screens.stats import StatsScreen
@@ -811,6 +831,28 @@ def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
             out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
         for review_id in reversed(undo):
             service.undo(review_id)
+
+        def answered(n: int) -> list[tuple[int, Any]]:
+            """n answers (not timed) to undo: (review id, the card as shown)."""
+            answers = []
+            for _ in range(n):
+                card = service.next_card("qa")
+                result = service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
+                                        duration_ms=8000)
+                answers.append((result.review_id, card))
+            return answers
+
+        # Each answer undone newest first, as `u` pressed again and again does.
+        if "undo" in ops:
+            answers = answered(STEPS)
+            out["undo"] = statistics.median(
+                timed(lambda review_id=review_id: service.undo(review_id))[0] for review_id, _ in reversed(answers))
+        if "tui_undo" in ops:
+            screen = path.study()
+            answers = answered(STEPS)
+            out["tui_undo"] = statistics.median(
+                timed(lambda review_id=review_id, card=card: screen.undo(review_id, card))[0]
+                for review_id, card in reversed(answers))
 
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
             if key in ops:  # Browse's search (its default limit of 500 rows)
@@ -896,6 +938,25 @@ def measure_anki(folder: Path, path: Path, ops: set[str]) -> dict[str, Any]:
             out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
         for _ in range(answered):
             col.undo()
+
+        def answer_some() -> None:
+            for _ in range(STEPS):  # not timed
+                answer(col.sched.get_queued_cards(fetch_limit=1).cards[0])
+
+        if "undo" in ops:
+            answer_some()
+            out["undo"] = statistics.median(timed(col.undo)[0] for _ in range(STEPS))
+        if "tui_undo" in ops:
+            answer_some()
+
+            def tui_undo() -> None:
+                # The reviewer after an undo: the card again, the counts, the buttons' intervals.
+                col.undo()
+                shown = col.sched.get_queued_cards(fetch_limit=1).cards[0]
+                col.get_card(shown.card.id)
+                col.sched.describe_next_states(shown.states)
+
+            out["tui_undo"] = statistics.median(timed(tui_undo)[0] for _ in range(STEPS))
         for key, text in zip(("search_attention", "search_zh", "search_q24"), SEARCHES):
             if key in ops:
                 out[key], found = timed(lambda text=text: col.find_cards(text))

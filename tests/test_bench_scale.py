@@ -30,7 +30,7 @@ def test_scale_builds_and_measures_a_small_collection(tmp_path, monkeypatch):
     report = json.loads(proc.stdout)
     for system in ("quizapp", "anki"):
         (run,) = report["results"]["50"][system]
-        assert {"open", "review_step", "tui_step", "search_attention", "stats", "export"} <= set(run)
+        assert {"open", "review_step", "tui_step", "undo", "tui_undo", "search_attention", "stats", "export"} <= set(run)
         assert "replicas" not in run, run
         assert report["storage"]["50"][system]["reviews"] == 500
         check = report["builds"]["50"][system]["check"]

@@ -15,8 +15,11 @@ from sqlalchemy import event, text
 from quizapp.srs.service import StudyService
 
 # A per-step query may SEARCH an index; it must never SCAN a whole table (or a whole
-# index) of cards, reviews or items, nor sort them in a temporary B-tree.
-BAD_PLAN = re.compile(r"\bSCAN (cards|reviews|items|review_tallies)\b|USE TEMP B-TREE")
+# index) of cards, reviews or items, nor sort them in a temporary B-tree. A bare
+# "SEARCH reviews" (no index named) is a scan too: max(id) with an unindexed filter walks
+# the table back from its last row until a row matches.
+BAD_PLAN = re.compile(r"\b(SCAN (cards|reviews|items|review_tallies)\b|SEARCH (cards|reviews|items|review_tallies)$)"
+                      r"|USE TEMP B-TREE")
 
 
 def _capture(service: StudyService, action) -> list[tuple[str, object]]:
@@ -92,12 +95,34 @@ def test_every_per_step_query_uses_an_index(study, clock):
     assert _bad_plans(study, statements) == []
 
 
+def test_undo_and_what_the_study_screen_reads_after_it_use_indexes(study, clock):
+    """`u` on the Study screen (SessionScreen.undo_last): the undo, then the same card
+    again (`only_item`), its previews and the counts."""
+    _study_some(study, clock)
+    clock.advance(days=1)
+    _study_some(study, clock, 3)
+    card = study.next_card("qa")
+    result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+
+    def undo():
+        study.undo(result.review_id)
+        shown = study.next_card("qa", only_item=card.card.item_id)
+        study.preview(shown.card.card_id)
+        study.due_counts()
+
+    statements = _capture(study, undo)
+    seen = " ".join(sql for sql, _ in statements)
+    assert "FROM reviews" in seen and "max(reviews.id)" in seen  # the undo's own check is traced
+    assert _bad_plans(study, statements) == []
+
+
 def test_the_plan_check_catches_a_full_scan(study):
     """The check itself can fail: an unindexed filter over reviews is reported."""
     statements = [("SELECT count(*) FROM reviews WHERE duration_ms > ?", (5,)),
                   ("SELECT id FROM cards ORDER BY stability LIMIT 1", ()),
-                  ("SELECT total(qa_new) FROM review_tallies WHERE qa_reviews > 0", ())]
-    assert len(_bad_plans(study, statements)) == 3
+                  ("SELECT total(qa_new) FROM review_tallies WHERE qa_reviews > 0", ()),
+                  ("SELECT max(id) FROM reviews WHERE card_id + 0 = ?", (1,))]
+    assert len(_bad_plans(study, statements)) == 4
 
 
 def test_new_cards_come_in_bank_order(study):
