@@ -6,6 +6,13 @@ new cards — and the same histories: 400 FSRS-simulated review sequences (10 re
 the `fsrs` package with random ratings), shifted in time per card so that about a tenth
 of the cards are due.
 
+The notes hold the same text as quizapp's items: every text an item stores, in both
+languages (question, answer, long answer, key points with their keywords, MCQ options and
+explanation, source, drill types, computation checks; tags as Anki tags), one field per
+text and language in a Q&A and an MCQ note type whose card shows them all (`ANKI_FIELDS`).
+So file size, search and export compare the same content (Anki searches all of it;
+quizapp's index holds the question, answer, tags and id).
+
 How the collections are built (once; cached by size, and for quizapp by schema revision):
 
 * quizapp: the n items are written as a user deck (YAML files, as a user's own deck would
@@ -15,8 +22,8 @@ How the collections are built (once; cached by size, and for quizapp by schema r
   each value converted by the app's own column types (SQLAlchemy bind processors), and a
   check opens the result with the app's service (an answer and its undo, search, stats)
   and compares a real answer's row with the bulk-written ones.
-* Anki: notes through the backend (`add_notes`), then the card states and the revlog with
-  plain sqlite3 in one transaction.
+* Anki: the two note types, the notes through the backend (`add_notes`), then the card
+  states and the revlog with plain sqlite3 in one transaction.
 
 Each measurement runs in a fresh process per (system, size), interleaved run by run, so
 both see the same machine load; the machine is shared, so read medians, not minimums. The
@@ -37,6 +44,7 @@ import argparse
 import contextlib
 import fcntl
 import functools
+import html
 import inspect
 import json
 import os
@@ -58,6 +66,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD_VERSION = 2  # bump when the collections' shape changes
+ANKI_BUILD_VERSION = 1  # bump when only Anki's collections change (1: its notes hold all of an item's text)
 REVIEWS_PER_CARD = 10
 TEMPLATES = 400
 MAX_SPAN = timedelta(days=730)  # a review history covers at most two years
@@ -185,16 +194,6 @@ def clone_payload(base: list[dict[str, Any]], index: int) -> dict[str, Any]:
     if "source_no" in payload:
         payload["source_no"] = None
     return payload
-
-
-def _flat_text(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return " / ".join(_flat_text(v) for v in value.values() if v)
-    if isinstance(value, list):
-        return " ".join(_flat_text(v) for v in value)
-    return "" if value is None else str(value)
 
 
 _PLACEHOLDER = "bench-zzzzzz"  # as wide as bench_id(), so PyYAML lays the item out the same
@@ -525,6 +524,88 @@ def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
 
 
 # -- building Anki's collection ---------------------------------------------------------
+# Anki's notes hold every text quizapp stores for an item, both languages, in note types a
+# bilingual user would set up (a field per text and language, all shown on the card), so the
+# file sizes, searches and exports compare the same content. Text goes in as Anki's text
+# import puts plain text (HTML-escaped, line breaks as <br>); the drill types and the
+# computation checks (compact JSON) in fields of their own, the tags as Anki tags. Not
+# copied: the item id, kind and bank number (Anki has its own note id and guid).
+ANKI_FIELDS = {
+    "qa": ("Question", "Question (English)", "Answer", "Answer (English)", "Long answer", "Long answer (English)",
+           "Key points", "Key points (English)", "Source", "Drills", "Checks"),
+    "mcq": ("Question", "Question (English)", "Options", "Options (English)", "Answer", "Explanation",
+            "Explanation (English)", "Source", "Checks"),
+}
+
+
+def _html(text: str) -> str:
+    return html.escape(text, quote=False).replace("\n", "<br>")
+
+
+def _text(value: Any, lang: str) -> str:
+    """One language of a payload text ({zh, en} or a plain string); "" when it has none."""
+    from quizapp.content.bilingual import texts_of
+
+    return _html(texts_of(value).get(lang, ""))
+
+
+def _key_points(points: list[dict[str, Any]], lang: str) -> str:
+    """Each point with its keywords in that language, as a list."""
+    rows = []
+    for point in points:
+        keywords = point.get("keywords") or {}
+        words = keywords.get(lang, []) if isinstance(keywords, dict) else keywords
+        text = _text(point.get("text"), lang)
+        if text or words:
+            rows.append(f"<li>{text} <i>({_html(', '.join(words))})</i></li>" if words else f"<li>{text}</li>")
+    return f"<ul>{''.join(rows)}</ul>" if rows else ""
+
+
+def anki_fields(payload: dict[str, Any]) -> dict[str, str]:
+    """The fields of the Anki note holding a quizapp item's texts (see ANKI_FIELDS)."""
+    kind = payload["kind"]
+    fields: dict[str, str] = {}
+    for lang, suffix in (("zh", ""), ("en", " (English)")):
+        fields["Question" + suffix] = _text(payload.get("question"), lang)
+        if kind == "qa":
+            fields["Answer" + suffix] = _text(payload.get("answer"), lang)
+            fields["Long answer" + suffix] = _text(payload.get("long_answer"), lang)
+            fields["Key points" + suffix] = _key_points(payload.get("key_points") or [], lang)
+        else:
+            options = "".join(f"<li>{_text(option, lang)}</li>" for option in payload.get("options") or [])
+            fields["Options" + suffix] = f'<ol type="A">{options}</ol>'
+            fields["Explanation" + suffix] = _text(payload.get("explanation"), lang)
+    if kind == "mcq":
+        fields["Answer"] = _html(str(payload.get("answer") or ""))
+    source = [str(payload[key]) for key in ("source", "group", "section", "source_no") if payload.get(key)]
+    fields["Source"] = _html(" · ".join(source))
+    if kind == "qa":
+        fields["Drills"] = _html(" ".join(payload.get("drills") or []))
+    checks = payload.get("checks") or []
+    fields["Checks"] = _html(json.dumps(checks, ensure_ascii=False, separators=(",", ":"))) if checks else ""
+    assert set(fields) == set(ANKI_FIELDS[kind]), (kind, sorted(fields))
+    return fields
+
+
+def add_notetype(col: Any, kind: str) -> Any:
+    """A note type for quizapp's `kind` items: every field on the card, the answer side below a rule."""
+    names = ANKI_FIELDS[kind]
+    notetype = col.models.new(f"quizapp {kind} (zh/en)")
+    for name in names:
+        col.models.add_field(notetype, col.models.new_field(name))
+
+    def block(name: str) -> str:  # a titled section, left out when the field is empty
+        return f"{{{{#{name}}}}}<h4>{name}</h4><div>{{{{{name}}}}}</div>{{{{/{name}}}}}"
+
+    template = col.models.new_template("Card 1")
+    template["qfmt"] = "<div>{{Question}}</div><div class=en>{{Question (English)}}</div>"
+    template["afmt"] = "{{FrontSide}}<hr id=answer>" + "".join(block(name) for name in names[2:])
+    col.models.add_template(notetype, template)
+    notetype["css"] += ".en { color: #555; }\n"
+    col.models.add(notetype)
+    return col.models.by_name(notetype["name"])
+
+
 def build_anki(folder: Path, n: int, now: datetime) -> dict[str, Any]:
     from anki.collection import AddNoteRequest, Collection
 
@@ -535,16 +616,13 @@ def build_anki(folder: Path, n: int, now: datetime) -> dict[str, Any]:
     col = Collection(str(path))
     try:
         col.set_config("fsrs", True)
-        notetype = col.models.by_name("Basic")
+        notetypes = {kind: add_notetype(col, kind) for kind in ANKI_FIELDS}
         deck_id = col.decks.id("bench")
 
         def note_for(payload: dict[str, Any]) -> Any:
-            note = col.new_note(notetype)
-            note["Front"] = _flat_text(payload.get("question"))
-            answer = payload.get("answer")
-            if payload["kind"] == "mcq":
-                answer = _flat_text(payload.get("options")) + " " + _flat_text(payload.get("explanation"))
-            note["Back"] = _flat_text(answer)
+            note = col.new_note(notetypes[payload["kind"]])
+            for name, text in anki_fields(payload).items():
+                note[name] = text
             note.tags = list(payload.get("tags") or [])
             return AddNoteRequest(note=note, deck_id=deck_id)
 
@@ -1032,7 +1110,7 @@ def collection_folder(cache: Path, system: System, n: int) -> Path:
         # One collection per schema revision: a migration makes a new one.
         revision = ask(system.repo, "head_revision()", "quizapp.store.database")
         return cache / f"v{BUILD_VERSION}-quizapp-{revision}-{n}"
-    return cache / f"v{BUILD_VERSION}-anki-{n}"
+    return cache / f"v{BUILD_VERSION}.{ANKI_BUILD_VERSION}-anki-{n}"
 
 
 def checkout(ref: str, cache: Path) -> Path:
