@@ -13,35 +13,33 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable, Generator, Iterable, Iterator
-from contextlib import closing
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime
 from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any, overload
 
 from pydantic import ValidationError
-from sqlalchemy import JSON, DateTime, Select, bindparam, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from quizapp.atomic import atomic_path, atomic_write
 from quizapp.store import export_schema as schema
+from quizapp.store.export_items import CARD_FIELDS as _CARD_FIELDS
+from quizapp.store.export_items import dumps as _dumps
+from quizapp.store.export_items import write_items
 from quizapp.store.models import (
     Card,
     DrillAttempt,
-    EpochMicros,
     Item,
     MockAnswer,
     MockInterview,
     Review,
     Setting,
-    prev_card_columns,
 )
 
 EXPORT_VERSION = schema.VERSION
-_CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
 _MIN = datetime.min
-_EPOCH = datetime(1970, 1, 1)  # of EpochMicros
 _BATCH = 2000  # rows fetched at a time while exporting
 
 
@@ -71,88 +69,7 @@ def _naive(value: datetime | None) -> datetime | None:
     return value.astimezone(UTC).replace(tzinfo=None) if value is not None else None
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
 # -- JSON export (streamed) ----------------------------------------------------------------
-
-
-def _stored_time_iso(column_type: Any, processor: Callable[[Any], Any] | None) -> Callable[[Any], str | None]:
-    """Stored time → naive ISO text, as `datetime.isoformat()` gives it, without the
-    column type's round trip through a datetime object where the stored form is known:
-    SQLAlchemy's `YYYY-MM-DD HH:MM:SS.ffffff` text, and `EpochMicros` integers. Anything
-    else (another type, an older text form) goes through the column type's own processor.
-    """
-    epoch_micros = isinstance(column_type, EpochMicros)
-
-    def iso(value: Any) -> str | None:
-        if value is None:
-            return None
-        if epoch_micros and type(value) is int:
-            return (_EPOCH + timedelta(microseconds=value)).isoformat()
-        if type(value) is str and len(value) == 26 and value[10] == " " and value[19] == ".":
-            # isoformat() leaves out a zero fraction.
-            return f"{value[:10]}T{value[11:19]}" if value[20:] == "000000" else f"{value[:10]}T{value[11:]}"
-        moment = processor(value) if processor is not None else value
-        return moment.isoformat() if isinstance(moment, datetime) else str(moment)
-
-    return iso
-
-
-class _PlainQuery:
-    """A select run on the driver's cursor, its rows as lists, each value decoded by its
-    column's own SQLAlchemy processor — except times, which come out as naive ISO text
-    (`_stored_time_iso`), and the JSON text `null`, which every answer-less review holds.
-
-    An export reads every review: SQLAlchemy's per-row machinery (Row objects, a datetime
-    built and formatted again per time) was most of its cost.
-    """
-
-    def __init__(self, session: Session, statement: Select[Any]) -> None:
-        dialect = session.get_bind().dialect
-        compiled = statement.compile(dialect=dialect)
-        self.sql = str(compiled)
-        self.names = list(compiled.positiontup or ())
-        self.defaults = dict(compiled.params)
-        self.decoders: list[tuple[int, Callable[[Any], Any]]] = []
-        for index, column in enumerate(statement.selected_columns):
-            impl = column.type.dialect_impl(dialect)
-            processor = impl.result_processor(dialect, None)
-            if isinstance(column.type, DateTime | EpochMicros):
-                self.decoders.append((index, _stored_time_iso(column.type, processor)))
-            elif isinstance(impl, JSON) and processor is not None:
-                self.decoders.append((index, _json_null_first(processor)))
-            elif processor is not None:
-                self.decoders.append((index, processor))
-        self.cursor = session.connection().connection.cursor()
-
-    def _decoded(self, raw: tuple[Any, ...]) -> list[Any]:
-        row = list(raw)
-        for index, decode in self.decoders:
-            row[index] = decode(row[index])
-        return row
-
-    def stream(self, **params: Any) -> Generator[list[Any], None, None]:
-        """Every row, read in batches as the caller goes (nothing held whole)."""
-        self.cursor.execute(self.sql, [{**self.defaults, **params}[name] for name in self.names])
-        while batch := self.cursor.fetchmany(_BATCH):
-            for raw in batch:
-                yield self._decoded(raw)
-
-    def all(self, **params: Any) -> list[list[Any]]:
-        self.cursor.execute(self.sql, [{**self.defaults, **params}[name] for name in self.names])
-        return [self._decoded(raw) for raw in self.cursor.fetchall()]
-
-    def close(self) -> None:
-        self.cursor.close()
-
-
-def _json_null_first(processor: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def decode(value: Any) -> Any:
-        return None if value is None or value == "null" else processor(value)
-
-    return decode
 
 
 def _grouped(rows: Iterable[Any], key: Callable[[Any], Any]) -> Iterator[tuple[Any, list[Any]]]:
@@ -168,64 +85,6 @@ def _grouped(rows: Iterable[Any], key: Callable[[Any], Any]) -> Iterator[tuple[A
         group.append(row)
     if group:
         yield current, group
-
-
-def _utc_text(naive_iso: str | None) -> str | None:
-    """Naive UTC ISO text with its offset (what `_utc` gives for the same moment)."""
-    return None if naive_iso is None else naive_iso + "+00:00"
-
-
-def _write_items(session: Session, out: IO[str], review_refs: dict[int, int]) -> int:
-    items = _PlainQuery(
-        session,
-        select(
-            Item.id, Item.kind, Item.source_no, Item.question, Item.retired_at.is_not(None),
-            Card.id, *(getattr(Card, name) for name in _CARD_FIELDS),
-        )
-        .outerjoin(Card, Card.item_id == Item.id)
-        .order_by(Item.kind, Item.id),
-    )
-    prev_columns = prev_card_columns()
-    # Each card's reviews from the card_id index: ordering every review of the collection
-    # by item in one query sorts a table's worth of rows (a third slower at a million).
-    reviews = _PlainQuery(
-        session,
-        select(
-            Review.id, Review.mode, Review.rating, Review.reviewed_at, Review.duration_ms, Review.score,
-            Review.answer, *prev_columns,
-        )
-        .where(Review.card_id == bindparam("card_id"))
-        .order_by(Review.reviewed_at, Review.id),
-    )
-    prev_names = [column.key.removeprefix("prev_") for column in prev_columns]
-    # Flags of the snapshot are plain bools even when stored NULL (as `prev_card_of` reads them).
-    prev_flags = [index for index, name in enumerate(prev_names) if name in ("leech", "suspended")]
-    card_names = _CARD_FIELDS
-    count = 0
-    # Closed here, not whenever the cursors are collected: after a failed write the
-    # database may be closed first.
-    with closing(items), closing(reviews):
-        for item_id, kind, source_no, question, retired, card_id, *card_values in items.stream():
-            records = []
-            card = None
-            if card_id is not None:
-                for review in reviews.all(card_id=card_id):
-                    ref = review_refs[review[0]] = len(review_refs) + 1
-                    prev = review[7:]
-                    for index in prev_flags:
-                        prev[index] = bool(prev[index])
-                    records.append({
-                        "ref": ref, "mode": review[1], "rating": review[2], "reviewed_at": _utc_text(review[3]),
-                        "duration_ms": review[4], "score": review[5], "answer": review[6],
-                        "prev_card": dict(zip(prev_names, prev)),
-                    })
-                card = dict(zip(card_names, card_values))
-                card["due"], card["last_review"] = _utc_text(card["due"]), _utc_text(card["last_review"])
-            record = {"id": item_id, "kind": kind, "source_no": source_no, "question": question,
-                      "retired": bool(retired), "card": card, "reviews": records}
-            out.write(("\n" if count == 0 else ",\n") + _dumps(record))
-            count += 1
-    return count
 
 
 def _write_attempts(session: Session, out: IO[str], review_refs: dict[int, int], mock_refs: dict[int, int]) -> dict[int, int]:
@@ -292,7 +151,7 @@ def stream_json(session: Session, out: IO[str], now: datetime | None = None) -> 
     mock_ids = session.scalars(select(MockInterview.id).order_by(MockInterview.started_at, MockInterview.id)).all()
     mock_refs = {mock_id: n for n, mock_id in enumerate(mock_ids, 1)}
     review_refs: dict[int, int] = {}
-    count = _write_items(session, out, review_refs)
+    count = write_items(session, out, review_refs)
     out.write('],\n"drill_attempts":[')
     attempt_refs = _write_attempts(session, out, review_refs, mock_refs)
     out.write('],\n"mock_interviews":[')
