@@ -23,7 +23,7 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -184,6 +184,36 @@ def insert_review(cur: Cursor, before: CardRow, *, mode: str, rating: int, revie
         before.reps, before.lapses, int(before.leech), int(before.suspended),
     ))
     return int(cur.lastrowid)  # type: ignore[arg-type]
+
+
+_SNAPSHOT = ("SELECT card_id, prev_state, prev_step, prev_stability, prev_difficulty, prev_due, prev_last_review, "
+             "prev_reps, prev_lapses, prev_leech, prev_suspended FROM reviews WHERE id = ?")
+_EPOCH = datetime(1970, 1, 1)  # of EpochMicros
+
+
+def read_snapshot(cur: Cursor, review_id: int) -> tuple[int, dict[str, Any]] | None:
+    """A review's card id and the card as it was before it, as `prev_card_of` gives it
+    (times as naive ISO text, flags as bools): what undo writes back."""
+    row = cur.execute(_SNAPSHOT, (review_id,)).fetchone()
+    if row is None:
+        return None
+    card_id, state, step, stability, difficulty, due, last_review, reps, lapses, leech, suspended = row
+    times = [None if value is None else (_EPOCH + timedelta(microseconds=value)).isoformat()
+             for value in (due, last_review)]
+    return card_id, {"state": state, "step": step, "stability": stability, "difficulty": difficulty,
+                     "due": times[0], "last_review": times[1], "reps": reps, "lapses": lapses,
+                     "leech": bool(leech), "suspended": bool(suspended)}
+
+
+def latest_review(cur: Cursor, card_id: int) -> int | None:
+    """The card's newest review (ix_reviews_card_id)."""
+    return cur.execute("SELECT max(id) FROM reviews WHERE card_id = ?", (card_id,)).fetchone()[0]
+
+
+def delete_review(cur: Cursor, review_id: int) -> None:
+    """Its triggers take it out of review_tallies and review_gaps; a drill attempt that
+    rated it keeps the attempt (ON DELETE SET NULL)."""
+    cur.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
 
 
 def settings_rows(cur: Cursor) -> list[tuple[str, Any]]:

@@ -55,6 +55,39 @@ def test_undo_bumps_the_version_so_a_stale_answer_is_refused(study):
     assert _reviews(study) == 0
 
 
+def test_undo_writes_back_the_card_as_it_was_and_refuses_what_it_cannot_undo(study, clock):
+    from datetime import datetime
+
+    from quizapp.srs.service import UndoError
+
+    card = _card(study)
+    first = study.answer(card.card_id, 3, mode="study", expected_version=card.version)
+    clock.advance(minutes=7)
+    # A card with every snapshot column set, to the microsecond (the second answer's "before").
+    with study.db.session() as session, session.begin():
+        stored = session.get(Card, card.card_id)
+        stored.due, stored.leech, stored.lapses = datetime(2026, 3, 2, 8, 3, 4, 56), True, 2
+        stored.version += 1
+    with study.db.session() as session:
+        stored = session.get(Card, card.card_id)
+        before = {name: getattr(stored, name) for name in
+                  ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech",
+                   "suspended", "version")}
+    second = study.answer(card.card_id, 1, mode="study", expected_version=before["version"])
+    with pytest.raises(UndoError, match="answered again"):
+        study.undo(first.review_id)
+    view = study.undo(second.review_id)
+    with study.db.session() as session:
+        stored = session.get(Card, card.card_id)
+        after = {name: getattr(stored, name) for name in before}
+    assert after == {**before, "version": before["version"] + 2}
+    assert (view.card_id, view.due.replace(tzinfo=None), view.version, view.leech) == (
+        card.card_id, before["due"], after["version"], True)
+    assert _reviews(study) == 1
+    with pytest.raises(UndoError, match="already gone"):
+        study.undo(second.review_id)
+
+
 def test_settings_two_windows_keep_both_changes_and_refuse_a_conflict(study):
     base = study.settings()
     study.save_settings(base.model_copy(update={"new_per_day": 7}), base)  # window A

@@ -112,7 +112,7 @@ def test_undo_and_what_the_study_screen_reads_after_it_use_indexes(study, clock)
 
     statements = _capture(study, undo)
     seen = " ".join(sql for sql, _ in statements)
-    assert "FROM reviews" in seen and "max(reviews.id)" in seen  # the undo's own check is traced
+    assert "FROM reviews WHERE id" in seen and "max(id) FROM reviews WHERE card_id" in seen  # the undo's reads are traced
     assert _bad_plans(study, statements) == []
 
 
