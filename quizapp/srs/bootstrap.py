@@ -11,15 +11,17 @@ from quizapp.paths import user_decks_dir
 from quizapp.resources import content_dir
 from quizapp.srs.clock import Clock, to_naive_utc
 from quizapp.store import content_cache
-from quizapp.store.database import Database, open_database
-from quizapp.store.sync import SyncReport
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    # YAML and the pydantic content models load only when a deck changed (see `prepare`).
+    # YAML and the pydantic content models load only when a deck changed (see `prepare`),
+    # SQLAlchemy when a database is opened: Home's first figures (quizapp.srs.home_figures)
+    # use `content_directories` with plain sqlite3.
     from quizapp.content.loader import ContentSet
+    from quizapp.store.database import Database
     from quizapp.store.models import ContentFile
+    from quizapp.store.sync import SyncReport
 
 
 def content_directories(extra: Sequence[Path] = (), include_user_decks: bool = True) -> list[tuple[Path, str]]:
@@ -81,6 +83,9 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     Unchanged content (same files, same hashes, see `quizapp.store.content_cache`) is
     neither parsed nor synced.
     """
+    from quizapp.store.database import open_database
+    from quizapp.store.sync import SyncReport
+
     db = open_database(db_path)
     dirs = content_directories(extra_content)
     now = to_naive_utc((clock or Clock()).now())
@@ -175,6 +180,7 @@ def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] =
     import os
 
     from quizapp.paths import default_db_path
+    from quizapp.store.database import open_database
 
     path = Path(db_path) if db_path is not None else default_db_path()
     if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):

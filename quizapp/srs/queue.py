@@ -24,13 +24,15 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
+from quizapp.store.codes import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
+from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy
 
-from quizapp.store.database import BUSY_MESSAGE, Database
-from quizapp.store.errors import DatabaseBusy
-from quizapp.store.models import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
+if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
+    from sqlalchemy.orm import Session
+
+    from quizapp.store.database import Database
 
 QUEUE = "reps > 0 AND suspended = 0 AND retired = 0"
 NEW = "reps = 0 AND suspended = 0 AND retired = 0"

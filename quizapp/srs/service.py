@@ -18,6 +18,9 @@ from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.counts import INSTANT, DayCounter
+from quizapp.srs.home_figures import HomeFigures
+from quizapp.srs.readiness import readiness
 from quizapp.srs.scheduling import (
     fsrs_values,
     make_scheduler,
@@ -41,7 +44,6 @@ from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
 
 LEARN_AHEAD = timedelta(minutes=20)
-_INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bound
 KINDS = ("qa", "mcq", "skill")
 
 
@@ -88,10 +90,8 @@ class StudyService:
     def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock = clock or Clock()
-        # Streak of the days before today, keyed by (today, rollover hour): answers land in
-        # today, so past days only change by undo (which clears it) or by an import run in
-        # another process while this one is open (seen after the next day starts).
-        self._past_streak: tuple[tuple[datetime, int], int] | None = None
+        # Study days, today's counts and the remembered streak (shared with Home's first figures).
+        self.days = DayCounter(self.clock)
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
@@ -113,103 +113,38 @@ class StudyService:
         """Start of the study day containing `moment`, as naive UTC."""
         if rollover_hour is None:
             rollover_hour = self.settings().day_rollover_hour
-        local = (moment or self.now()).astimezone(self.clock.local_tz())
-        start = local.replace(hour=rollover_hour, minute=0, second=0, microsecond=0)
-        if local < start:
-            start -= timedelta(days=1)
-        return to_naive_utc(start)
+        return self.days.day_start(moment, rollover_hour)
 
     def day_window(self, moment: datetime | None = None, rollover_hour: int | None = None) -> tuple[datetime, datetime]:
         """The study day containing `moment`: its start and the next day's start, naive UTC
         (23 or 25 hours apart across a DST change)."""
-        start = self.day_start(moment, rollover_hour)
         if rollover_hour is None:
             rollover_hour = self.settings().day_rollover_hour
-        return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
+        return self.days.day_window(moment, rollover_hour)
 
     # -- counts ---------------------------------------------------------------
-    def _today(self, cur: queue.Cursor, settings: Settings) -> tuple[datetime, dict[str, tuple[int, int]]]:
-        """Today's start and, per kind, (new cards introduced, answers of studied cards) today.
-
-        Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
-        transaction): at most a day's quarters, never today's reviews. The day has an end
-        as well as a start: answers stamped in the future (the clock ran ahead, then was put
-        right) count on their own day, not on every day until then. Daily limits apply per
-        kind, as Anki's apply per deck: finishing today's new Q&A cards must not use up the
-        new multiple-choice questions.
-        """
-        start, end = self.day_window(None, settings.day_rollover_hour)
-        return start, queue.day_tallies(cur, start, end)
-
-    def _streak(self, cur: queue.Cursor, settings: Settings, studied_today: bool) -> int:
-        """Consecutive study days ending today (or yesterday): one tally probe per day, the
-        days before today remembered until the day changes."""
-        hour = settings.day_rollover_hour
-        today = self.day_start(None, hour)
-
-        def previous(start: datetime) -> datetime:
-            # The day before, found through the zone (a day is 23 or 25 hours across DST).
-            return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
-
-        key = (today, hour)
-        if self._past_streak is not None and self._past_streak[0] == key:
-            past = self._past_streak[1]
-        else:
-            past = 0
-            start, end = previous(today), today
-            while queue.studied_between(cur, start, end):
-                past += 1
-                start, end = previous(start), start
-            self._past_streak = (key, past)
-        return past + 1 if studied_today else past
-
     def _active_cards(self, kind: str | None = None):
         query = select(Card, Item.kind).join(Item).where(Item.retired_at.is_(None), Card.suspended.is_(False))
         if kind:
             query = query.where(Item.kind == kind)
         return query
 
-    def _kind_due(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
-                  day_start: datetime, now: datetime) -> tuple[int, int]:
-        """(cards of `kind` to study now, of which new) under today's limits.
-
-        As in Anki's v3 scheduler, learning cards due since today's start (intraday) are
-        all shown; those left from an earlier day (interday) share the review limit with
-        the reviews. Every count is then bounded by today's activity or a daily limit and
-        stops reading there, however large a backlog grows.
-        """
-        new_done, reviews_done = today
-        intraday = sum(queue.count_due(cur, kind, state, now, since=day_start) for state in queue.LEARNING_STATES)
-        left = max(0, settings.reviews_per_day - reviews_done)
-        interday = 0
-        for state in queue.LEARNING_STATES:
-            interday += queue.count_due(cur, kind, state, day_start - _INSTANT, limit=left - interday)
-        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, limit=left - interday)
-        new = queue.count_new(cur, kind, max(0, settings.new_per_day - new_done))
-        return intraday + interday + review_due + new, new
-
     def due_counts(self) -> DueCounts:
-        now = to_naive_utc(self.now())
+        with queue.step_transaction(self.db) as cur:
+            return self.days.due_counts(cur, settings_from_rows(queue.settings_rows(cur), shared=True))
+
+    def home_figures(self) -> HomeFigures:
+        """Home's counts, readiness and the settings, from one read transaction (what
+        `quizapp.srs.home_figures` reads without the service on an ordinary start)."""
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-            day_start, today = self._today(cur, settings)
-            due = {kind: self._kind_due(cur, kind, settings, today.get(kind, (0, 0)), day_start, now)
-                   for kind in KINDS}
-            return DueCounts(
-                qa=due["qa"][0],
-                mcq=due["mcq"][0],
-                skill=due["skill"][0],
-                new_left=due["qa"][1] + due["mcq"][1],
-                new_done_today=sum(n for n, _ in today.values()),
-                reviews_done_today=sum(r for _, r in today.values()),
-                streak=self._streak(cur, settings, any(n or r for n, r in today.values())),
-            )
+            return HomeFigures(self.days.due_counts(cur, settings), readiness(cur, self.clock, settings), settings)
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-            new_done, _ = self._today(cur, settings)[1].get(kind, (0, 0))
+            new_done, _ = self.days.today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
     # -- queue ----------------------------------------------------------------
@@ -227,7 +162,7 @@ class StudyService:
                 found = queue.read_card_and_item(cur, item_id=only_item)
             else:
                 settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-                day_start, by_kind = self._today(cur, settings)
+                day_start, by_kind = self.days.today(cur, settings)
                 found = self._next_on(cur, kind, settings, by_kind.get(kind, (0, 0)), day_start, now, list(exclude))
         return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
@@ -238,10 +173,10 @@ class StudyService:
         now = to_naive_utc(self.now())
         with queue.step_transaction(self.db) as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-            day_start, by_kind = self._today(cur, settings)
+            day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
             found = self._next_on(cur, kind, settings, today, day_start, now, [])
-            due, _new = self._kind_due(cur, kind, settings, today, day_start, now)
+            due, _new = self.days.kind_due(cur, kind, settings, today, day_start, now)
         card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
@@ -255,7 +190,7 @@ class StudyService:
         learning = queue.LEARNING_STATES
         card_id = queue.earliest_due(cur, kind, learning, now, excluded, since=day_start)
         if card_id is None and reviews_done < settings.reviews_per_day:
-            card_id = queue.earliest_due(cur, kind, learning, day_start - _INSTANT, excluded)
+            card_id = queue.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
             if card_id is None:
                 card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
         if card_id is None and new_done < settings.new_per_day:
@@ -366,7 +301,7 @@ class StudyService:
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
-        self._past_streak = None
+        self.days.forget_streak()
         # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
         # same reads and writes cost several times the answer itself.
         with queue.step_transaction(self.db, write=True) as cur:

@@ -5,32 +5,40 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable, Sequence
-from datetime import date
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from sqlalchemy import select
-from sqlalchemy.orm import Session
 
+from quizapp.srs.settings_limits import DEFAULT_LANGUAGE, DEFAULT_THEME, LIMITS, iso_date
 from quizapp.store.errors import ChangedElsewhere
-from quizapp.store.models import Setting
+
+if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts read settings without it
+    from sqlalchemy.orm import Session
+
+
+def _field(name: str) -> Any:
+    default, low, high = LIMITS[name]
+    return Field(default, ge=low, le=high)
 
 
 class Settings(BaseModel):
+    """Every setting; the defaults and limits are `quizapp.srs.settings_limits`' (Home reads a
+    few of them with those alone, before pydantic loads)."""
+
     model_config = ConfigDict(validate_assignment=True)
 
-    desired_retention: float = Field(0.9, ge=0.7, le=0.99)
-    new_per_day: int = Field(20, ge=0, le=9999)
-    reviews_per_day: int = Field(200, ge=0, le=99999)
+    desired_retention: float = _field("desired_retention")
+    new_per_day: int = _field("new_per_day")
+    reviews_per_day: int = _field("reviews_per_day")
     learning_steps_min: list[float] = Field(default_factory=lambda: [1.0, 10.0])
     relearning_steps_min: list[float] = Field(default_factory=lambda: [10.0])
-    day_rollover_hour: int = Field(4, ge=0, le=23)
-    leech_threshold: int = Field(8, ge=1, le=99)
-    language: Literal["zh", "en"] = "zh"
+    day_rollover_hour: int = _field("day_rollover_hour")
+    leech_threshold: int = _field("leech_threshold")
+    language: Literal["zh", "en"] = DEFAULT_LANGUAGE
     # Language of the study material: "ui" follows `language`; "both" shows the question in
     # the interface language with the other language's answer one key (`t`) away.
     material: Literal["ui", "zh", "en", "both"] = "ui"
-    theme: str = "textual-dark"
+    theme: str = DEFAULT_THEME
     fuzz: bool = True
     # The interview day (ISO `YYYY-MM-DD`, or None): Stats predicts recall on it, Home counts down.
     interview_date: str | None = None
@@ -38,12 +46,7 @@ class Settings(BaseModel):
     @field_validator("interview_date")
     @classmethod
     def _iso_date(cls, value: str | None) -> str | None:
-        if value is None or value == "":
-            return None
-        try:
-            return date.fromisoformat(value).isoformat()
-        except ValueError:
-            raise ValueError("the interview date must be a date written YYYY-MM-DD") from None
+        return iso_date(value)
 
     @field_validator("learning_steps_min", "relearning_steps_min")
     @classmethod
@@ -94,6 +97,10 @@ def save_settings(session: Session, settings: Settings, base: Settings | None = 
     of that field meanwhile, ChangedElsewhere is raised and the caller's transaction rolls
     back. Two windows changing different settings then both keep their change.
     """
+    from sqlalchemy import select
+
+    from quizapp.store.models import Setting
+
     data = settings.model_dump(mode="json")
     before = base.model_dump(mode="json") if base is not None else None
     stored = load_settings(session).model_dump(mode="json")

@@ -18,18 +18,20 @@ The result is plain data (`StudyStats`), used by the Stats screen, Home and
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta
 from typing import Any
 
-from fsrs import Scheduler, State
+from fsrs import State
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from quizapp.srs import queue
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.readiness import Days as _Days
+from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
+from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
 from quizapp.srs.settings import Settings
 from quizapp.store.database import Database
 from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
@@ -37,7 +39,6 @@ from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
 HEATMAP_DAYS = 365
 FORECAST_DAYS = 30
 MISTAKE_LIMIT = 10
-MEMORY_KINDS = ("qa", "mcq")  # what readiness measures; drills have their own accuracy
 # (label, lowest days, highest days exclusive); a review's interval is the gap since the
 # card's previous review. Under a day is a learning step, not a test of memory.
 RETENTION_BUCKETS: tuple[tuple[str, int, int | None], ...] = (
@@ -50,17 +51,6 @@ INTERVAL_BUCKETS: tuple[tuple[str, int, int | None], ...] = (
 STATE_COLUMNS = ("new", "learning", "review", "relearning", "suspended")
 _STATE_NAMES: dict[int, str] = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
 _TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"  # how SQLAlchemy stores a naive DateTime in SQLite
-
-
-@dataclass(frozen=True)
-class TopicReadiness:
-    topic: str
-    items: int  # Q&A and MCQ items with this tag (not suspended, not retired)
-    studied: int  # of those, reviewed at least once
-    recall_now: float  # mean predicted recall; an item never studied counts as 0
-    recall_at_interview: float | None  # the same on the interview date (no more reviews)
-    mock_score: float | None  # mean score of this topic's mock answers
-    mock_answers: int
 
 
 @dataclass(frozen=True)
@@ -163,29 +153,6 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
-def parse_interview_date(value: str | None) -> date | None:
-    if not value:
-        return None
-    return date.fromisoformat(value)
-
-
-class _Days:
-    """Study days: local dates whose day starts at the rollover hour."""
-
-    def __init__(self, tz: tzinfo, rollover_hour: int) -> None:
-        self.tz = tz
-        self.rollover = timedelta(hours=rollover_hour)
-
-    def of(self, naive_utc: datetime) -> date:
-        return (from_naive_utc(naive_utc).astimezone(self.tz) - self.rollover).date()
-
-    def start(self, day: date) -> datetime:
-        """Naive UTC start of a study day."""
-        local = datetime(day.year, day.month, day.day, tzinfo=self.tz) + self.rollover
-        # A fixed-offset or zoneinfo tz: normalise through UTC so DST is respected.
-        return to_naive_utc(local.astimezone(self.tz))
-
-
 _UNIX_EPOCH = datetime(1970, 1, 1)
 
 
@@ -252,16 +219,6 @@ def _ranges_json(bounds: list[tuple[Any, Any]]) -> str:
 _RANGES = "SELECT key, json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high FROM json_each(:ranges)"
 
 
-def _ensure_pow(session: Session) -> None:
-    """SQLite builds without the math functions get `pow` from Python (same result)."""
-    try:
-        session.execute(text("SELECT pow(2, 0.5)"))
-    except Exception:  # OperationalError: no such function
-        raw = session.connection().connection.driver_connection
-        if raw is not None:
-            raw.create_function("pow", 2, math.pow, deterministic=True)
-
-
 def _fmt(moment: datetime) -> str:
     return moment.strftime(_TIME_FORMAT)
 
@@ -276,13 +233,12 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
     days_left = (interview - today).days if interview is not None else None
     # Recall "on the interview date" is predicted for the start of that study day.
     at_interview = days.start(interview) if interview is not None and interview >= today else None
-    scheduler = Scheduler(desired_retention=settings.desired_retention)
-    decay = -scheduler.parameters[20]
-    factor = 0.9 ** (1 / decay) - 1
+    factor, decay = recall_curve(settings.desired_retention)
 
     with db.session() as session:
-        _ensure_pow(session)
-        topics, overall = _readiness(session, now, at_interview, factor, decay)
+        cur = queue.cursor(session)
+        ensure_pow(cur.connection)
+        topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
         mock_by_topic = _mock_scores_by_topic(session)
         topics = [
             TopicReadiness(**{**asdict(t), "mock_score": mock_by_topic.get(t.topic, (None, 0))[0],
@@ -313,99 +269,6 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
             streak=_streak(heatmap_counts, today),
         )
     return stats
-
-
-@dataclass(frozen=True)
-class Readiness:
-    """Home's one-line answer: days to the interview and mean predicted recall."""
-
-    interview_date: date | None
-    days_left: int | None
-    now: float | None
-    at_interview: float | None
-
-
-def readiness(db: Database, clock: Clock, settings: Settings) -> Readiness:
-    """Only the overall readiness (one aggregate query over the cards), for Home."""
-    days = _Days(clock.local_tz(), settings.day_rollover_hour)
-    now = to_naive_utc(clock.now())
-    today = days.of(now)
-    interview = parse_interview_date(settings.interview_date)
-    at_interview = days.start(interview) if interview is not None and interview >= today else None
-    scheduler = Scheduler(desired_retention=settings.desired_retention)
-    decay = -scheduler.parameters[20]
-    with db.session() as session:
-        _ensure_pow(session)
-        _, overall = _readiness(session, now, at_interview, 0.9 ** (1 / decay) - 1, decay, topics=False)
-    return Readiness(interview, (interview - today).days if interview else None, overall[0], overall[1])
-
-
-def _recall_sql(moment_param: str) -> str:
-    """Predicted recall of one card at `:moment_param`; 0 for a card never studied."""
-    elapsed = f"max(0, CAST(julianday(:{moment_param}) - julianday(c.last_review) AS INTEGER))"
-    return (
-        "CASE WHEN c.reps > 0 AND c.stability > 0 AND c.last_review IS NOT NULL "
-        f"THEN pow(1 + :factor * {elapsed} / c.stability, :decay) ELSE 0 END"
-    )
-
-
-# What readiness measures: Q&A and MCQ cards that can be shown. Every item has its card
-# (the content sync inserts both in one transaction), and cards carry copies of the item's
-# kind and retired flag (revision 0004), so the filter never reads an item's row.
-_MEMORY_CARDS = f"c.kind IN {MEMORY_KINDS!r} AND c.retired = 0 AND c.suspended = 0"
-
-
-def _readiness(
-    session: Session, now: datetime, at_interview: datetime | None, factor: float, decay: float,
-    topics: bool = True,
-) -> tuple[list[TopicReadiness], tuple[float | None, float | None]]:
-    then = at_interview or now
-    params = {"now": _fmt(now), "then": _fmt(then), "factor": factor, "decay": decay}
-    sums = f"count(*), sum(c.reps > 0), sum({_recall_sql('now')}), sum({_recall_sql('then')})"
-    groups: Sequence[Any]
-    if not topics:
-        groups = [("[]", *session.execute(text(f"SELECT {sums} FROM cards c WHERE {_MEMORY_CARDS}"), params).one())]
-    else:
-        # Grouped by the item's tag list (a deck has few distinct ones), then spread over
-        # the tags here: one pass over the cards instead of one per tag.
-        # CROSS JOIN keeps this order: the items' tags from ix_items_tags (never the item's
-        # row), then each item's card.
-        groups = session.execute(
-            text(f"SELECT i.tags, {sums} FROM items i CROSS JOIN cards c ON c.item_id = i.id "
-                 f"WHERE {_MEMORY_CARDS} GROUP BY i.tags"),
-            params,
-        ).all()
-    per_tag: dict[str, list[float]] = {}
-    total = [0, 0.0, 0.0]
-    for tags, n, studied, now_sum, then_sum in groups:
-        if not n:
-            continue
-        figures = (n, int(studied or 0), now_sum or 0.0, then_sum or 0.0)
-        total = [total[0] + n, total[1] + figures[2], total[2] + figures[3]]
-        for tag in _tag_list(tags):
-            sums_of_tag = per_tag.setdefault(str(tag), [0, 0, 0.0, 0.0])
-            for index, value in enumerate(figures):
-                sums_of_tag[index] += value
-    per_topic = [
-        TopicReadiness(
-            topic=tag, items=int(n), studied=int(studied), recall_now=now_sum / n,
-            recall_at_interview=then_sum / n if at_interview is not None else None,
-            mock_score=None, mock_answers=0,
-        )
-        for tag, (n, studied, now_sum, then_sum) in sorted(per_tag.items())
-    ]
-    n = int(total[0])
-    if not n:
-        return per_topic, (None, None)
-    return per_topic, (total[1] / n, total[2] / n if at_interview is not None else None)
-
-
-def _tag_list(tags: Any) -> list[Any]:
-    """An item's tags column (JSON text) as a list, as `json_each` walks it."""
-    value = json.loads(tags) if isinstance(tags, str) else tags
-    if isinstance(value, dict):
-        return list(value.values())
-    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:

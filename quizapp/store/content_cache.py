@@ -18,15 +18,35 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-from sqlalchemy import delete, insert, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Protocol
 
 from quizapp.drill_types import DRILL_TYPES
-from quizapp.store.models import ContentFile
+
+if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first figures check the cache with sqlite3
+    from sqlalchemy.orm import Session
+
+    from quizapp.store.models import ContentFile
+
+
+class CachedFile(Protocol):
+    """A row of `content_files` (the model, or the plain row of `cached_rows`)."""
+
+    @property
+    def sha256(self) -> str: ...
+
+    @property
+    def stat(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class CachedRow:
+    path: str
+    sha256: str
+    stat: str
 
 # A pseudo-file standing for what the code adds to the content (one skill item per drill type).
 CODE_KEY = "<drill-types>"
@@ -48,7 +68,7 @@ def _signature(stat_size: int, mtime_ns: int) -> str:
     return f"{stat_size}:{mtime_ns}"
 
 
-def current_files(files: Iterable[Path], cached: dict[str, ContentFile]) -> list[FileState]:
+def current_files(files: Iterable[Path], cached: Mapping[str, CachedFile]) -> list[FileState]:
     """The files as they are now; a file whose size and mtime match the cache is not read."""
     states = []
     for path in files:
@@ -64,10 +84,20 @@ def current_files(files: Iterable[Path], cached: dict[str, ContentFile]) -> list
 
 
 def load_cache(session: Session) -> dict[str, ContentFile]:
+    from sqlalchemy import select
+
+    from quizapp.store.models import ContentFile
+
     return {row.path: row for row in session.scalars(select(ContentFile))}
 
 
-def unchanged(cached: dict[str, ContentFile], states: list[FileState]) -> bool:
+def cached_rows(cur: sqlite3.Cursor) -> dict[str, CachedRow]:
+    """The same as `load_cache`, read with plain sqlite3."""
+    return {path: CachedRow(path, sha256, stat) for path, sha256, stat in
+            cur.execute("SELECT path, sha256, stat FROM content_files")}
+
+
+def unchanged(cached: Mapping[str, CachedFile], states: list[FileState]) -> bool:
     """True when the database already mirrors exactly these files (and this code)."""
     code = cached.get(CODE_KEY)
     if code is None or code.sha256 != _code_hash():
@@ -79,6 +109,10 @@ def unchanged(cached: dict[str, ContentFile], states: list[FileState]) -> bool:
 
 def remember(session: Session, states: list[FileState]) -> None:
     """Record the files just synced (call in the sync's transaction, after it succeeded)."""
+    from sqlalchemy import delete, insert
+
+    from quizapp.store.models import ContentFile
+
     session.execute(delete(ContentFile))
     rows = [{"path": s.path, "sha256": s.sha256, "stat": _signature(s.size, s.mtime_ns)}
             for s in states]
@@ -88,6 +122,10 @@ def remember(session: Session, states: list[FileState]) -> None:
 
 def forget(session: Session) -> None:
     """Drop the cache (the next start parses and syncs everything)."""
+    from sqlalchemy import delete
+
+    from quizapp.store.models import ContentFile
+
     session.execute(delete(ContentFile))
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from quizapp.paths import default_db_path
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
+    BUSY_MESSAGE,
     DatabaseBusy,
     DatabaseDamaged,
     DatabaseError,
@@ -63,7 +64,6 @@ log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 5000
-BUSY_MESSAGE = "the database is busy (another quizapp is writing)"
 
 
 def busy_timeout_ms() -> int:

@@ -1,5 +1,7 @@
 """Why a database cannot be used. Light on purpose: the CLI imports it on every start."""
 
+BUSY_MESSAGE = "the database is busy (another quizapp is writing)"
+
 
 class DatabaseError(Exception):
     """A database that cannot be used; the message is one line for the user."""

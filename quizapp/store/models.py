@@ -14,7 +14,14 @@ from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Intege
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-_EPOCH = datetime(1970, 1, 1)
+# The codes are shared with the plain-sqlite3 readers (re-exported here for the models' users).
+from quizapp.store.codes import EPOCH as _EPOCH
+from quizapp.store.codes import KINDS as KINDS
+from quizapp.store.codes import MODES as MODES
+from quizapp.store.codes import QUARTER_US as QUARTER_US
+from quizapp.store.codes import TALLY_COLUMNS as TALLY_COLUMNS
+from quizapp.store.codes import quarter_of as quarter_of
+from quizapp.store.codes import to_micros as to_micros
 
 # Tables the schema keeps outside the models: the FTS5 search index and its shadow tables
 # (created by the migrations, filled by triggers). Alembic's comparison skips them.
@@ -50,24 +57,6 @@ class EpochMicros(TypeDecorator[datetime]):
         return None if value is None else _EPOCH + timedelta(microseconds=value)
 
 
-def to_micros(value: datetime) -> int:
-    """Naive-UTC datetime → integer microseconds since 1970 (exact)."""
-    delta = value - _EPOCH
-    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-# A review's quarter-hour (review_tallies.quarter): every real time-zone offset is a multiple
-# of 15 minutes, so any study day is a whole run of quarters.
-QUARTER_US = 900_000_000
-
-
-def quarter_of(value: datetime) -> int:
-    return to_micros(value) // QUARTER_US
-
-
-MODES = ("study", "quiz", "drill", "mock")  # reviews.mode stores the position
-KINDS = ("qa", "mcq", "skill")
-TALLY_COLUMNS = tuple(f"{kind}_{what}" for kind in KINDS for what in ("new", "reviews"))
 
 
 class ModeCode(TypeDecorator[str]):

@@ -6,11 +6,13 @@ share it. Screens live in `quizapp.tui.screens` and are imported when first open
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,6 +31,7 @@ from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.tui.screens.base import BaseModal, BaseScreen, translate_bindings
 
 if TYPE_CHECKING:
+    from quizapp.srs.home_figures import HomeFigures
     from quizapp.srs.settings import Settings
     from quizapp.tui.backend import Backend
 
@@ -36,6 +39,7 @@ log = logging.getLogger(__name__)
 
 MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings")
 FIRST_FRAME_WAIT_S = 2.0
+STILL_LOADING_AFTER_S = 0.5
 START_MODES: tuple[str, ...] = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
 
 # A calm light theme next to Textual's built-in ones (all of them stay selectable).
@@ -101,6 +105,11 @@ class QuizApp(App[None]):
         self.exit_message: str | None = None  # why the app left early (see exit_unusable)
         self._first_frame = threading.Event()
         self._frame_expected = False  # set on mount: only a running app draws frames
+        self._backend_opening = False
+        self._look_applied = False  # the stored theme and language are on (from either open)
+        self._stored_theme: str | None = None
+        self._backend_settled = asyncio.Event()  # the open worker ended (opened or failed)
+        self._after_backend: list[Callable[[], object]] = []  # calls waiting for the service
 
     # -- startup --------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -115,11 +124,36 @@ class QuizApp(App[None]):
         self.title = self.tr("app.title")
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._frame_expected = True
-        self._open_backend()
+        self._read_home_figures()
 
     def on_ready(self) -> None:
         # Textual sends Ready once the first frame is on screen.
         self._first_frame.set()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="home-figures")
+    def _read_home_figures(self) -> HomeFigures | None:
+        """Home's counts on an ordinary start, read with plain sqlite3 (quizapp.srs.home_figures):
+        the study service, SQLAlchemy and the rest load when a mode is first opened, so Home
+        is complete sooner and sits in less memory. None: open the database the full way."""
+        if self._frame_expected:
+            self._first_frame.wait(timeout=FIRST_FRAME_WAIT_S)
+        if self._pending is not None:
+            return None  # a --start screen needs the service at once
+        from quizapp.srs.home_figures import home_figures
+
+        return home_figures(self.config.db_path, self.config.extra_content, self.config.clock)
+
+    def ensure_backend(self) -> None:
+        """Open the study service if it is not open or opening (its worker posts the result)."""
+        if self.backend is None and not self._backend_opening:
+            self._backend_opening = True
+            self._open_backend()
+
+    async def wait_for_backend(self) -> Backend | None:
+        """The study service, opened if need be; None if it could not be opened."""
+        self.ensure_backend()
+        await self._backend_settled.wait()
+        return self.backend
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="backend")
     def _open_backend(self) -> tuple[Backend, Settings]:
@@ -135,13 +169,33 @@ class QuizApp(App[None]):
         return backend, backend.service.settings()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "home-figures":
+            if event.state == WorkerState.SUCCESS and event.worker.result is not None:
+                self._home_figures_read(event.worker.result)
+            elif event.state in (WorkerState.SUCCESS, WorkerState.ERROR):
+                if event.state == WorkerState.ERROR and event.worker.error is not None:
+                    # A bug, not the database (home_figures answers None for those): logged,
+                    # and the full open shows the user whatever is really wrong.
+                    log_exception(event.worker.error, "Home's quick figures failed")
+                self.ensure_backend()  # nothing quick to show: the full open (and its reports)
+            return
         if event.worker.group != "backend":
             return
         if event.state == WorkerState.SUCCESS and event.worker.result is not None:
             backend, settings = event.worker.result
             self._backend_opened(backend, settings)
+            self._backend_settled.set()
         elif event.state == WorkerState.ERROR and event.worker.error is not None:
+            self._backend_settled.set()
             self.exit_unusable(event.worker.error)
+
+    def _home_figures_read(self, figures: HomeFigures) -> None:
+        self._apply_look(figures.settings.theme, figures.settings.language)
+        from quizapp.tui.screens.home import HomeScreen
+
+        home = self.screen_stack[0] if self.screen_stack else None
+        if isinstance(home, HomeScreen):
+            home.post_message(HomeScreen.CountsLoaded(figures.counts, figures.readiness, figures.settings.new_per_day))
 
     def exit_unusable(self, error: BaseException) -> None:
         """The database cannot be used (found while opening it, or by Home's first counts):
@@ -159,14 +213,25 @@ class QuizApp(App[None]):
         # After the first frame: exiting while Home is still mounting trips Textual.
         self.call_after_refresh(self.exit, None, 2)
 
+    def _apply_look(self, theme: str, language: str) -> None:
+        """The stored theme and language at start (the language unless --lang)."""
+        self._stored_theme = theme
+        if theme in self.available_themes and theme != self.theme:
+            self.theme = theme
+        if self.config.lang is None and language != self.tr.lang:
+            self.set_language(language)
+        self._look_applied = True
+
     def _backend_opened(self, backend: Backend, settings: Settings) -> None:
         self.backend = backend
         self.settings = settings
-        if settings.theme in self.available_themes and settings.theme != self.theme:
-            self.theme = settings.theme
-        if self.config.lang is None and settings.language != self.tr.lang:
-            self.set_language(settings.language)
+        if not self._look_applied:
+            self._apply_look(settings.theme, settings.language)
+        # else Home's figures applied them, and a theme picked since is saved just below.
         self.backend_ready.publish(backend)
+        for call in self._after_backend:
+            call()
+        self._after_backend.clear()
         if self._pending is not None:
             mode, options = self._pending
             self._pending = None
@@ -199,9 +264,19 @@ class QuizApp(App[None]):
 
     def _on_theme_changed(self, theme: Theme) -> None:
         # A theme picked in the command palette is remembered like one picked in Settings.
-        if self.settings is not None and self.backend is not None and theme.name != self.settings.theme:
+        if self.backend is None:
+            # Picked on Home before any mode opened the service (not the stored theme being put
+            # on: the signal comes later than the change).
+            if self._look_applied and theme.name != self._stored_theme:
+                self._after_backend.append(partial(self._remember_theme, theme.name))
+                self.ensure_backend()
+            return
+        self._remember_theme(theme.name)
+
+    def _remember_theme(self, name: str) -> None:
+        if self.settings is not None and name != self.settings.theme:
             base = self.settings
-            self.settings = base.model_copy(update={"theme": theme.name})
+            self.settings = base.model_copy(update={"theme": name})
             self._save_settings(self.settings, base)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="save-theme")
@@ -220,12 +295,18 @@ class QuizApp(App[None]):
             raise ValueError(f"unknown mode {mode!r}")
         if self.backend is None and mode != "home":
             self._pending = (mode, options)
-            self.notify(self.tr("app.still_loading"), timeout=2)
+            self.ensure_backend()
+            # Usually open in a fraction of a second: a notice only if it takes longer.
+            self.set_timer(STILL_LOADING_AFTER_S, self._still_loading)
             return
         while len(self.screen_stack) > 1:
             self.pop_screen()
         if mode != "home":
             self.push_screen(self._make_screen(mode, options))
+
+    def _still_loading(self) -> None:
+        if self.backend is None and self._pending is not None:
+            self.notify(self.tr("app.still_loading"), timeout=2)
 
     def _make_screen(self, mode: str, options: dict[str, Any]) -> Screen:
         if mode == "study":

@@ -29,7 +29,8 @@ class QuizCommands(Provider):
         return cast("QuizApp", self.app)
 
     async def startup(self) -> None:
-        backend = self.quiz_app.backend
+        # Opened for the palette if no mode has opened it yet (Home's figures need no service).
+        backend = await self.quiz_app.wait_for_backend()
         self.items = []
         if backend is not None:
             # One read per palette opening, off the UI thread.

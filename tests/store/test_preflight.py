@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -127,11 +128,22 @@ def test_first_frame_imports_nothing_heavy(tmp_path, how):
     assert out.stdout.strip() == "[]"
 
 
-def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path):
-    """The real app, headless: at Textual's Ready (the first frame is drawn) the modules
-    loaded are only Textual's and the Home screen's; the database opens after it."""
+def _synced_database(tmp_path, monkeypatch):
+    """A database as on any day after the first: created, and the content synced."""
+    from quizapp.srs.bootstrap import prepare
+
+    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(tmp_path / "data"))
     db = tmp_path / "q.db"
-    open_database(db).close()
+    prepare(db).db.close()
+    return db
+
+
+def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path, monkeypatch):
+    """The real app, headless: at Textual's Ready (the first frame is drawn) the modules
+    loaded are only Textual's and the Home screen's; the database opens after it. On an
+    ordinary start Home's counts come without SQLAlchemy, pydantic or YAML either
+    (quizapp.srs.home_figures); the study service loads when a mode is opened."""
+    db = _synced_database(tmp_path, monkeypatch)
     code = (
         "import asyncio, sys\n"
         "from pathlib import Path\n"
@@ -139,22 +151,59 @@ def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path):
         f"assert preflight(Path({str(db)!r}), []) is None\n"
         "from quizapp.tui.app import QuizApp, make_app\n"
         "heavy = {'sqlalchemy', 'alembic', 'numpy', 'fsrs', 'pydantic', 'yaml'}\n"
+        "def loaded(): return sorted(heavy & {name.split('.')[0] for name in sys.modules})\n"
         "seen = []\n"
         "ready = QuizApp.on_ready\n"
         "def on_ready(self):\n"
-        "    seen.append(sorted(heavy & {name.split('.')[0] for name in sys.modules}))\n"
+        "    seen.append(loaded())\n"
         "    ready(self)\n"
         "QuizApp.on_ready = on_ready\n"
-        f"app = make_app(db_path={str(db)!r})\n"
+        f"app = make_app(db_path={str(db)!r}, lang='en')\n"
         "async def main():\n"
         "    async with app.run_test() as pilot:\n"
         "        await app.workers.wait_for_complete()\n"
         "        await pilot.pause()\n"
-        "    assert app.backend is not None\n"
+        "        home = app.screen\n"
+        "        qa = str(home.query_one('#tile-qa .tile-value').render())\n"
+        "        heading = str(home.query_one('#home-heading').render())\n"
+        "        print('home', qa, heading.split()[0], app.backend is None, loaded())\n"
+        "        await pilot.press('s')\n"
+        "        await app.workers.wait_for_complete()\n"
+        "        await pilot.pause()\n"
+        "        print('study', type(app.screen).__name__, app.backend is not None)\n"
         "asyncio.run(main())\n"
         "print(seen)\n"
     )
-    env = {**os.environ, "QUIZAPP_DATA_DIR": str(tmp_path / "data")}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().splitlines()[-1] == "[[]]"
+    home, study, first_frame = out.stdout.strip().splitlines()[-3:]
+    assert first_frame == "[[]]"
+    # Home complete (a count, the readiness heading), no service, nothing heavy but fsrs's
+    # pure-Python scheduler (the recall curve's decay).
+    assert home == "home 20 Today True ['fsrs']", home  # 20 new Q&A cards allowed today
+    assert study == "study StudyScreen True"
+
+
+def test_the_first_start_and_a_changed_deck_open_the_database_the_full_way(tmp_path, monkeypatch):
+    """No quick figures for a database that is new, or whose content changed: the full open
+    (create or upgrade, sync) runs at once, and Home shows what it found."""
+    from quizapp.srs.clock import Clock
+    from quizapp.srs.home_figures import home_figures
+
+    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(tmp_path / "data"))
+    assert home_figures(tmp_path / "new.db", [], Clock()) is None  # not created yet
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    fixture = Path(__file__).parents[1] / "tui" / "fixtures" / "content" / "deck.yaml"
+    text = fixture.read_text(encoding="utf-8").replace("id: t-", "id: mine-")  # ids of its own
+    (deck / "mine.yaml").write_text(text, encoding="utf-8")
+    db = tmp_path / "q.db"
+    from quizapp.srs.bootstrap import prepare
+
+    prepared = prepare(db, [deck])
+    assert not prepared.content_errors, prepared.content_errors
+    prepared.db.close()
+    assert home_figures(db, [deck], Clock()) is not None
+    assert home_figures(db, [], Clock()) is None  # a deck folder less than at the last sync
+    (deck / "mine.yaml").write_text((deck / "mine.yaml").read_text() + "  # edited\n", encoding="utf-8")
+    assert home_figures(db, [deck], Clock()) is None

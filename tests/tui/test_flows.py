@@ -513,12 +513,13 @@ async def test_stats_counts_todays_reviews(db, clock):
 
 # -- errors ---------------------------------------------------------------------------------
 async def test_unexpected_error_shows_message_with_log_path(db, clock, monkeypatch, isolated_user_dirs):
-    from quizapp.srs.service import StudyService
+    from quizapp.srs.counts import DayCounter
 
-    def broken(self):
+    def broken(self, *args):
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(StudyService, "due_counts", broken)
+    # Home's counts (quick and full alike) fail with a bug.
+    monkeypatch.setattr(DayCounter, "due_counts", broken)
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -538,6 +539,8 @@ async def test_database_error_while_opening_exits_with_status_2(db, clock, monke
         raise SchemaTooNew(f"{db} was written by a newer quizapp (schema 9999); upgrade quizapp to open it")
 
     monkeypatch.setattr("quizapp.tui.backend.open_backend", too_new)
+    # As on a start with something to do (an upgrade, a changed deck): no quick figures.
+    monkeypatch.setattr("quizapp.srs.home_figures.home_figures", lambda *args: None)
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -189,12 +189,12 @@ def test_stats_empty(snap_compare, app_for):
 
 
 def test_error_dialog(snap_compare, app_for, monkeypatch):
-    from quizapp.srs.service import StudyService
+    from quizapp.srs.counts import DayCounter
 
-    def broken(self):
+    def broken(self, *args):
         raise RuntimeError("database disk image is malformed")
 
-    monkeypatch.setattr(StudyService, "due_counts", broken)
+    monkeypatch.setattr(DayCounter, "due_counts", broken)
     # The real log path is a temporary folder; show a stable one in the picture.
     fixed = Path("/home/user/.local/share/quizapp/logs/quizapp.log")
     monkeypatch.setattr("quizapp.tui.app.log_exception", lambda error, context="": fixed)

@@ -21,7 +21,7 @@ from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
 
 if TYPE_CHECKING:
-    from quizapp.srs.stats import Readiness
+    from quizapp.srs.readiness import Readiness
     from quizapp.srs.views import DueCounts
     from quizapp.tui.backend import Backend
 
@@ -95,12 +95,8 @@ class HomeScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="home-counts")
     def load_counts(self) -> None:
-        from quizapp.srs.stats import readiness  # imported here: Home starts before the database
-
-        service = self.study
-        settings = service.settings()
-        figures = readiness(service.db, service.clock, settings)
-        self.post_message(self.CountsLoaded(service.due_counts(), figures, settings.new_per_day))
+        figures = self.study.home_figures()
+        self.post_message(self.CountsLoaded(figures.counts, figures.readiness, figures.settings.new_per_day))
 
     def on_worker_state_changed(self, event: Any) -> None:
         from quizapp.store.errors import DatabaseDamaged
@@ -125,7 +121,8 @@ class HomeScreen(BaseScreen):
         self.sub_title = self.t("home.subtitle")
         counts = self.counts
         self.query_one("#home-heading", Static).update(
-            Text(self._heading()) if self.quiz_app.backend is not None else self.t("home.loading")
+            Text(self._heading()) if self.counts is not None or self.quiz_app.backend is not None
+            else self.t("home.loading")
         )
         values = {
             "qa": counts.qa if counts else None,

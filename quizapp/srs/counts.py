@@ -1,0 +1,116 @@
+"""Study days and Home's counts: what is due now under today's limits, today's answers,
+the streak. Plain SQL on a driver cursor (`quizapp.srs.queue`), no SQLAlchemy: the study
+service runs these inside its step transactions, and Home's first figures run them before
+the models are even imported (`quizapp.srs.home_figures`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from quizapp.srs import queue
+from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.views import DueCounts
+from quizapp.store.codes import KINDS
+
+if TYPE_CHECKING:
+    from quizapp.srs.settings_limits import DaySettings
+
+INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bound
+
+
+class DayCounter:
+    """Study days on one clock, and the counts of a day; remembers the streak of the days
+    before today (answers land in today, so past days only change by undo, which calls
+    `forget_streak`, or by an import in another process, seen once the next day starts)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._past_streak: tuple[tuple[datetime, int], int] | None = None
+
+    def forget_streak(self) -> None:
+        self._past_streak = None
+
+    def day_start(self, moment: datetime | None, rollover_hour: int) -> datetime:
+        """Start of the study day containing `moment` (default: now), as naive UTC."""
+        local = (moment or self.clock.now()).astimezone(self.clock.local_tz())
+        start = local.replace(hour=rollover_hour, minute=0, second=0, microsecond=0)
+        if local < start:
+            start -= timedelta(days=1)
+        return to_naive_utc(start)
+
+    def day_window(self, moment: datetime | None, rollover_hour: int) -> tuple[datetime, datetime]:
+        """The study day containing `moment`: its start and the next day's start, naive UTC
+        (23 or 25 hours apart across a DST change)."""
+        start = self.day_start(moment, rollover_hour)
+        return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
+
+    def today(self, cur: queue.Cursor, settings: DaySettings) -> tuple[datetime, dict[str, tuple[int, int]]]:
+        """Today's start and, per kind, (new cards introduced, answers of studied cards) today.
+
+        Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
+        transaction): at most a day's quarters, never today's reviews. The day has an end
+        as well as a start: answers stamped in the future (the clock ran ahead, then was put
+        right) count on their own day, not on every day until then. Daily limits apply per
+        kind, as Anki's apply per deck: finishing today's new Q&A cards must not use up the
+        new multiple-choice questions.
+        """
+        start, end = self.day_window(None, settings.day_rollover_hour)
+        return start, queue.day_tallies(cur, start, end)
+
+    def streak(self, cur: queue.Cursor, settings: DaySettings, studied_today: bool) -> int:
+        """Consecutive study days ending today (or yesterday): one tally probe per day, the
+        days before today remembered until the day changes."""
+        hour = settings.day_rollover_hour
+        today = self.day_start(None, hour)
+
+        def previous(start: datetime) -> datetime:
+            # The day before, found through the zone (a day is 23 or 25 hours across DST).
+            return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
+
+        key = (today, hour)
+        if self._past_streak is not None and self._past_streak[0] == key:
+            past = self._past_streak[1]
+        else:
+            past = 0
+            start, end = previous(today), today
+            while queue.studied_between(cur, start, end):
+                past += 1
+                start, end = previous(start), start
+            self._past_streak = (key, past)
+        return past + 1 if studied_today else past
+
+    def kind_due(self, cur: queue.Cursor, kind: str, settings: DaySettings, today: tuple[int, int],
+                 day_start: datetime, now: datetime) -> tuple[int, int]:
+        """(cards of `kind` to study now, of which new) under today's limits.
+
+        As in Anki's v3 scheduler, learning cards due since today's start (intraday) are
+        all shown; those left from an earlier day (interday) share the review limit with
+        the reviews. Every count is then bounded by today's activity or a daily limit and
+        stops reading there, however large a backlog grows.
+        """
+        new_done, reviews_done = today
+        intraday = sum(queue.count_due(cur, kind, state, now, since=day_start) for state in queue.LEARNING_STATES)
+        left = max(0, settings.reviews_per_day - reviews_done)
+        interday = 0
+        for state in queue.LEARNING_STATES:
+            interday += queue.count_due(cur, kind, state, day_start - INSTANT, limit=left - interday)
+        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, limit=left - interday)
+        new = queue.count_new(cur, kind, max(0, settings.new_per_day - new_done))
+        return intraday + interday + review_due + new, new
+
+    def due_counts(self, cur: queue.Cursor, settings: DaySettings) -> DueCounts:
+        """Home's tiles, read in the caller's transaction."""
+        now = to_naive_utc(self.clock.now())
+        day_start, today = self.today(cur, settings)
+        due = {kind: self.kind_due(cur, kind, settings, today.get(kind, (0, 0)), day_start, now) for kind in KINDS}
+        return DueCounts(
+            qa=due["qa"][0],
+            mcq=due["mcq"][0],
+            skill=due["skill"][0],
+            new_left=due["qa"][1] + due["mcq"][1],
+            new_done_today=sum(n for n, _ in today.values()),
+            reviews_done_today=sum(r for _, r in today.values()),
+            streak=self.streak(cur, settings, any(n or r for n, r in today.values())),
+        )

@@ -1,0 +1,29 @@
+"""How some values are coded in the database: times as integer microseconds, quarter-hours,
+modes and kinds by position. Plain Python (no SQLAlchemy), so that the plain-sqlite3 readers
+(`quizapp.srs.queue`, Home's counts before the models load) share them with the models."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+EPOCH = datetime(1970, 1, 1)
+
+
+def to_micros(value: datetime) -> int:
+    """Naive-UTC datetime → integer microseconds since 1970 (exact)."""
+    delta = value - EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+# A review's quarter-hour (review_tallies.quarter): every real time-zone offset is a multiple
+# of 15 minutes, so any study day is a whole run of quarters.
+QUARTER_US = 900_000_000
+
+
+def quarter_of(value: datetime) -> int:
+    return to_micros(value) // QUARTER_US
+
+
+MODES = ("study", "quiz", "drill", "mock")  # reviews.mode stores the position
+KINDS = ("qa", "mcq", "skill")
+TALLY_COLUMNS = tuple(f"{kind}_{what}" for kind in KINDS for what in ("new", "reviews"))

@@ -1,0 +1,54 @@
+"""Home on an ordinary start: its figures come without the study service, which loads when
+something needs it (a mode, the palette's items, a theme to remember)."""
+
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from quizapp.tui.app import make_app
+from tests.tui.conftest import SIZE, open_service, press, settle
+
+
+def _tile(app, name: str) -> str:
+    return app.screen.query_one(f"#tile-{name} .tile-value", Static).render().plain
+
+
+async def test_home_is_complete_before_the_service_opens_and_a_mode_opens_it(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.backend is None
+        assert _tile(app, "qa") != "…" and _tile(app, "streak") == "0"
+        assert app.screen.query_one("#home-heading", Static).render().plain.startswith("Today")
+        await press(pilot, "s")
+        assert app.backend is not None
+        assert type(app.screen).__name__ == "StudyScreen"
+        await press(pilot, "escape")
+        assert app.screen.id == "home" and _tile(app, "qa") != "…"
+
+
+async def test_the_stored_theme_and_language_are_on_at_once(db, clock):
+    service = open_service(db, clock)
+    base = service.settings()
+    service.save_settings(base.model_copy(update={"theme": "textual-light", "language": "en"}), base)
+    service.db.close()
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.backend is None  # nothing was saved or needed the service
+        assert app.theme == "textual-light" and app.tr.lang == "en"
+
+
+async def test_a_theme_picked_on_home_before_any_mode_is_remembered(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.backend is None
+        app.theme = "textual-light"  # as the palette's theme picker sets it
+        await settle(pilot)
+        assert app.theme == "textual-light"  # not put back by the stored one when the service opened
+    service = open_service(db, clock)
+    try:
+        assert service.settings().theme == "textual-light"
+    finally:
+        service.db.close()
