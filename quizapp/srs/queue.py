@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizapp.store.codes import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
-from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy
+from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
     from sqlalchemy.orm import Session
@@ -89,6 +89,11 @@ def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from exc
+        raise
+    except sqlite3.DatabaseError as exc:
+        # Damage met here is the same one-line refusal as through the engine.
+        if is_damage(exc):
+            raise damaged(db.path, exc) from exc
         raise
     finally:
         pooled.close()  # back to the pool

@@ -60,6 +60,8 @@ async def open_setup(pilot: Pilot, **options) -> None:
 
     await settle(pilot)
     if not isinstance(pilot.app.screen, MockSetupScreen):
+        # As open_mode does: the study service first (Home's figures need none).
+        await pilot.app.wait_for_backend()
         pilot.app.push_screen(MockSetupScreen(**options))
         await settle(pilot)
 
