@@ -93,6 +93,7 @@ def label_filter(label: str) -> LabelFilter:
 
 
 class BrowseScreen(BaseScreen):
+    CSS_PATH = ["cards.tcss", "browse.tcss"]
     # Below 110 columns the list and the detail are stacked (app.tcss: `#browse.-narrow`).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion, MockReport, MockView
 
 class MockRunScreen(BaseScreen):
-    CSS_PATH = "mock.tcss"
+    CSS_PATH = ["cards.tcss", "mock.tcss"]
 
     BINDINGS = [
         Binding("enter,ctrl+s", "next", "Next", id="mock_run.next"),

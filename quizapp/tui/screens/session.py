@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 class SessionScreen(BaseScreen):
     """Abstract: subclasses set KIND/MODE and implement the card pane."""
+    CSS_PATH = ["cards.tcss", "session.tcss"]
 
     KIND = "qa"
     MODE = "study"

@@ -79,6 +79,7 @@ def field_bounds(field: str) -> tuple[float | None, float | None]:
 
 
 class SettingsScreen(BaseScreen):
+    CSS_PATH = "settings.tcss"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="settings.save", priority=True),
         Binding("escape", "back", "Back", id="settings.back"),

@@ -86,6 +86,7 @@ def heatmap_text(days: list[tuple[date, int]], weeks: int, month_label: str) -> 
 
 
 class StatsScreen(BaseScreen):
+    CSS_PATH = "stats.tcss"
     # Two columns of sections from 150 columns on (app.tcss: `#stats.-wide`).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (150, "-wide")]
     BINDINGS = [
