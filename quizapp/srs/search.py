@@ -1,9 +1,10 @@
 """Browse's search: a bank number (`Q24`), words in any language (FTS5), `#tags`, and
 labels, best matches first.
 
-The text index (items_fts, FTS5 with the trigram tokenizer) holds every string of an item
-in every language it has (question, answers, options, key points, tags, id), so Chinese
-and English both match as substrings; trigrams serve CJK without a word segmenter. Hits
+The text index (items_fts, FTS5 with the trigram tokenizer; revision 0003's ITEM_TEXT)
+holds an item's id, question, answer and tags in every language it has — what Browse
+searched before the index; long answers, key points and options are not searched — so
+Chinese and English both match as substrings; trigrams serve CJK without a word segmenter. Hits
 are ranked by FTS5's bm25. Trigrams need 3 characters: shorter text (common in Chinese:
 方差, 掩码) is matched with LIKE on the same index's text, in bank order.
 
