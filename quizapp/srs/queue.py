@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from quizapp.store.codes import KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
+from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
 from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
@@ -195,7 +195,6 @@ def insert_review(cur: Cursor, before: CardRow, *, mode: str, rating: int, revie
 
 _SNAPSHOT = ("SELECT card_id, prev_state, prev_step, prev_stability, prev_difficulty, prev_due, prev_last_review, "
              "prev_reps, prev_lapses, prev_leech, prev_suspended FROM reviews WHERE id = ?")
-_EPOCH = datetime(1970, 1, 1)  # of EpochMicros
 
 
 def read_snapshot(cur: Cursor, review_id: int) -> tuple[int, dict[str, Any]] | None:
@@ -205,7 +204,7 @@ def read_snapshot(cur: Cursor, review_id: int) -> tuple[int, dict[str, Any]] | N
     if row is None:
         return None
     card_id, state, step, stability, difficulty, due, last_review, reps, lapses, leech, suspended = row
-    times = [None if value is None else (_EPOCH + timedelta(microseconds=value)).isoformat()
+    times = [None if value is None else (EPOCH + timedelta(microseconds=value)).isoformat()
              for value in (due, last_review)]
     return card_id, {"state": state, "step": step, "stability": stability, "difficulty": difficulty,
                      "due": times[0], "last_review": times[1], "reps": reps, "lapses": lapses,
