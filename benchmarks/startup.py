@@ -52,6 +52,9 @@ def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeou
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:
+        # Not in the repository: `python -m` puts the working folder first on sys.path, which
+        # would import this checkout's quizapp whatever PYTHONPATH says (--compare-with).
+        os.chdir("/")
         os.execvpe(argv[0], argv, env)
     import fcntl
     import struct
@@ -119,7 +122,8 @@ def breakdown(db: str, env: dict[str, str], runs: int) -> list[tuple[float, ...]
 
     rows = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", BREAKDOWN, db], capture_output=True, text=True, env=env, check=True)
+        out = subprocess.run([sys.executable, "-c", BREAKDOWN, db], capture_output=True, text=True, env=env, check=True,
+                             cwd="/")
         rows.append(tuple(float(x) for x in out.stdout.split()))
     return rows
 
