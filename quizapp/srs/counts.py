@@ -22,15 +22,22 @@ INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bo
 
 class DayCounter:
     """Study days on one clock, and the counts of a day; remembers the streak of the days
-    before today (answers land in today, so past days only change by undo, which calls
-    `forget_streak`, or by an import in another process, seen once the next day starts)."""
+    before today (answers land in today, so past days only change by the undo of an answer
+    from before today, which calls `forget_streak`, or by an import in another process,
+    seen once the next day starts)."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._past_streak: tuple[tuple[datetime, int], int] | None = None
 
-    def forget_streak(self) -> None:
-        self._past_streak = None
+    def forget_streak(self, answered_at: datetime | None = None) -> None:
+        """An answer was taken out (undo): the remembered days before today change only if
+        it was given before today's start (or when that is not known)."""
+        if self._past_streak is None:
+            return
+        today_start = self._past_streak[0][0]
+        if answered_at is None or answered_at < today_start:
+            self._past_streak = None
 
     def day_start(self, moment: datetime | None, rollover_hour: int) -> datetime:
         """Start of the study day containing `moment` (default: now), as naive UTC."""

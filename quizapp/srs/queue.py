@@ -211,6 +211,12 @@ def read_snapshot(cur: Cursor, review_id: int) -> tuple[int, dict[str, Any]] | N
                      "leech": bool(leech), "suspended": bool(suspended)}
 
 
+def answered_at(cur: Cursor, review_id: int) -> datetime | None:
+    """When a review was given (naive UTC), or None if it is gone."""
+    row = cur.execute("SELECT reviewed_at FROM reviews WHERE id = ?", (review_id,)).fetchone()
+    return None if row is None else EPOCH + timedelta(microseconds=row[0])
+
+
 def latest_review(cur: Cursor, card_id: int) -> int | None:
     """The card's newest review (ix_reviews_card_id)."""
     return cur.execute("SELECT max(id) FROM reviews WHERE card_id = ?", (card_id,)).fetchone()[0]

@@ -301,13 +301,15 @@ class StudyService:
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
-        self.days.forget_streak()
         # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
         # same reads and writes cost several times the answer itself.
         with queue.step_transaction(self.db, write=True) as cur:
             found = queue.read_snapshot(cur, review_id)
             if found is None:
                 raise UndoError("nothing to undo (the answer is already gone)")
+            # Undoing today's answer leaves the days before today as they were: the streak
+            # remembered for them stays (recounting it probes every day of a long streak).
+            self.days.forget_streak(queue.answered_at(cur, review_id))
             card_id, before = found
             card = queue.read_card(cur, card_id)
             if card is None:

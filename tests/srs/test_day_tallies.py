@@ -144,3 +144,21 @@ def test_reviews_store_time_and_mode_as_integers(study, clock):
     with study.db.session() as session:
         review = session.get(Review, review_id)
         assert review.mode == "study" and review.reviewed_at == to_naive_utc(clock.current)
+
+
+def test_undo_of_an_answer_from_before_today_recounts_the_streak_and_of_today_does_not(study, clock, monkeypatch):
+    """The streak of the days before today is remembered; undo forgets it only when the
+    undone answer was given before today's start (a session across the rollover)."""
+    days = []
+    for _ in range(3):
+        days.append(_answer(study, "qa"))
+        clock.advance(days=1)
+    today = _answer(study, "mcq")
+    assert study.due_counts().streak == 4
+    probes = []
+    real = queue.studied_between
+    monkeypatch.setattr(queue, "studied_between", lambda *a: probes.append(a) or real(*a))
+    study.undo(today)  # today's answer: the past days stand, and are not probed again
+    assert study.due_counts().streak == 3 and probes == []
+    study.undo(days[-1])  # yesterday's answer (its card's newest review): yesterday is empty now
+    assert study.due_counts().streak == 0 and probes
