@@ -1322,9 +1322,10 @@ def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dic
             value = med[n].get(system, {}).get("open_service")
             return "–" if value is None else f"{fmt(value)} ms"
 
-        # Home's figures no longer need the service; it loads with the first mode (Anki's open has it).
+        # Home's figures no longer need the service; it loads with the first mode (Anki's open
+        # has it; so had quizapp's before 8e9cb94, whose "open" row includes it).
         lines.append("| quizapp: the first mode opened loads the study service | " + " | ".join(
-            service_ms(n, "quizapp") + (f" / before {service_ms(n, 'before')}" if before else "") for n in sizes)
+            service_ms(n, "quizapp") for n in sizes)
             + " |")
         row("RSS at Home (quizapp incl. Textual; Anki backend only)",
             lambda n, s: med[n][s].get("rss_home_mb"), "MB")
