@@ -296,7 +296,7 @@ class QuizApp(App[None]):
         if self.backend is None and mode != "home":
             self._pending = (mode, options)
             self.ensure_backend()
-            # Usually open in a fraction of a second: a notice only if it takes longer.
+            # Usually open in a fraction of a second: a notice on Home only if it takes longer.
             self.set_timer(STILL_LOADING_AFTER_S, self._still_loading)
             return
         while len(self.screen_stack) > 1:
@@ -305,8 +305,13 @@ class QuizApp(App[None]):
             self.push_screen(self._make_screen(mode, options))
 
     def _still_loading(self) -> None:
-        if self.backend is None and self._pending is not None:
-            self.notify(self.tr("app.still_loading"), timeout=2)
+        # On Home's notice line, not a toast: Home redraws it when the service is ready, so
+        # nothing lingers over the screen that then opens.
+        from quizapp.tui.screens.home import HomeScreen
+
+        home = self.screen_stack[0] if self.screen_stack else None
+        if self.backend is None and self._pending is not None and isinstance(home, HomeScreen):
+            home.show_notice(self.tr("app.still_loading"))
 
     def _make_screen(self, mode: str, options: dict[str, Any]) -> Screen:
         if mode == "study":

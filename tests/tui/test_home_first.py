@@ -52,3 +52,35 @@ async def test_a_theme_picked_on_home_before_any_mode_is_remembered(db, clock):
         assert service.settings().theme == "textual-light"
     finally:
         service.db.close()
+
+
+async def test_a_slow_open_is_said_on_home_and_nothing_lingers_once_the_mode_opens(db, clock, monkeypatch):
+    import threading
+
+    import quizapp.tui.backend
+
+    gate = threading.Event()
+    real = quizapp.tui.backend.open_backend
+
+    def held(*args):
+        assert gate.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr("quizapp.tui.backend.open_backend", held)
+    monkeypatch.setattr("quizapp.tui.app.STILL_LOADING_AFTER_S", 0.01)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)  # Home's figures; the service is not opening yet
+        await pilot.press("s")
+        notice = app.screen.query_one("#home-notice", Static)
+        for _ in range(200):
+            if notice.render().plain:
+                break
+            await pilot.pause()
+        assert notice.render().plain == "Opening the database… one moment."
+        assert not app._notifications  # on Home's line, not a toast
+        gate.set()
+        await settle(pilot)
+        assert type(app.screen).__name__ == "StudyScreen"
+        await press(pilot, "escape")
+        assert app.screen.query_one("#home-notice", Static).render().plain == ""

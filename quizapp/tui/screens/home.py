@@ -161,6 +161,10 @@ class HomeScreen(BaseScreen):
         then = percent(ready.at_interview) if ready.at_interview is not None else now
         return self.t("home.heading_interview", days=ready.days_left, now=now, then=then)
 
+    def show_notice(self, text: str) -> None:
+        """A passing notice (the service still opening); the next render_texts replaces it."""
+        self.query_one("#home-notice", Static).update(Text(text))
+
     def _render_notice(self) -> None:
         backend = self.quiz_app.backend
         notice = ""
