@@ -263,7 +263,11 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.phase = SheetPhase.GRADED
         self.feedback.remove_class("-solving")
         self.render_texts()
-        self.feedback.focus()
+        # Focus without Textual's immediate scroll: that one measures the layout before the
+        # class change above has reflowed it, so where the screen ended up varied from run to
+        # run. The feedback is brought into view once the new layout is in place.
+        self.feedback.focus(scroll_visible=False)
+        self.call_after_refresh(self.feedback.scroll_visible, animate=False)
 
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
