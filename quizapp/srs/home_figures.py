@@ -66,8 +66,8 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
             cur = conn.cursor()
             cur.execute("PRAGMA query_only=1")
             cur.execute("BEGIN")
-            states = content_cache.current_files(files, content_cache.cached_rows(cur))
-            if not content_cache.unchanged(content_cache.cached_rows(cur), states):
+            cached = content_cache.cached_rows(cur)
+            if not content_cache.unchanged(cached, content_cache.current_files(files, cached)):
                 return None
             rows = queue.settings_rows(cur)
             settings: Settings | HomeSettings | None = home_settings(rows)
