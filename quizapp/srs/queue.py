@@ -218,7 +218,7 @@ def answered_at(cur: Cursor, review_id: int) -> datetime | None:
 
 
 def latest_review(cur: Cursor, card_id: int) -> int | None:
-    """The card's newest review (ix_reviews_card_id)."""
+    """The card's newest review (ix_reviews_card_time: that card's answers only)."""
     return cur.execute("SELECT max(id) FROM reviews WHERE card_id = ?", (card_id,)).fetchone()[0]
 
 

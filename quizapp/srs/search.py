@@ -4,9 +4,15 @@ labels, best matches first.
 The text index (items_fts, FTS5 with the trigram tokenizer; revision 0003's ITEM_TEXT)
 holds an item's id, question, answer and tags in every language it has — what Browse
 searched before the index; long answers, key points and options are not searched — so
-Chinese and English both match as substrings; trigrams serve CJK without a word segmenter. Hits
-are ranked by FTS5's bm25. Trigrams need 3 characters: shorter text (common in Chinese:
-方差, 掩码) is matched with LIKE on the same index's text, in bank order.
+Chinese and English both match as substrings; trigrams serve CJK without a word segmenter.
+The index keeps which rows hold a trigram, not where (`detail=none`, revision 0007: a
+quarter of the positional index's size), so text of 3 characters or more is found by its
+trigrams (MATCH, from the index) and then checked as a whole with LIKE (ASCII letters in
+any case). Hits are ranked by where the text first appears in the indexed text — the id
+and question come first, so a hit in the question ranks above one in the answer only —
+then shorter texts first, then bank order. (bm25 needs the positions: without them it
+re-read every hit and took ten times longer at 100,000 items.) Shorter text (common in
+Chinese: 方差, 掩码) has no trigram and is matched with LIKE alone, in bank order.
 
 Matching, filtering, ordering and the limit run on the cards alone (each card carries its
 item's kind, bank number and retired flag: revision 0004); an item's row — whose payload
@@ -28,7 +34,7 @@ from quizapp.content.lang import parse_source_ref
 from quizapp.srs.views import ItemSummary
 from quizapp.store.models import Card, Item
 
-_FTS = table("items_fts", column("rowid"), column("body"), column("rank"))
+_FTS = table("items_fts", column("rowid"), column("body"))
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,12 @@ def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None) ->
     return filters
 
 
+def trigram_query(text: str) -> str:
+    """An FTS5 query for rows holding every trigram of `text` (each once, quoted)."""
+    grams = dict.fromkeys(text[i:i + 3] for i in range(len(text) - 2))
+    return " ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
+
+
 def search_items(
     session: Session, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
     tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
@@ -81,26 +93,25 @@ def search_items(
     if item_filters:
         chosen = chosen.join(Item, Item.id == Card.item_id).where(*item_filters)
     number = parse_source_ref(text) if text else None
-    rank: Any = None
+    ranks: list[Any] = []
     if number is not None:
         # By the items' bank-number index (the cards' copy has none).
         chosen = chosen.where(Card.item_id.in_(select(Item.id).where(Item.source_no == number)))
-    elif len(text) >= 3:
-        phrase = '"' + text.replace('"', '""') + '"'
-        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(
-            text_clause("items_fts MATCH :phrase").bindparams(phrase=phrase))
-        rank = _FTS.c.rank
     elif text:
-        # LIKE reads the index's text row by row: it stops at the `limit`th hit (then shown
-        # in bank order) rather than reading every item for the order of a one-character word.
-        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(
-            _FTS.c.body.like("%" + _like_escaped(text) + "%", escape="\\"))
-    ranked = rank is not None
+        pattern = _FTS.c.body.like("%" + _like_escaped(text) + "%", escape="\\")
+        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(pattern)
+        if len(text) >= 3:
+            chosen = chosen.where(text_clause("items_fts MATCH :grams").bindparams(grams=trigram_query(text)))
+            ranks = [func.instr(func.lower(_FTS.c.body), func.lower(literal(text))), func.length(_FTS.c.body)]
+        # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
+        # shown in bank order) rather than reading every item for the order of a one-character word.
+    ranked = bool(ranks)
     scan_first = bool(text) and number is None and not ranked
     picked = (
-        chosen.add_columns((rank if ranked else literal(0)).label("rank"))
-        .order_by(*(() if scan_first else (rank, *order) if ranked else order)).limit(limit).subquery()
+        chosen.add_columns(*(r.label(f"rank{n}") for n, r in enumerate(ranks)))
+        .order_by(*(() if scan_first else (*ranks, *order))).limit(limit).subquery()
     )
+    rank_order = [picked.c[f"rank{n}"] for n in range(len(ranks))]
     # The display columns, for the chosen rows only (the payload's question, not the payload).
     rows = session.execute(
         select(
@@ -110,7 +121,7 @@ def search_items(
         .select_from(picked)
         .join(Card, Card.id == picked.c.card_id)
         .join(Item, Item.id == Card.item_id)
-        .order_by(*((picked.c.rank, *order) if ranked else order))
+        .order_by(*rank_order, *order)
     )
     return [
         ItemSummary(

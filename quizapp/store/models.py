@@ -156,10 +156,15 @@ class Review(Base):
     # No index of every review by time (revision 0004): today's counters, the streak and the
     # heatmap read review_tallies. The mock's "recent lapses" reads the Again answers by time,
     # with `rating = 1` written literally (a bound parameter cannot select a partial index).
-    __table_args__ = (Index("ix_reviews_lapses", "reviewed_at", sqlite_where=text("rating = 1")),)
+    # A card's answers in time order (revision 0007): the review-gap triggers seek the one
+    # just before and just after an answer; everything by card uses its first column.
+    __table_args__ = (
+        Index("ix_reviews_lapses", "reviewed_at", sqlite_where=text("rating = 1")),
+        Index("ix_reviews_card_time", "card_id", "reviewed_at"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"), index=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
     mode: Mapped[str] = mapped_column(ModeCode, server_default="0")  # study | quiz | drill | mock, as 0..3
     rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
     reviewed_at: Mapped[datetime] = mapped_column(EpochMicros, server_default="0")

@@ -15,20 +15,41 @@ def _ids(results) -> list[str]:
     return [r.item_id for r in results]
 
 
-def test_words_are_ranked_by_bm25_and_ties_keep_bank_order(study, prepared):
+def _indexed(prepared, word: str) -> list[tuple]:
+    """(item, kind, bank number, indexed text) of the Q&A and MCQ cards whose text holds `word`."""
     conn = sqlite3.connect(prepared.db.path)
     try:
-        ranked = conn.execute(
-            "SELECT c.item_id, f.rank FROM items_fts f JOIN cards c ON c.id = f.rowid "
-            "WHERE items_fts MATCH '\"softmax\"' AND c.kind IN ('qa', 'mcq')"
-        ).fetchall()
+        rows = conn.execute(
+            "SELECT c.item_id, c.kind, c.source_no, f.body FROM items_fts f JOIN cards c ON c.id = f.rowid "
+            "WHERE c.kind IN ('qa', 'mcq')").fetchall()
     finally:
         conn.close()
-    found = study.search("softmax")
-    assert sorted(_ids(found)) == sorted(item for item, _ in ranked)
-    rank = dict(ranked)
-    assert [rank[r.item_id] for r in found] == sorted(rank.values())
-    assert len(set(rank.values())) > 1  # the order really comes from the rank
+    return [row for row in rows if word.lower() in row[3].lower()]
+
+
+def test_words_are_ranked_by_where_they_first_appear_then_by_length(study, prepared):
+    hits = _indexed(prepared, "softmax")
+    where = {item: body.lower().index("softmax") for item, _, _, body in hits}
+
+    def best_first(row: tuple) -> tuple:
+        item, kind, source_no, body = row
+        return (where[item], len(body), kind != "qa", source_no is None, source_no or 0, item)
+
+    found = study.search("SoftMax")
+    assert _ids(found) == [row[0] for row in sorted(hits, key=best_first)]
+    assert len(set(where.values())) > 1  # the order really comes from the position
+
+
+def test_text_is_matched_whole_not_as_scattered_trigrams(study, prepared):
+    """The index finds rows holding every trigram of the text, anywhere; only rows that
+    hold the text itself are hits."""
+    with prepared.db.session() as session, session.begin():
+        item = session.get(Item, "t-causal")
+        item.payload = {**item.payload, "question": {"zh": "abcd 与 xbcdy", "en": "abcd and xbcdy"}}
+    assert _ids(study.search("xbcdy")) == ["t-causal"]
+    assert _ids(study.search("ABCD")) == ["t-causal"]
+    assert study.search("abcdy") == []  # abc, bcd and cdy are all there, but not in a row
+    assert study.search("d_k 50%") == []  # LIKE's wildcards are the text's own characters
 
 
 def test_short_chinese_text_is_found_by_the_like_fallback(study):
