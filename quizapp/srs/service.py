@@ -345,9 +345,13 @@ class StudyService:
             if card is not None:
                 if card.reps:
                     retrievability = float(scheduler.get_card_retrievability(to_fsrs(card), self.now()))
+                # Newest first, in ix_reviews_card_time's order (an imported older answer
+                # sits at its own time, not where its id would put it).
+                history = (select(Review).where(Review.card_id == card.id)
+                           .order_by(Review.reviewed_at.desc(), Review.id.desc()))
                 reviews = [
                     ReviewView(r.id, r.mode, r.rating, from_naive_utc(r.reviewed_at), r.duration_ms, r.score)
-                    for r in session.scalars(select(Review).where(Review.card_id == card.id).order_by(Review.id.desc()))
+                    for r in session.scalars(history)
                 ]
             return ItemDetail(
                 summary=summary_view(item, card),

@@ -87,3 +87,19 @@ def test_retired_and_suspended_items(study, prepared):
     everything = study.search("", tags=[{"mask"}], include_retired=True)
     assert _ids(everything) == ["t-causal", "t-padding", "t-mcq-mask"] and everything[1].retired
     assert _ids(study.search("Q5")) == [] and _ids(study.search("Q5", include_retired=True)) == ["t-padding"]
+
+
+def test_an_items_history_is_newest_first_by_time_with_an_imported_older_answer(study, prepared):
+    conn = sqlite3.connect(prepared.db.path)
+    try:
+        card_id, item_id = conn.execute("SELECT id, item_id FROM cards WHERE kind = 'qa' ORDER BY id").fetchone()
+        day = 86_400_000_000
+        start = 1_767_225_600_000_000  # 2026-01-01
+        conn.executemany(
+            "INSERT INTO reviews (id, card_id, mode, rating, reviewed_at, prev_state, prev_reps, prev_lapses, "
+            "prev_leech, prev_suspended) VALUES (?, ?, 0, 3, ?, 2, 1, 0, 0, 0)",
+            [(901, card_id, start + 2 * day), (902, card_id, start), (903, card_id, start + day)])
+        conn.commit()
+    finally:
+        conn.close()
+    assert [r.review_id for r in study.item_detail(item_id).reviews] == [901, 903, 902]
