@@ -262,8 +262,9 @@ def upgrade_database(path: Path) -> OpenResult:
     return OpenResult(path=path, upgraded_from=revision if revision != head else None, backup=backup)
 
 
-def migrate(path: Path, target: str) -> None:
-    """Run Alembic to `target` in one transaction (tests use it to build old databases)."""
+def migrate(path: Path, target: str, *, down: bool = False) -> None:
+    """Run Alembic up (or `down`) to `target` in one transaction (tests use it to build
+    old databases and to check each revision's downgrade)."""
     from alembic import command
 
     engine = make_engine(path)
@@ -271,7 +272,7 @@ def migrate(path: Path, target: str) -> None:
         with engine.begin() as connection:
             cfg = _alembic_config()
             cfg.attributes["connection"] = connection
-            command.upgrade(cfg, target)
+            (command.downgrade if down else command.upgrade)(cfg, target)
     except OperationalError as exc:
         if "locked" in str(exc):
             raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc

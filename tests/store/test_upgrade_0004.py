@@ -127,16 +127,7 @@ def test_the_downgrade_gives_back_the_0003_rows(tmp_path):
     before = conn.execute("SELECT * FROM reviews ORDER BY id").fetchall()
     conn.close()
     migrate(path, "head")
-    from alembic import command
-
-    from quizapp.store.database import _alembic_config, make_engine
-
-    engine = make_engine(path)
-    with engine.begin() as connection:
-        cfg = _alembic_config()
-        cfg.attributes["connection"] = connection
-        command.downgrade(cfg, "0003")
-    engine.dispose()
+    migrate(path, "0003", down=True)
     conn = sqlite3.connect(path)
     columns = [row[1] for row in conn.execute("PRAGMA table_info(reviews)")]
     after = conn.execute(f"SELECT {', '.join(columns)} FROM reviews ORDER BY id").fetchall()

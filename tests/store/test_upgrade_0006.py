@@ -19,6 +19,7 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.service import StudyService
 from quizapp.store.database import current_revision, head_revision, migrate, open_database
 from quizapp.store.models import Item
+from tests.store.old_databases import insert_qa_item
 
 ITEMS = 40
 LONG = "缩放点积注意力：分数除以根号 d_k，使方差保持为一，softmax 不会饱和。" * 30  # ~1 KB of CJK
@@ -34,15 +35,7 @@ def _database_at_0005(path) -> None:
     migrate(path, "0005")
     conn = sqlite3.connect(path)
     for n in range(1, ITEMS + 1):
-        payload = _payload(n)
-        conn.execute(
-            "INSERT INTO items (id, kind, source_no, question, tags, payload, content_hash, origin, created_at, "
-            "updated_at) VALUES (?, 'qa', ?, 'q', ?, ?, 'h', 'builtin', '2026-01-01 00:00:00.000000', "
-            "'2026-01-01 00:00:00.000000')",
-            (payload["id"], n, json.dumps(payload["tags"]), json.dumps(payload)),  # \uXXXX escapes, spaces
-        )
-        conn.execute("INSERT INTO cards (id, item_id, state, due, reps, lapses, suspended, leech, version) "
-                     "VALUES (?, ?, 2, '2026-03-01 00:00:00.000000', 3, 0, 0, 0, 1)", (n, payload["id"]))
+        insert_qa_item(conn, n, _payload(n), json.dumps)  # \uXXXX escapes, spaces
     start = 1_767_225_600_000_000  # 2026-01-01
     conn.executemany(
         "INSERT INTO reviews (id, card_id, mode, rating, reviewed_at, answer, prev_state, prev_reps, prev_lapses, "

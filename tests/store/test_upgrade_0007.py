@@ -20,6 +20,7 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.service import StudyService
 from quizapp.store.database import current_revision, head_revision, migrate, open_database
 from quizapp.store.models import Item
+from tests.store.old_databases import insert_qa_item
 
 ITEMS = 30
 DAY_US = 86_400_000_000
@@ -41,16 +42,7 @@ def _database_at_0006(path) -> None:
     migrate(path, "0006")
     conn = sqlite3.connect(path)
     for n in range(1, ITEMS + 1):
-        payload = _payload(n)
-        conn.execute(
-            "INSERT INTO items (id, kind, source_no, question, tags, payload, content_hash, origin, created_at, "
-            "updated_at) VALUES (?, 'qa', ?, 'q', ?, ?, 'h', 'builtin', '2026-01-01 00:00:00.000000', "
-            "'2026-01-01 00:00:00.000000')",
-            (payload["id"], n, json.dumps(payload["tags"], ensure_ascii=False),
-             json.dumps(payload, ensure_ascii=False, separators=(",", ":"))),
-        )
-        conn.execute("INSERT INTO cards (id, item_id, state, due, reps, lapses, suspended, leech, version) "
-                     "VALUES (?, ?, 2, '2026-03-01 00:00:00.000000', 3, 0, 0, 0, 1)", (n, payload["id"]))
+        insert_qa_item(conn, n, _payload(n), lambda value: json.dumps(value, ensure_ascii=False, separators=(",", ":")))
     # Answers out of time order on purpose (ids do not follow time on cards 1 and 2), and
     # two answers of one card at the same instant.
     rows = [(r, 1 + r % 5, 1 + r % 4, START + ((r * 7919) % 97) * DAY_US // 3) for r in range(1, 80)]
@@ -160,16 +152,7 @@ def test_downgrade_restores_the_positional_index(tmp_path):
     path = tmp_path / "down.db"
     _database_at_0006(path)
     migrate(path, "0007")
-    from alembic import command
-
-    from quizapp.store.database import _alembic_config, make_engine
-
-    engine = make_engine(path)
-    with engine.begin() as connection:
-        cfg = _alembic_config()
-        cfg.attributes["connection"] = connection
-        command.downgrade(cfg, "0006")
-    engine.dispose()
+    migrate(path, "0006", down=True)
     conn = sqlite3.connect(path)
     try:
         assert conn.execute("SELECT rowid FROM items_fts WHERE items_fts MATCH '\"softmax 不\"' ORDER BY rowid"
