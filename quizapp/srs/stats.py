@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 
 from quizapp.srs import queue
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.counts import DayCounter
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
 from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
@@ -266,7 +267,9 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
             mistakes=_mistakes(session, days),
             reviews_total=session.execute(text("SELECT count(*) FROM reviews")).scalar_one(),
             leeches=session.execute(text("SELECT count(*) FROM cards WHERE leech")).scalar_one(),
-            streak=_streak(heatmap_counts, today),
+            # Home's own count (it is not bounded by the heatmap's year: a 500-day streak
+            # is 500 here too).
+            streak=DayCounter(clock).streak(cur, settings, bool(heatmap_counts.get(today))),
         )
     return stats
 
@@ -423,13 +426,3 @@ def _mistakes(session: Session, days: _Days) -> list[FrequentMistake]:
 
 def _parse(value: Any) -> datetime:
     return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-
-
-def _streak(per_day: Counter[date], today: date) -> int:
-    """Consecutive study days with a review, ending today (or yesterday, if today has none yet)."""
-    day = today if per_day.get(today) else today - timedelta(days=1)
-    streak = 0
-    while per_day.get(day):
-        streak += 1
-        day -= timedelta(days=1)
-    return streak

@@ -178,3 +178,15 @@ def test_interview_date_is_validated():
     assert Settings(interview_date="").interview_date is None
     with pytest.raises(ValidationError):
         Settings(interview_date="12/03/2026")
+
+
+def test_a_streak_longer_than_the_heatmaps_year_is_counted_whole_as_on_home(prepared, study, clock):
+    """Stats counted the streak over the heatmap's 365 days only: Home said 500, Stats 364."""
+    with prepared.db.session() as session, session.begin():
+        card = session.scalars(select(Card).where(Card.item_id == "t-scaling")).one()
+        for back in range(500):  # 10:00 UTC on each of the 500 days ending today (2026-03-02)
+            session.add(Review(card_id=card.id, mode="study", rating=3, duration_ms=1000, prev_card={},
+                               reviewed_at=datetime(2026, 3, 2, 10, 0) - timedelta(days=back)))
+    clock.advance(hours=4)  # 12:00: today's answer is given
+    stats = study_stats(prepared.db, clock, study.settings())
+    assert stats.streak == 500 == study.due_counts().streak
