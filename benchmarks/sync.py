@@ -100,6 +100,7 @@ def run_child(repo: Path, n: int, deck: Path, profile: str | None = None) -> dic
     result = json.loads(stdout.strip().splitlines()[-1])
     result["process_s"] = elapsed
     result["peak_rss_mb"] = usage.ru_maxrss / 1024  # KiB on Linux
+    result["cpu_s"] = usage.ru_utime + usage.ru_stime  # steadier than wall time on a shared machine
     return result
 
 
@@ -135,12 +136,13 @@ def main() -> int:
             for name, repo in codes.items():
                 result = run_child(repo, n, decks[n])
                 results[n][name].append(result)
-                print(f"run {run + 1} n={n} {name}: {result['wall_s']:.1f} s, {result['peak_rss_mb']:.0f} MB",
+                print(f"run {run + 1} n={n} {name}: {result['wall_s']:.1f} s (CPU {result['cpu_s']:.1f} s), "
+                      f"{result['peak_rss_mb']:.0f} MB",
                       file=sys.stderr, flush=True)
     summary = {
         "loadavg_before": load_before, "loadavg_after": scale.loadavg(), "runs": args.runs,
         "sizes": {str(n): {name: {key: statistics.median(r[key] for r in runs)
-                                  for key in ("wall_s", "process_s", "peak_rss_mb", "db_mb")}
+                                  for key in ("wall_s", "process_s", "cpu_s", "peak_rss_mb", "db_mb")}
                            for name, runs in by_code.items()} for n, by_code in results.items()},
     }
     if args.json:
@@ -148,10 +150,11 @@ def main() -> int:
         return 0
     print(f"first sync of a new deck, median of {args.runs} runs; load average "
           f"{summary['loadavg_before']} → {summary['loadavg_after']}")
-    print(f"{'items':>8} {'code':<12} {'prepare s':>10} {'process s':>10} {'peak RSS MB':>12} {'db MB':>8}")
+    print(f"{'items':>8} {'code':<12} {'prepare s':>10} {'process s':>10} {'CPU s':>8} {'peak RSS MB':>12} "
+          f"{'db MB':>8}")
     for n, by_code in summary["sizes"].items():
         for name, med in by_code.items():
-            print(f"{n:>8} {name:<12} {med['wall_s']:>10.1f} {med['process_s']:>10.1f} "
+            print(f"{n:>8} {name:<12} {med['wall_s']:>10.1f} {med['process_s']:>10.1f} {med['cpu_s']:>8.1f} "
                   f"{med['peak_rss_mb']:>12.0f} {med['db_mb']:>8.0f}")
     return 0
 

@@ -97,16 +97,21 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     states = content_cache.current_files(files, cached)
     if all_dirs_exist and content_cache.unchanged(cached, states):
         return Prepared(db, SyncReport(), None, extra_content)
+    written = SyncReport()
     if all_dirs_exist:
-        report = _sync_changed_files(db, states, cached, now, extra_content)
-        if report is not None:
-            return Prepared(db, report, None, extra_content)
+        done, written = _sync_changed_files(db, states, cached, now, extra_content)
+        if done is not None:
+            return Prepared(db, done, None, extra_content)
     from quizapp.content.loader import load_dirs
     from quizapp.store.sync import sync_content
 
     content = load_dirs([d for d, _ in dirs])
     with db.session() as session, session.begin():
-        report = sync_content(session, content.items, now, origins_for(content, extra_content))
+        full = sync_content(session, content.items, now, origins_for(content, extra_content))
+        # Files already written file by file count as written, not as unchanged.
+        report = _plus(written, SyncReport(added=full.added, updated=full.updated, retired=full.retired,
+                                           restored=full.restored, unchanged=full.unchanged
+                                           - written.added - written.updated - written.restored))
         # Only a clean load is cached: a deck with errors is parsed again (and reported) each start.
         clean = content.ok and not content.skipped_files
         if clean:
@@ -128,46 +133,60 @@ def _sync_changed_files(
     cached: dict[str, ContentFile],
     now: datetime,
     extra_content: Sequence[Path],
-) -> SyncReport | None:
+) -> tuple[SyncReport | None, SyncReport]:
     """Parse and sync only the deck files that changed; the others' items are kept as synced.
 
-    None when this cannot be done exactly (a file with errors, an id in two files, an
-    unindexed unchanged file is parsed instead; a database not holding what the cache says):
-    the caller then loads and syncs everything, which reports every problem as before.
-    """
-    from quizapp.content.loader import ContentSet, load_file
-    from quizapp.store.sync import StaleKeep, sync_content
+    File by file: each changed file is parsed, validated and written in its own transaction,
+    which also records it in the content cache (so memory stays that of one file, and a
+    killed process keeps every file it committed); a last transaction adds the skill items,
+    retires what no file holds and completes the cache.
 
-    parsed = ContentSet()
-    keep: list[str] = []
-    indexed: dict[str, list[str]] = {}  # file hash -> ids, for the files parsed now
+    (None, what was written) when this cannot be done exactly (a file with errors, an id in
+    two files, a database not holding what the cache says): the caller then loads and
+    syncs everything, which reports every problem as before.
+    """
+    from quizapp.content.loader import load_file
+    from quizapp.store.sync import StaleKeep, SyncReport, sync_content, sync_items
+
+    keep: list[str] = []  # ids of the unchanged files' items
+    synced: list[str] = []  # ids written file by file in this sync
+    written = SyncReport()
     seen: set[str] = set()
     for state in states:
         known = cached.get(state.path)
         ids = content_cache.read_ids(state.sha256) if known is not None and known.sha256 == state.sha256 else None
-        if ids is None:
-            one = load_file(Path(state.path))
-            if not one.ok or one.skipped_files:
-                return None
-            ids = [item.id for item in one.items]
-            parsed.qa.extend(one.qa)
-            parsed.mcq.extend(one.mcq)
-            parsed.origin.update(one.origin)
-            indexed[state.sha256] = ids
-        else:
+        if ids is not None:
+            if not seen.isdisjoint(ids):
+                return None, written  # a duplicate id across files: the full load names it
+            seen.update(ids)
             keep.extend(ids)
+            continue
+        one = load_file(Path(state.path))
+        if not one.ok or one.skipped_files:
+            return None, written
+        ids = [item.id for item in one.items]
         if not seen.isdisjoint(ids):
-            return None  # a duplicate id across files: the full load names it
+            return None, written
         seen.update(ids)
+        with db.session() as session, session.begin():
+            origins = origins_for(one, extra_content)
+            report = sync_items(session, one.items, now, origins[ids[0]] if ids else "builtin")
+            content_cache.record(session, state, first=not synced)
+        content_cache.write_ids(state.sha256, ids)
+        synced.extend(ids)
+        written = _plus(written, report)
     try:
         with db.session() as session, session.begin():
-            report = sync_content(session, parsed.items, now, origins_for(parsed, extra_content), keep=keep)
+            report = sync_content(session, (), now, keep=keep, synced=synced)
             content_cache.remember(session, states)
     except StaleKeep:
-        return None
-    for sha256, ids in indexed.items():
-        content_cache.write_ids(sha256, ids)
-    return report
+        return None, written
+    return _plus(written, report), written
+
+
+def _plus(a: SyncReport, b: SyncReport) -> SyncReport:
+    return type(a)(added=a.added + b.added, updated=a.updated + b.updated, retired=a.retired + b.retired,
+                   restored=a.restored + b.restored, unchanged=a.unchanged + b.unchanged)
 
 
 def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] = ()) -> Database:

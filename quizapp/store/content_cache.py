@@ -12,6 +12,10 @@ user data folder), so the unchanged files' items are kept without reading their 
 Anything unusual (a file with errors, an id in two files, an index missing, a database
 that does not hold what the cache says) falls back to the full load and sync, which keeps
 retiring, restoring and duplicate-id checks exactly as they were.
+
+Changed files are synced one transaction each, and each is recorded here in its own
+transaction (`record`): a process killed mid-sync keeps what it committed, and never has
+a file recorded whose items are not all in.
 """
 
 from __future__ import annotations
@@ -118,6 +122,26 @@ def remember(session: Session, states: list[FileState]) -> None:
             for s in states]
     rows.append({"path": CODE_KEY, "sha256": _code_hash(), "stat": ""})
     session.execute(insert(ContentFile), rows)
+
+
+def record(session: Session, state: FileState, first: bool) -> None:
+    """Record one file just synced, in the transaction that synced its items.
+
+    A sync made file by file records each file as it commits (so a killed process redoes
+    only the files not recorded), and drops the code's row with the `first` file: until
+    `remember` puts it back at the end, `unchanged` is false, so the next start finishes
+    the sync (retiring what is gone) even when every file is recorded.
+    """
+    from sqlalchemy import delete
+    from sqlalchemy.dialects.sqlite import insert
+
+    from quizapp.store.models import ContentFile
+
+    if first:
+        session.execute(delete(ContentFile).where(ContentFile.path == CODE_KEY))
+    row = {"path": state.path, "sha256": state.sha256, "stat": _signature(state.size, state.mtime_ns)}
+    session.execute(insert(ContentFile).values(row).on_conflict_do_update(
+        index_elements=[ContentFile.path], set_={"sha256": row["sha256"], "stat": row["stat"]}))
 
 
 def forget(session: Session) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Row, insert, select, update
 from sqlalchemy.orm import Session
 
 from quizapp.drill_types import DRILL_TYPES
@@ -77,22 +77,21 @@ def sync_content(
     now: datetime,
     origins: dict[str, str] | None = None,
     keep: Iterable[str] = (),
+    synced: Iterable[str] = (),
 ) -> SyncReport:
     """Upsert `items` plus one skill item per drill type; retire everything else.
 
     `keep`: ids of items from deck files that did not change since their last sync. They
     are not written again (nor parsed: see `quizapp.srs.bootstrap`), only kept from being
     retired (and restored if they were); StaleKeep if one is not in the database at all.
+    `synced`: ids written earlier in this same sync by `sync_items` (one transaction per
+    file): kept from being retired, and not counted again.
 
     `now` is naive UTC. The caller commits (one transaction for the whole sync).
     In bulk: one read of (id, hash, origin, retired) and executemany writes, so a large
     deck is not turned into ORM objects (the search index follows through triggers).
     """
-    wanted: dict[str, dict] = {}
-    for item in items:
-        fields = _row_fields(item)
-        fields["origin"] = (origins or {}).get(item.id, "builtin")
-        wanted[item.id] = fields
+    wanted = _wanted(items, origins)
     for type_id in DRILL_TYPES:
         fields = _skill_fields(type_id)
         fields["origin"] = "builtin"
@@ -100,26 +99,22 @@ def sync_content(
 
     # Core reads of plain tuples (not ORM rows, no datetime parsing).
     connection = session.connection()
-    columns = (Item.id, Item.content_hash, Item.origin, Item.retired_at.is_not(None).label("retired"))
     kept = set(keep) - set(wanted)
+    done = set(synced) - set(wanted) - kept
     have_card = set(connection.scalars(select(Card.item_id)))
-    if kept:
+    if kept or done:
         # Only some files changed: the rows of the kept items (most of a large deck, whose
         # payloads make the items table large) are not read; their ids come from an index.
         all_ids = set(connection.scalars(select(Item.id)))
         retired_ids = set(connection.scalars(select(Item.id).where(Item.retired_at.is_not(None))))
-        compare = sorted((set(wanted) | all_ids - kept) & all_ids)
+        compare = sorted((set(wanted) | all_ids - kept - done) & all_ids)
         existing = {row.id: row for batch in _chunks(compare)
-                    for row in connection.execute(select(*columns).where(Item.id.in_(batch)))}
+                    for row in connection.execute(select(*_COLUMNS).where(Item.id.in_(batch)))}
     else:
         all_ids, retired_ids = set(), set()
-        existing = {row.id: row for row in connection.execute(select(*columns))}
-    added = updated = retired = restored = unchanged = 0
-    inserts: list[dict] = []
-    rewrites: list[dict] = []
+        existing = {row.id: row for row in connection.execute(select(*_COLUMNS))}
     restores: list[str] = []
-    new_cards: list[dict] = []
-
+    restored = unchanged = 0
     for item_id in kept:
         if item_id not in all_ids or item_id not in have_card:
             raise StaleKeep(item_id)
@@ -128,7 +123,59 @@ def sync_content(
             restored += 1
         else:
             unchanged += 1
+    for batch in _chunks(restores):
+        session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
 
+    upserted = _upsert(session, wanted, existing, have_card, now)
+
+    to_retire = [item_id for item_id, row in existing.items()
+                 if item_id not in wanted and item_id not in kept and item_id not in done and not row.retired]
+    for batch in _chunks(to_retire):
+        session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=now))
+    session.flush()
+    return SyncReport(added=upserted.added, updated=upserted.updated, retired=len(to_retire),
+                      restored=restored + upserted.restored, unchanged=unchanged + upserted.unchanged)
+
+
+def sync_items(session: Session, items: Iterable[QAItem | MCQItem], now: datetime, origin: str) -> SyncReport:
+    """Upsert the items of one deck file (all from `origin`); retire nothing.
+
+    The first part of a sync made file by file (each file in its own transaction, so that
+    a large new deck is neither held in memory whole nor lost whole if the process dies);
+    `sync_content(..., synced=...)` then adds the skill items and retires what is gone.
+    """
+    wanted = _wanted(items, None, origin)
+    connection = session.connection()
+    existing: dict[str, Row] = {}
+    have_card: set[str] = set()
+    for batch in _chunks(sorted(wanted)):
+        existing.update((row.id, row) for row in connection.execute(select(*_COLUMNS).where(Item.id.in_(batch))))
+        have_card.update(connection.scalars(select(Card.item_id).where(Card.item_id.in_(batch))))
+    report = _upsert(session, wanted, existing, have_card, now)
+    session.flush()
+    return report
+
+
+_COLUMNS = (Item.id, Item.content_hash, Item.origin, Item.retired_at.is_not(None).label("retired"))
+
+
+def _wanted(items: Iterable[QAItem | MCQItem], origins: dict[str, str] | None, default: str = "builtin") -> dict:
+    wanted: dict[str, dict] = {}
+    for item in items:
+        fields = _row_fields(item)
+        fields["origin"] = (origins or {}).get(item.id, default)
+        wanted[item.id] = fields
+    return wanted
+
+
+def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row], have_card: set[str],
+            now: datetime) -> SyncReport:
+    """Insert the new items, rewrite the changed ones, restore the retired ones, add missing cards."""
+    added = updated = restored = unchanged = 0
+    inserts: list[dict] = []
+    rewrites: list[dict] = []
+    restores: list[str] = []
+    new_cards: list[dict] = []
     for item_id, fields in wanted.items():
         row = existing.get(item_id)
         if row is None:
@@ -149,23 +196,15 @@ def sync_content(
         if item_id not in have_card:
             new_cards.append({"item_id": item_id, "state": 1, "step": 0, "due": now, "reps": 0, "lapses": 0,
                               "suspended": False, "leech": False, "version": 0})
-
-    to_retire = [item_id for item_id, row in existing.items()
-                 if item_id not in wanted and item_id not in kept and not row.retired]
-    retired = len(to_retire)
-
     if inserts:
         session.execute(insert(Item), inserts)
     if rewrites:
         session.execute(update(Item), rewrites)  # ORM bulk UPDATE by primary key
     for batch in _chunks(restores):
         session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
-    for batch in _chunks(to_retire):
-        session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=now))
     if new_cards:
         session.execute(insert(Card), new_cards)
-    session.flush()
-    return SyncReport(added=added, updated=updated, retired=retired, restored=restored, unchanged=unchanged)
+    return SyncReport(added=added, updated=updated, restored=restored, unchanged=unchanged)
 
 
 def _chunks(ids: list[str], size: int = 500) -> Iterable[list[str]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from quizapp.srs import bootstrap
@@ -135,5 +136,99 @@ def test_a_missing_index_only_costs_a_parse(tmp_path, monkeypatch):
     try:
         assert sorted(parsed) == ["bank.yaml", "extra.yaml"]
         assert _live(again) == expected and again.sync.updated == again.sync.retired == 0
+    finally:
+        again.db.close()
+
+
+class Killed(BaseException):
+    """The process dying mid-sync (not an error the app would catch)."""
+
+
+def _killed_prepare(db_path: Path, monkeypatch) -> None:
+    """`prepare` that dies with Killed; the database it opened is closed (as by the process's end)."""
+    import quizapp.store.database as database
+
+    opened = []
+    original = database.open_database
+
+    def recording(*args, **kwargs):
+        opened.append(original(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(database, "open_database", recording)
+    try:
+        with pytest.raises(Killed):
+            bootstrap.prepare(db_path)
+    finally:
+        for db in opened:
+            db.close()
+        monkeypatch.setattr(database, "open_database", original)
+
+
+def _ids_and_cache(db_path: Path) -> tuple[set[str], set[str]]:
+    import sqlite3
+
+    conn = sqlite3.connect(db_path)
+    try:
+        items = {row[0] for row in conn.execute("SELECT id FROM items WHERE kind != 'skill'")}
+        files = {Path(row[0]).name for row in conn.execute("SELECT path FROM content_files")}
+    finally:
+        conn.close()
+    return items, files
+
+
+def test_a_killed_first_sync_keeps_the_files_it_committed(tmp_path, monkeypatch):
+    deck = _deck(tmp_path, monkeypatch)
+    bank = deck / "bank.yaml"
+    (deck / "extra.yaml").write_text(bank.read_text(encoding="utf-8").replace("id: ", "id: x-"), encoding="utf-8")
+    import quizapp.content.loader as loader
+
+    original = loader.load_file
+
+    def dies_on_extra(path, *args, **kwargs):
+        if Path(path).name == "extra.yaml":
+            raise Killed
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_file", dies_on_extra)
+    _killed_prepare(tmp_path / "q.db", monkeypatch)
+    items, files = _ids_and_cache(tmp_path / "q.db")
+    # bank.yaml is in, and recorded; extra.yaml is neither, and the cache is not complete.
+    assert items and not any(item_id.startswith("x-") for item_id in items)
+    assert files == {"bank.yaml"}
+    monkeypatch.setattr(loader, "load_file", original)
+    parsed = _parses(monkeypatch)
+    again = bootstrap.prepare(tmp_path / "q.db")
+    try:
+        assert parsed == ["extra.yaml"]
+        assert _live(again) == items | {f"x-{item_id}" for item_id in items}
+        assert again.sync.unchanged == len(items) and again.sync.retired == 0  # bank.yaml: kept as committed
+    finally:
+        again.db.close()
+
+
+def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, monkeypatch):
+    """Every file recorded but the last step (retiring what is gone) not done: not 'unchanged'."""
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+    text = extra.read_text(encoding="utf-8")
+    last = text.rindex("  - id: x-")
+    removed_id = text[last:].split("\n", 1)[0].split("id: ", 1)[1].strip()
+    extra.write_text(text[:last].rstrip() + "\n", encoding="utf-8")
+    import quizapp.store.sync as sync
+
+    original = sync.sync_content
+
+    def killed(*_args, **_kwargs):
+        raise Killed
+
+    monkeypatch.setattr(sync, "sync_content", killed)
+    _killed_prepare(tmp_path / "q.db", monkeypatch)
+    assert _ids_and_cache(tmp_path / "q.db")[1] == {"bank.yaml", "extra.yaml"}
+    monkeypatch.setattr(sync, "sync_content", original)
+    parsed = _parses(monkeypatch)
+    again = bootstrap.prepare(tmp_path / "q.db")
+    try:
+        assert parsed == []  # both files were synced: only the last step is left
+        assert removed_id not in _live(again) and again.sync.retired == 1
     finally:
         again.db.close()
