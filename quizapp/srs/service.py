@@ -304,23 +304,42 @@ class StudyService:
         # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
         # same reads and writes cost several times the answer itself.
         with queue.step_transaction(self.db, write=True) as cur:
-            found = queue.read_snapshot(cur, review_id)
-            if found is None:
-                raise UndoError("nothing to undo (the answer is already gone)")
-            # Undoing today's answer leaves the days before today as they were: the streak
-            # remembered for them stays (recounting it probes every day of a long streak).
-            self.days.forget_streak(queue.answered_at(cur, review_id))
-            card_id, before = found
-            card = queue.read_card(cur, card_id)
-            if card is None:
-                raise UndoError("nothing to undo (the card is gone)")
-            if queue.latest_review(cur, card_id) != review_id:
-                raise UndoError("the card was answered again after this; undo that first")
-            values = restore_values(before)
-            if not queue.swap_card(cur, card_id, card.version, values):
-                raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-            queue.delete_review(cur, review_id)
-            return card_view(card.with_values({**values, "version": card.version + 1}), card.kind or "")
+            return self._undo_on(cur, review_id)[0]
+
+    def undo_view(self, review_id: int, kind: str) -> StudyView:
+        """`undo`, then what the Study screen shows again, in the same transaction: the
+        restored card (shown again whatever its due time), its buttons' intervals, the
+        cards of `kind` due now and the new cards today's limit still allows."""
+        now = to_naive_utc(self.now())
+        with queue.step_transaction(self.db, write=True) as cur:
+            card_id = self._undo_on(cur, review_id)[1]
+            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            day_start, by_kind = self.days.today(cur, settings)
+            today = by_kind.get(kind, (0, 0))
+            found = queue.read_card_and_item(cur, card_id=card_id)
+            due, _new = self.days.kind_due(cur, kind, settings, today, day_start, now)
+        card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
+        preview = self._intervals(found[0], settings) if found else {}
+        return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
+
+    def _undo_on(self, cur: queue.Cursor, review_id: int) -> tuple[CardView, int]:
+        found = queue.read_snapshot(cur, review_id)
+        if found is None:
+            raise UndoError("nothing to undo (the answer is already gone)")
+        # Undoing today's answer leaves the days before today as they were: the streak
+        # remembered for them stays (recounting it probes every day of a long streak).
+        self.days.forget_streak(queue.answered_at(cur, review_id))
+        card_id, before = found
+        card = queue.read_card(cur, card_id)
+        if card is None:
+            raise UndoError("nothing to undo (the card is gone)")
+        if queue.latest_review(cur, card_id) != review_id:
+            raise UndoError("the card was answered again after this; undo that first")
+        values = restore_values(before)
+        if not queue.swap_card(cur, card_id, card.version, values):
+            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
+        queue.delete_review(cur, review_id)
+        return card_view(card.with_values({**values, "version": card.version + 1}), card.kind or ""), card_id
 
     # -- browse ---------------------------------------------------------------
     def search(

@@ -88,6 +88,20 @@ def test_undo_writes_back_the_card_as_it_was_and_refuses_what_it_cannot_undo(stu
         study.undo(second.review_id)
 
 
+def test_undo_view_gives_the_card_again_as_the_separate_reads_would(study, clock):
+    """The Study screen's `u` reads the card, its intervals and the counts in the undo's
+    own transaction: the same as reading them one by one after a plain undo."""
+    card = study.next_card("qa")
+    result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+    clock.advance(minutes=3)
+    view = study.undo_view(result.review_id, "qa")
+    assert view.card == study.next_card("qa", only_item=card.card.item_id)
+    assert view.card.card.version == card.card.version + 2  # the answer, then the undo
+    assert view.preview == study.preview(card.card.card_id)
+    assert (view.due, view.new_left) == (study.due_counts().qa, study.study_view("qa").new_left)
+    assert _reviews(study) == 0
+
+
 def test_settings_two_windows_keep_both_changes_and_refuse_a_conflict(study):
     base = study.settings()
     study.save_settings(base.model_copy(update={"new_per_day": 7}), base)  # window A

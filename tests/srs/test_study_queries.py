@@ -97,7 +97,7 @@ def test_every_per_step_query_uses_an_index(study, clock):
 
 def test_undo_and_what_the_study_screen_reads_after_it_use_indexes(study, clock):
     """`u` on the Study screen (SessionScreen.undo_last): the undo, then the same card
-    again (`only_item`), its previews and the counts."""
+    again, its previews and the counts, in one transaction (StudyService.undo_view)."""
     _study_some(study, clock)
     clock.advance(days=1)
     _study_some(study, clock, 3)
@@ -105,10 +105,7 @@ def test_undo_and_what_the_study_screen_reads_after_it_use_indexes(study, clock)
     result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
 
     def undo():
-        study.undo(result.review_id)
-        shown = study.next_card("qa", only_item=card.card.item_id)
-        study.preview(shown.card.card_id)
-        study.due_counts()
+        study.undo_view(result.review_id, "qa")
 
     statements = _capture(study, undo)
     seen = " ".join(sql for sql, _ in statements)

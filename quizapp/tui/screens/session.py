@@ -164,17 +164,16 @@ class SessionScreen(BaseScreen):
 
         service = self.study
         try:
-            self.db_write(lambda: service.undo(answer.review_id))
+            # The card shown again, its intervals and the counts come from the undo's own
+            # transaction (three more reads cost several times the undo).
+            view = self.db_write(lambda: service.undo_view(answer.review_id, self.KIND))
         except (UndoError, StaleCard):
             self.post_message(self.Problem("session.undo_failed"))
-            self.post_message(self.Loaded(self.current, self.preview, self.remaining))
+            self.post_message(self.Loaded(self.current, self.preview, self.remaining, self.new_left))
             return
         self.post_message(self.Undone(answer.review_id))
-        card = service.next_card(self.KIND, only_item=answer.card.card.item_id)
-        preview = service.preview(card.card.card_id) if card is not None else {}
-        counts = service.due_counts()
-        remaining = 1 if self.only_item else (counts.qa if self.KIND == "qa" else counts.mcq)
-        self.post_message(self.Loaded(card, preview, remaining))
+        remaining = 1 if self.only_item else view.due
+        self.post_message(self.Loaded(view.card, view.preview, remaining, view.new_left))
 
     # -- message handlers ---------------------------------------------------------------
     async def on_session_screen_loaded(self, message: Loaded) -> None:
