@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Row, insert, select, update
+from sqlalchemy import Row, bindparam, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from quizapp.drill_types import DRILL_TYPES
@@ -156,6 +156,12 @@ def sync_items(session: Session, items: Iterable[QAItem | MCQItem], now: datetim
     return report
 
 
+# New cards, in the order of the item ids given (a JSON list): card ids follow the items' order.
+_INSERT_NEW_CARDS = text(
+    "INSERT INTO cards (item_id, state, step, due, reps, lapses, suspended, leech, version) "
+    "SELECT value, 1, 0, :due, 0, 0, 0, 0, 0 FROM json_each(:ids) ORDER BY key"
+).bindparams(bindparam("due", type_=Card.__table__.c.due.type))
+
 _COLUMNS = (Item.id, Item.content_hash, Item.origin, Item.retired_at.is_not(None).label("retired"))
 
 
@@ -175,7 +181,7 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
     inserts: list[dict] = []
     rewrites: list[dict] = []
     restores: list[str] = []
-    new_cards: list[dict] = []
+    new_cards: list[str] = []  # item ids, in order
     for item_id, fields in wanted.items():
         row = existing.get(item_id)
         if row is None:
@@ -194,8 +200,7 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
             if not changed:
                 unchanged += 1
         if item_id not in have_card:
-            new_cards.append({"item_id": item_id, "state": 1, "step": 0, "due": now, "reps": 0, "lapses": 0,
-                              "suspended": False, "leech": False, "version": 0})
+            new_cards.append(item_id)
     if inserts:
         session.execute(insert(Item), inserts)
     if rewrites:
@@ -203,7 +208,11 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
     for batch in _chunks(restores):
         session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
     if new_cards:
-        session.execute(insert(Card), new_cards)
+        # One INSERT ... SELECT for all of them, not executemany: each statement that writes
+        # the search index (the cards insert trigger) makes FTS5 flush its pending terms into
+        # a new segment, so a row per statement wrote (and merged) a segment per card: 2.2x
+        # the time of the cards insert at 400 cards, and more as the index grows.
+        session.execute(_INSERT_NEW_CARDS, {"ids": json.dumps(new_cards), "due": now})
     return SyncReport(added=added, updated=updated, restored=restored, unchanged=unchanged)
 
 
