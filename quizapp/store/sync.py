@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Row, bindparam, insert, select, text, update
+from sqlalchemy import Column, MetaData, Row, Table, bindparam, delete, insert, select, text, update
 from sqlalchemy.orm import Session
+from sqlalchemy.schema import CreateTable
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.store.models import Card, Item
@@ -162,6 +163,10 @@ _INSERT_NEW_CARDS = text(
     "SELECT value, 1, 0, :due, 0, 0, 0, 0, 0 FROM json_each(:ids) ORDER BY key"
 ).bindparams(bindparam("due", type_=Card.__table__.c.due.type))
 
+def _quote(name: str) -> str:
+    return f'"{name}"'
+
+
 _COLUMNS = (Item.id, Item.content_hash, Item.origin, Item.retired_at.is_not(None).label("retired"))
 
 
@@ -204,7 +209,7 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
     if inserts:
         session.execute(insert(Item), inserts)
     if rewrites:
-        session.execute(update(Item), rewrites)  # ORM bulk UPDATE by primary key
+        _rewrite(session, rewrites)
     for batch in _chunks(restores):
         session.execute(update(Item).where(Item.id.in_(batch)).values(retired_at=None))
     if new_cards:
@@ -214,6 +219,31 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
         # the time of the cards insert at 400 cards, and more as the index grows.
         session.execute(_INSERT_NEW_CARDS, {"ids": json.dumps(new_cards), "due": now})
     return SyncReport(added=added, updated=updated, restored=restored, unchanged=unchanged)
+
+
+# Changed items' new values, staged for one UPDATE (same columns and types as items').
+_REWRITTEN = ("kind", "source_no", "group", "section", "question", "tags", "payload", "content_hash", "origin",
+              "updated_at")
+_STAGING = Table("sync_rewrites", MetaData(), Column("id", Item.__table__.c.id.type, primary_key=True),
+                 *(Column(name, Item.__table__.c[name].type) for name in _REWRITTEN), prefixes=["TEMPORARY"])
+_SET_FROM_STAGING = text(
+    f"UPDATE items SET ({', '.join(map(_quote, _REWRITTEN))}) = (SELECT {', '.join(map(_quote, _REWRITTEN))} "
+    "FROM temp.sync_rewrites AS r WHERE r.id = items.id) WHERE id IN (SELECT id FROM temp.sync_rewrites)"
+)
+
+
+def _rewrite(session: Session, rewrites: list[dict]) -> None:
+    """Rewrite the changed items in one UPDATE, from a temporary table filled by executemany.
+
+    Not an UPDATE per row: the items update trigger rewrites the search index, and FTS5
+    flushes its pending terms into a new segment at the end of every statement that
+    writes it (a whole changed 400-item file took 1.5x its first sync that way).
+    """
+    connection = session.connection()
+    connection.execute(CreateTable(_STAGING, if_not_exists=True))
+    connection.execute(insert(_STAGING), rewrites)
+    connection.execute(_SET_FROM_STAGING)
+    connection.execute(delete(_STAGING))
 
 
 def _chunks(ids: list[str], size: int = 500) -> Iterable[list[str]]:

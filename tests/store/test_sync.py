@@ -97,3 +97,36 @@ def test_builtin_content_syncs_into_fresh_database(tmp_path):
         assert s.scalar(select(func.count(Item.id)).where(Item.kind == "mcq")) == len(prepared.content.mcq)
     again = prepare(tmp_path / "q.db")
     assert again.sync.added == again.sync.updated == again.sync.retired == 0
+
+
+def test_a_rewritten_item_is_stored_as_a_new_one_would_be(tmp_path):
+    """Changed items are rewritten in one UPDATE from a staging table: same columns, same search text."""
+    import sqlite3
+
+    later = datetime(2026, 1, 6, 9, 0)
+    edited = [qa("q07", question="改过的问题 softmax"), mcq("m1").model_copy(update={"tags": ["softmax", "edited"]})]
+    synced_twice = open_database(tmp_path / "twice.db")
+    with synced_twice.session() as s, s.begin():
+        sync_content(s, [qa("q07"), mcq("m1")], NOW)
+    with synced_twice.session() as s, s.begin():
+        assert sync_content(s, edited, later).updated == 2
+    synced_once = open_database(tmp_path / "once.db")
+    with synced_once.session() as s, s.begin():
+        sync_content(s, edited, later)
+
+    def stored(db) -> tuple[list, list]:
+        db.close()
+        conn = sqlite3.connect(db.path)
+        try:
+            items = conn.execute('SELECT id, kind, source_no, "group", section, question, tags, payload, content_hash, '
+                                 "origin, updated_at, retired_at FROM items WHERE kind != 'skill' ORDER BY id").fetchall()
+            search = conn.execute("SELECT cards.item_id, items_fts.body FROM items_fts "
+                                  "JOIN cards ON cards.id = items_fts.rowid WHERE cards.kind != 'skill' "
+                                  "ORDER BY cards.item_id").fetchall()
+        finally:
+            conn.close()
+        return items, search
+
+    twice, once = stored(synced_twice), stored(synced_once)
+    assert twice == once
+    assert any("改过的问题" in body for _, body in twice[1])
