@@ -8,8 +8,8 @@ Chinese and English both match as substrings; trigrams serve CJK without a word 
 The index keeps which rows hold a trigram, not where (`detail=none`, revision 0007: a
 quarter of the positional index's size), so text of 3 characters or more is found by its
 trigrams (MATCH, from the index) and then checked as a whole with LIKE (ASCII letters in
-any case). Hits are ranked by where the text first appears in the indexed text — the id
-and question come first, so a hit in the question ranks above one in the answer only —
+any case). Hits are ranked by where the text first appears after the item's id — the
+question comes first, so a hit in the question ranks above one in the answer only —
 then shorter texts first, then bank order. (bm25 needs the positions: without them it
 re-read every hit and took ten times longer at 100,000 items.) Shorter text (common in
 Chinese: 方差, 掩码) has no trigram and is matched with LIKE alone, in bank order.
@@ -117,7 +117,10 @@ def search_items(
         chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(pattern)
         if len(text) >= 3:
             chosen = chosen.where(text_clause("items_fts MATCH :grams").bindparams(grams=trigram_query(text)))
-            ranks = [func.instr(func.lower(_FTS.c.body), func.lower(literal(text))), func.length(_FTS.c.body)]
+            # Where the text first appears, counted from the end of the id the text starts
+            # with (so a short id does not put an item first), then shorter texts first.
+            first = func.instr(func.lower(_FTS.c.body), func.lower(literal(text))) - func.length(Card.item_id)
+            ranks = [first, func.length(_FTS.c.body)]
         # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
         # shown in bank order) rather than reading every item for the order of a one-character word.
     ranked = bool(ranks)

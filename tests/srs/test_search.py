@@ -29,7 +29,7 @@ def _indexed(prepared, word: str) -> list[tuple]:
 
 def test_words_are_ranked_by_where_they_first_appear_then_by_length(study, prepared):
     hits = _indexed(prepared, "softmax")
-    where = {item: body.lower().index("softmax") for item, _, _, body in hits}
+    where = {item: body.lower().index("softmax") - len(item) for item, _, _, body in hits}
 
     def best_first(row: tuple) -> tuple:
         item, kind, source_no, body = row
