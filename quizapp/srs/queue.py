@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, quarter_of, to_micros
+from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
 from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
@@ -185,7 +185,7 @@ def insert_review(cur: Cursor, before: CardRow, *, mode: str, rating: int, revie
     """The review row, with the card as it was (`before`) for undo; its trigger tallies it."""
     cur.execute(_INSERT_REVIEW, (
         before.id, MODES.index(mode), rating, to_micros(reviewed_at), duration_ms,
-        None if answer is None else json.dumps(answer), score,
+        None if answer is None else json_text(answer), score,
         before.state, before.step, before.stability, before.difficulty,
         to_micros(before.due), None if before.last_review is None else to_micros(before.last_review),
         before.reps, before.lapses, int(before.leech), int(before.suspended),

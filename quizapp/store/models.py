@@ -6,7 +6,6 @@ match head (a test compares them). All datetimes are stored as naive UTC.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -20,6 +19,7 @@ from quizapp.store.codes import KINDS as KINDS
 from quizapp.store.codes import MODES as MODES
 from quizapp.store.codes import QUARTER_US as QUARTER_US
 from quizapp.store.codes import TALLY_COLUMNS as TALLY_COLUMNS
+from quizapp.store.codes import json_text as json_text
 from quizapp.store.codes import quarter_of as quarter_of
 from quizapp.store.codes import to_micros as to_micros
 
@@ -31,14 +31,6 @@ SEARCH_TABLE = "items_fts"
 def include_name(name: str | None, type_: str, _parent: Any) -> bool:
     """Alembic filter: everything but the full-text index's tables."""
     return not (type_ == "table" and name is not None and name.startswith(SEARCH_TABLE))
-
-
-def json_text(value: Any) -> str:
-    """How every JSON column is written (the engine's `json_serializer`, revision 0006):
-    UTF-8 text as itself and no spaces. Python's default escapes each CJK character as
-    `\\uXXXX` (6 bytes instead of 3) and adds a space after every `,` and `:` — together a
-    fifth of an item's bilingual payload, and payloads are most of the file."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 class EpochMicros(TypeDecorator[datetime]):

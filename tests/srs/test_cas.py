@@ -124,3 +124,19 @@ def test_a_mock_answer_given_twice_keeps_the_first(mocks: MockService):
         row = session.scalar(select(MockAnswer).where(MockAnswer.mock_id == view.mock_id, MockAnswer.position == position))
         assert row.answer["choice"] == "A"
         assert row.time_used_s == 10
+
+
+def test_an_answer_is_stored_as_compact_utf8_json(study, prepared):
+    """The study step writes through the driver, not the engine's JSON serializer: it must
+    write the same compact UTF-8 (revision 0006), not `\\uXXXX` escapes and spaces."""
+    import sqlite3
+
+    card = study.next_card("qa")
+    result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
+                          answer={"typed": "方差", "ok": True})
+    conn = sqlite3.connect(prepared.db.path)
+    try:
+        raw = conn.execute("SELECT answer FROM reviews WHERE id = ?", (result.review_id,)).fetchone()[0]
+    finally:
+        conn.close()
+    assert raw == '{"typed":"方差","ok":true}'
