@@ -163,6 +163,7 @@ _INSERT_NEW_CARDS = text(
     "SELECT value, 1, 0, :due, 0, 0, 0, 0, 0 FROM json_each(:ids) ORDER BY key"
 ).bindparams(bindparam("due", type_=Card.__table__.c.due.type))
 
+
 def _quote(name: str) -> str:
     return f'"{name}"'
 
