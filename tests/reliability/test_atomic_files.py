@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import resource
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -40,11 +41,21 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
-@pytest.fixture
-def db(tmp_path) -> Path:
-    path = tmp_path / "q.db"
+@pytest.fixture(scope="module")
+def synced_db(tmp_path_factory) -> Path:
+    """A database made and synced by the CLI, once per module (two processes of ~2 s CPU
+    each); each test gets its own copy."""
+    path = tmp_path_factory.mktemp("synced") / "q.db"
     assert quizapp("--db", str(path), "db", "upgrade").returncode == 0
     assert quizapp("--db", str(path), "stats").returncode == 0  # syncs the content
+    assert not Path(f"{path}-wal").exists()  # the file alone is the whole database
+    return path
+
+
+@pytest.fixture
+def db(synced_db, tmp_path) -> Path:
+    path = tmp_path / "q.db"
+    shutil.copyfile(synced_db, path)
     return path
 
 
@@ -117,10 +128,10 @@ def _reviews(db: Path) -> int:
 
 
 @pytest.fixture(scope="module")
-def big_export(tmp_path_factory) -> Path:
+def big_export(tmp_path_factory, synced_db) -> Path:
     folder = tmp_path_factory.mktemp("big")
     source = folder / "source.db"
-    assert quizapp("--db", str(source), "stats").returncode == 0
+    shutil.copyfile(synced_db, source)
     add_reviews(source, 20_000)
     export = folder / "big.json"
     assert quizapp("--db", str(source), "export", "--format", "json", "-o", str(export)).returncode == 0
@@ -129,9 +140,9 @@ def big_export(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("delay", [0.3, 0.8, 1.3])
-def test_kill_9_during_import_is_all_or_nothing(tmp_path, big_export, delay):
+def test_kill_9_during_import_is_all_or_nothing(tmp_path, big_export, synced_db, delay):
     target = tmp_path / "target.db"
-    assert quizapp("--db", str(target), "stats").returncode == 0
+    shutil.copyfile(synced_db, target)
     proc = _spawn("--db", str(target), "import", str(big_export))
     time.sleep(delay)
     if proc.poll() is None:
