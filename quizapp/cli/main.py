@@ -41,23 +41,41 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"quizapp: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="quizapp", description="Transformer attention interview trainer (run without a command for the TUI)")
+def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+    """The whole command line; without `commands`, only the options of the TUI (and no
+    -h, so that help always comes from the whole parser)."""
+    parser = _Parser(prog="quizapp", add_help=commands,
+                     description="Transformer attention interview trainer (run without a command for the TUI)")
     parser.add_argument("--db", help="database file (default: user data folder; env QUIZAPP_DB)")
     parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default zh)")
     parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    from quizapp.cli import app_cmd
 
-    # Every command module here imports only argparse-level code; heavy imports
-    # (SQLAlchemy, NumPy, Textual) happen inside the handlers.
-    from quizapp.cli import app_cmd, content_cmds, db_cmds, drill_parser, transfer_cmds
+    if commands:
+        sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+        # Every command module here imports only argparse-level code; heavy imports
+        # (SQLAlchemy, NumPy, Textual) happen inside the handlers.
+        from quizapp.cli import content_cmds, db_cmds, drill_parser, transfer_cmds
 
-    content_cmds.register(sub)
-    drill_parser.register(sub)
-    db_cmds.register(sub)
-    transfer_cmds.register(sub)
+        content_cmds.register(sub)
+        drill_parser.register(sub)
+        db_cmds.register(sub)
+        transfer_cmds.register(sub)
+    else:
+        parser.set_defaults(command=None)
     app_cmd.add_app_arguments(parser)
     return parser
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line. A start of the TUI (options only, the usual case) is parsed
+    without the sub-commands: importing and registering them was a tenth of the time
+    before Home's first frame. Anything else — a command, help, a typo — goes to the
+    whole parser, which names it exactly as before."""
+    quick, rest = build_parser(commands=False).parse_known_args(argv)
+    if not rest:
+        return quick
+    return build_parser().parse_args(argv)
 
 
 def _merge_content(args: argparse.Namespace) -> None:
@@ -69,8 +87,7 @@ def _merge_content(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     from quizapp.store.errors import DatabaseError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse(sys.argv[1:] if argv is None else argv)
     _merge_content(args)
     handler = getattr(args, "handler", None)
     try:
