@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from quizapp.cli.main import build_parser, parse
+from quizapp.cli.main import COMMANDS, build_parser, parse
 
 TUI_STARTS = [
     [],
@@ -25,11 +25,20 @@ def test_a_tui_start_parses_as_the_whole_parser_parses_it(argv):
     assert vars(parse(argv)) == vars(build_parser().parse_args(argv))
 
 
-@pytest.mark.parametrize("argv, command", [(["stats"], "stats"), (["--db", "x.db", "content", "check"], "content"),
-                                           (["db", "check"], "db")])
+@pytest.mark.parametrize("argv, command", [
+    (["stats"], "stats"), (["--db", "x.db", "content", "check"], "content"), (["db", "check"], "db"),
+    # the TUI's --type has choices; drill's own --type reports an unknown type itself
+    (["drill", "--type", "nope"], "drill"),
+    (["grade", "--type", "softmax", "--seed", "-3"], "grade"),
+])
 def test_commands_reach_the_whole_parser(argv, command):
     args = parse(argv)
     assert args.command == command and args.handler is not None
+
+
+def test_the_command_names_are_the_parsers():
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(sub.choices) == COMMANDS
 
 
 @pytest.mark.parametrize("argv, message", [

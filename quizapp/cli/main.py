@@ -67,14 +67,20 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
+# The sub-commands' names (tests/test_cli_parse.py keeps this equal to the parser's).
+COMMANDS = frozenset({"content", "drill", "grade", "db", "stats", "export", "import"})
+
+
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """The command line. A start of the TUI (options only, the usual case) is parsed
     without the sub-commands: importing and registering them was a tenth of the time
-    before Home's first frame. Anything else — a command, help, a typo — goes to the
-    whole parser, which names it exactly as before."""
-    quick, rest = build_parser(commands=False).parse_known_args(argv)
-    if not rest:
-        return quick
+    before Home's first frame. A command anywhere in it (its options may share names with
+    the TUI's: `drill --type`), help, or anything the TUI's options leave over goes to the
+    whole parser, which parses and names it exactly as before."""
+    if COMMANDS.isdisjoint(argv):
+        quick, rest = build_parser(commands=False).parse_known_args(argv)
+        if not rest:
+            return quick
     return build_parser().parse_args(argv)
 
 
