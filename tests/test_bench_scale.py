@@ -8,26 +8,15 @@ screens' own worker code rather than a replica of it.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from tests.bench_run import run_benchmark
 
 pytest.importorskip("anki.collection", reason="the `anki` package is not installed (pip install '.[bench]')")
 
-SCALE = Path(__file__).resolve().parents[1] / "benchmarks" / "scale.py"
-
 
 def test_scale_builds_and_measures_a_small_collection(tmp_path, monkeypatch):
-    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(tmp_path / "data"))
-    proc = subprocess.run(
-        [sys.executable, str(SCALE), "--sizes", "50", "--runs", "1", "--cache", str(tmp_path / "cache"), "--json"],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    report = json.loads(proc.stdout)
+    report = run_benchmark("scale.py", 50, tmp_path, monkeypatch)
     for system in ("quizapp", "anki"):
         (run,) = report["results"]["50"][system]
         assert {"open", "review_step", "tui_step", "undo", "tui_undo", "search_attention", "stats", "export"} <= set(run)

@@ -89,6 +89,15 @@ def open_service(path: Path, clock: Any):
     return StudyService(open_database(path), clock)
 
 
+def stored_settings(path: Path, clock: Any):
+    """The settings as stored in the database at `path` (read by a service of its own)."""
+    service = open_service(path, clock)
+    try:
+        return service.settings()
+    finally:
+        service.db.close()
+
+
 def busy_workers(app: Any) -> list[Worker]:
     return [w for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
 

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from quizapp.tui.app import QuizApp, make_app
-from tests.tui.conftest import SIZE, make_db, open_service, press, settle
+from tests.tui.conftest import SIZE, make_db, open_service, press, settle, stored_settings
 
 
 def reviews(path: Path, clock) -> list[tuple[str, int, str]]:
@@ -402,11 +402,7 @@ async def test_settings_change_is_saved(db, clock):
         await set_field(pilot, "learning_steps_min", "2, 15")
         await set_field(pilot, "desired_retention", "0.85")
         await press(pilot, "ctrl+s")
-    service = open_service(db, clock)
-    try:
-        settings = service.settings()
-    finally:
-        service.db.close()
+    settings = stored_settings(db, clock)
     assert settings.new_per_day == 5
     assert settings.learning_steps_min == [2.0, 15.0]
     assert settings.desired_retention == 0.85
@@ -421,12 +417,8 @@ async def test_invalid_settings_are_explained_and_not_saved(db, clock):
         await set_field(pilot, "new_per_day", "many")
         assert "whole number" in app.screen.query_one("#error-new_per_day", Static).render().plain
         await press(pilot, "ctrl+s")
-    service = open_service(db, clock)
-    try:
-        assert service.settings().desired_retention == 0.9
-        assert service.settings().new_per_day == 20
-    finally:
-        service.db.close()
+    settings = stored_settings(db, clock)
+    assert (settings.desired_retention, settings.new_per_day) == (0.9, 20)
 
 
 async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
@@ -441,11 +433,7 @@ async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
         assert app.screen.query_one("#field-new_per_day", Input).value == "7"
         await press(pilot, "escape", "y")  # discard
         assert app.screen.id == "home"
-    service = open_service(db, clock)
-    try:
-        assert service.settings().new_per_day == 20
-    finally:
-        service.db.close()
+    assert stored_settings(db, clock).new_per_day == 20
 
 
 async def test_language_switch_applies_at_once_and_persists(db, clock):
@@ -628,11 +616,7 @@ async def test_material_both_is_saved_and_t_switches_the_answer_language(db, clo
         assert "Why do we need attention?" in app.screen.query_one("#study-question").source
         await press(pilot, "t")
         assert "An RNN is sequential" in shown()
-    service = open_service(db, clock)
-    try:
-        assert service.settings().material == "both"
-    finally:
-        service.db.close()
+    assert stored_settings(db, clock).material == "both"
 
 
 async def test_a_one_language_deck_falls_back_with_a_notice(db, clock, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from quizapp.tui.app import make_app
-from tests.tui.conftest import SIZE, open_service, press, settle
+from tests.tui.conftest import SIZE, open_service, press, settle, stored_settings
 
 
 def _tile(app, name: str) -> str:
@@ -47,11 +47,7 @@ async def test_a_theme_picked_on_home_before_any_mode_is_remembered(db, clock):
         app.theme = "textual-light"  # as the palette's theme picker sets it
         await settle(pilot)
         assert app.theme == "textual-light"  # not put back by the stored one when the service opened
-    service = open_service(db, clock)
-    try:
-        assert service.settings().theme == "textual-light"
-    finally:
-        service.db.close()
+    assert stored_settings(db, clock).theme == "textual-light"
 
 
 async def test_a_slow_open_is_said_on_home_and_nothing_lingers_once_the_mode_opens(db, clock, monkeypatch):
