@@ -12,12 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 from textual.worker import get_current_worker
 
 from quizapp.tui.format import one_line, summary_label, tag_name
 from quizapp.tui.item_detail_view import card_table, detail_heading, detail_markdown, history_table
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ class BrowseScreen(BaseScreen):
                 yield Static(id="browse-card-state")
                 yield MathMarkdown(id="browse-detail-body")
                 yield Static(id="browse-history")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         search = self.query_one(Input)

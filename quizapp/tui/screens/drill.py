@@ -27,14 +27,14 @@ from textual.binding import Binding
 from textual.containers import Container
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from quizapp import engine
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.drill_picker import DIFFICULTIES, DrillPickerScreen, new_seed
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from quizapp.srs.drills import Submission
@@ -46,29 +46,6 @@ class DrillPhase(StrEnum):
     SOLVING = "solving"
     SAVING = "saving"  # submitted: grading and storing in a worker
     GRADED = "graded"
-
-
-class DrillFooter(Footer):
-    """A Footer that rebuilds only when the keys it shows change.
-
-    Moving between cells changes the focus, which signals a bindings refresh; Textual's
-    Footer then recomposes, and each recompose re-lays out the whole screen (every cell).
-    The keys on show are the same from cell to cell, so those rebuilds are skipped.
-    """
-
-    _shown: tuple[tuple[str, str, bool], ...] | None = None
-
-    def bindings_changed(self, screen: Screen) -> None:
-        shown = tuple(
-            (key, binding.description, enabled)
-            for key, (_, binding, enabled, _) in screen.active_bindings.items()
-            if binding.show
-        )
-        if shown == self._shown:
-            return
-        if screen.app.app_focus:
-            self._shown = shown
-        super().bindings_changed(screen)
 
 
 class DrillScreen(BaseScreen):
@@ -134,7 +111,7 @@ class DrillScreen(BaseScreen):
         yield Header()
         yield Static(id="drill-loading", markup=False)
         yield Container(id="drill-sheet-holder")
-        yield DrillFooter()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.call_later(self._start)

@@ -16,10 +16,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizapp.tui.screens.base import BaseScreen, translate_bindings
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 DIFFICULTIES = (1, 2, 3)
 DUE_OPTION = "due"
@@ -73,7 +74,7 @@ class DrillPickerScreen(BaseScreen):
             yield TypeList(id="drill-types")
             yield Static(id="drill-picker-difficulty", markup=False)
             yield Static(id="drill-picker-help", markup=False)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(TypeList).focus()

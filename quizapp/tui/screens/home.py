@@ -13,16 +13,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical
 from textual.message import Message
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import WorkerState
 
 from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
+    from quizapp.srs.counts import DueCounts
     from quizapp.srs.readiness import Readiness
-    from quizapp.srs.views import DueCounts
     from quizapp.tui.backend import Backend
 
 # (mode, key shown in the menu); the keys themselves are the BINDINGS below.
@@ -75,7 +76,7 @@ class HomeScreen(BaseScreen):
                         yield Static(classes="tile-label")
             yield OptionList(id="home-menu")
             yield Static(id="home-notice")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.quiz_app.backend_ready.subscribe(self, self._on_backend_ready)

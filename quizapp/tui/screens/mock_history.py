@@ -13,10 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Sparkline, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -63,7 +64,7 @@ class MockHistoryScreen(BaseScreen):
             yield Static(id="mock-history-list-title", classes="mock-history-title")
             yield Static(id="mock-history-empty")
             yield DataTable(id="mock-history-table", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -12,9 +12,10 @@ from enum import StrEnum
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from quizapp.tui.screens.base import BaseModal
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 
 class MockPhase(StrEnum):
@@ -57,7 +58,7 @@ class QuitMockModal(BaseModal[bool]):
         with Vertical():
             yield Static(id="mock-quit-text")
             yield Static(id="mock-quit-keys")
-        yield Footer()
+        yield KeysFooter()
 
     TEXT = "mock.quit.text"
     KEYS = "mock.quit.keys"

@@ -18,11 +18,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.srs.report import topic_name
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.math_markdown import render_math
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ class MockReportScreen(BaseScreen):
             yield Static(id="mock-report-weak-title", classes="mock-report-title")
             yield Static(id="mock-report-weak")
             yield Static(id="mock-report-review-hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -21,13 +21,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.reactive import reactive
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.mock_quit import FinishMockModal, MockPhase, QuitMockModal
 from quizapp.tui.screens.mock_saver import AnswerStored, MockSaver, Review
 from quizapp.tui.widgets.countdown import Countdown
 from quizapp.tui.widgets.drill_pane import DrillPane
+from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.mcq_pane import MCQPane
 from quizapp.tui.widgets.qa_pane import QAPane
 from quizapp.tui.widgets.question_pane import QuestionPane
@@ -67,7 +68,7 @@ class MockRunScreen(BaseScreen):
             yield Countdown(id="mock-total-clock")
         yield Static(id="mock-loading", markup=False)
         yield Container(id="mock-question")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.load()

@@ -18,11 +18,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Checkbox, Footer, Header, Input, SelectionList, Static
+from textual.widgets import Checkbox, Header, Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from quizapp.i18n.formatting import clock, local_time
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockConfig, MockSummary
@@ -133,7 +134,7 @@ class MockSetupScreen(BaseScreen):
             yield Static(id="mock-setup-plan")
             yield Static(id="mock-setup-errors")
             yield Static(id="mock-setup-resume")
-        yield Footer()
+        yield KeysFooter()
 
     @staticmethod
     def _int_input(name: str, value: int) -> Input:

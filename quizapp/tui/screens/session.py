@@ -16,10 +16,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import ContentSwitcher, Footer, Header, ProgressBar, Static
+from textual.widgets import ContentSwitcher, Header, ProgressBar, Static
 
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.session_record import Answer, SessionRecord
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from quizapp.srs.views import AnswerResult, StudyCard
@@ -97,7 +98,7 @@ class SessionScreen(BaseScreen):
             with Vertical(id="session-card"):
                 yield from self.compose_card()
             yield Static(id="session-summary", classes="session-summary")
-        yield Footer()
+        yield KeysFooter()
 
     def compose_card(self) -> ComposeResult:
         raise NotImplementedError

@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -117,7 +118,7 @@ class SettingsScreen(BaseScreen):
             with Horizontal(id="settings-buttons"):
                 yield Button(id="settings-save", variant="primary")
                 yield Button(id="settings-cancel")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#settings-form").loading = True

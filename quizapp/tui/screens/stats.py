@@ -18,12 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Footer, Header, OptionList, Sparkline, Static
+from textual.widgets import Header, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
 from quizapp.i18n import formatting
 from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from quizapp.srs.stats import StudyStats, TopicReadiness
@@ -120,7 +121,7 @@ class StatsScreen(BaseScreen):
                         if section == "mistakes":
                             yield OptionList(id="stats-mistakes-list")
                         yield Static(id=f"stats-{section}", classes="stats-text")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         super().on_mount()
