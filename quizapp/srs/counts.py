@@ -6,18 +6,31 @@ the models are even imported (`quizapp.srs.home_figures`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from quizapp.srs import queue
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.views import DueCounts
 from quizapp.store.codes import KINDS
 
 if TYPE_CHECKING:
     from quizapp.srs.settings_limits import DaySettings
 
 INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bound
+
+
+# Here, not with the other views: Home's first figures import this module before the first
+# mode loads, and the views' dataclasses cost as much to import as the counts themselves.
+@dataclass(frozen=True)
+class DueCounts:
+    qa: int
+    mcq: int
+    skill: int
+    new_left: int  # new Q&A + MCQ cards still allowed today (limits are per kind)
+    new_done_today: int
+    reviews_done_today: int
+    streak: int
 
 
 class DayCounter:

@@ -34,8 +34,8 @@ from quizapp.store.preflight import head_revision, stored_revision
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
+    from quizapp.srs.counts import DueCounts
     from quizapp.srs.settings import Settings
-    from quizapp.srs.views import DueCounts
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.counts import INSTANT, DayCounter
+from quizapp.srs.counts import INSTANT, DayCounter, DueCounts
 from quizapp.srs.home_figures import HomeFigures
 from quizapp.srs.readiness import readiness
 from quizapp.srs.scheduling import (
@@ -33,7 +33,6 @@ from quizapp.srs.settings import Settings, load_settings, save_settings, setting
 from quizapp.srs.views import (
     AnswerResult,
     CardView,
-    DueCounts,
     ItemDetail,
     ItemSummary,
     ReviewView,

@@ -56,17 +56,6 @@ class AnswerResult:
 
 
 @dataclass(frozen=True)
-class DueCounts:
-    qa: int
-    mcq: int
-    skill: int
-    new_left: int  # new Q&A + MCQ cards still allowed today (limits are per kind)
-    new_done_today: int
-    reviews_done_today: int
-    streak: int
-
-
-@dataclass(frozen=True)
 class ItemSummary:
     item_id: str
     kind: str
