@@ -1227,7 +1227,10 @@ def ensure_built(cache: Path, systems: list[System], n: int, rebuild: bool) -> d
 
 
 def _child_env(repo: Path = REPO) -> dict[str, str]:
-    return dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=str(repo) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # Bytecode cached, as for an installed quizapp (and the anki package pip compiled).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def private_copy(system: System, folder: Path, into: Path) -> Path:
