@@ -164,7 +164,7 @@ def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path, monkeypatch
         "        await app.workers.wait_for_complete()\n"
         "        await pilot.pause()\n"
         "        home = app.screen\n"
-        "        qa = str(home.query_one('#tile-qa .tile-value').render())\n"
+        "        qa = home.query_one('#home-tiles').value('qa')\n"
         "        heading = str(home.query_one('#home-heading').render())\n"
         "        print('home', qa, heading.split()[0], app.backend is None, loaded())\n"
         "        await pilot.press('s')\n"

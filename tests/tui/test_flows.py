@@ -8,6 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
 from quizapp.tui.app import QuizApp, make_app
+from quizapp.tui.widgets.tiles import Tiles
 from tests.tui.conftest import SIZE, make_db, open_service, press, settle, stored_settings
 
 
@@ -41,7 +42,7 @@ async def test_home_shows_due_counts(db, clock):
         await settle(pilot)
         assert app.screen.id == "home"
         def value(tile):
-            return str(app.screen.query_one(f"#tile-{tile} .tile-value", Static).render())
+            return app.screen.query_one(Tiles).value(tile)
         assert value("qa") == "5"
         assert value("mcq") == "3"
         assert value("new_left") == "8"  # 5 new Q&A + 3 new MCQ, each under its own limit
@@ -211,9 +212,9 @@ async def test_daily_new_card_limit(tmp_path, clock):
         assert app.screen.phase == "summary"
         await press(pilot, "escape")
         # Q&A has used its 2 new cards; multiple choice still has its own 2.
-        assert str(app.screen.query_one("#tile-new_left .tile-value", Static).render()) == "2"
-        assert str(app.screen.query_one("#tile-reviews_today .tile-value", Static).render()) == "2"
-        assert str(app.screen.query_one("#tile-qa .tile-value", Static).render()) == "0"
+        assert app.screen.query_one(Tiles).value("new_left") == "2"
+        assert app.screen.query_one(Tiles).value("reviews_today") == "2"
+        assert app.screen.query_one(Tiles).value("qa") == "0"
         await press(pilot, "s")
         assert app.screen.phase == "summary"
         assert "新卡额度已用完" in app.screen.query_one("#session-summary", Static).render().plain
@@ -332,7 +333,7 @@ async def test_suspend_and_unsuspend(db, clock):
             service.db.close()
         assert app.screen.detail.card.suspended
         await press(pilot, "escape")
-        assert str(app.screen.query_one("#tile-qa .tile-value", Static).render()) == "4"
+        assert app.screen.query_one(Tiles).value("qa") == "4"
         await press(pilot, "b")
         await browse_for(pilot, "Q1")
         await press(pilot, "enter", "x")
@@ -452,7 +453,7 @@ async def test_language_switch_applies_at_once_and_persists(db, clock):
         assert "Save" in footer_text(app)
         await press(pilot, "escape")
         # ...and so did Home underneath it.
-        assert app.screen.query_one("#tile-qa .tile-label", Static).render().plain == "Q&A due"
+        assert app.screen.query_one(Tiles).label("qa") == "Q&A due"
         assert "Study" in footer_text(app)
         assert app.title.startswith("quizapp")
     # Reopening keeps English.

@@ -6,11 +6,12 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from quizapp.tui.app import make_app
+from quizapp.tui.widgets.tiles import Tiles
 from tests.tui.conftest import SIZE, open_service, press, settle, stored_settings
 
 
 def _tile(app, name: str) -> str:
-    return app.screen.query_one(f"#tile-{name} .tile-value", Static).render().plain
+    return app.screen.query_one(Tiles).value(name)
 
 
 async def test_home_is_complete_before_the_service_opens_and_a_mode_opens_it(db, clock):

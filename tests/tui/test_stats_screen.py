@@ -7,6 +7,7 @@ from datetime import datetime
 from textual.widgets import OptionList, Static
 
 from quizapp.tui.app import make_app
+from quizapp.tui.widgets.tiles import Tiles
 from tests.tui.conftest import open_service, press, settle
 
 
@@ -73,7 +74,7 @@ async def test_home_shows_days_left_and_readiness(tmp_path, clock):
         assert heading.startswith("Today · interview in 10 day(s) · readiness ")
         now = heading.split("readiness ")[1].split("%")[0]
         assert 0 < int(now) <= 100
-        label = app.screen.query_one("#tile-new_left .tile-label", Static).render().plain
+        label = app.screen.query_one(Tiles).label("new_left")
         assert label == "New left · 20/day each"
         # The whole menu is on screen at 80×24, Settings included.
         menu = app.screen.query_one("#home-menu")

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Vertical
+from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -20,6 +20,7 @@ from textual.worker import WorkerState
 from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.tiles import Tiles
 
 if TYPE_CHECKING:
     from quizapp.srs.counts import DueCounts
@@ -69,11 +70,7 @@ class HomeScreen(BaseScreen):
         yield Header()
         with Vertical(id="home-body"):
             yield Static(id="home-heading")
-            with Grid(id="home-tiles"):
-                for tile in TILES:
-                    with Vertical(classes="tile", id=f"tile-{tile}"):
-                        yield Static(classes="tile-value")
-                        yield Static(classes="tile-label")
+            yield Tiles(TILES, id="home-tiles")
             yield OptionList(id="home-menu")
             yield Static(id="home-notice")
         yield KeysFooter()
@@ -134,15 +131,15 @@ class HomeScreen(BaseScreen):
             "reviews_today": counts.reviews_done_today + counts.new_done_today if counts else None,
             "streak": counts.streak if counts else None,
         }
-        for tile, value in values.items():
-            box = self.query_one(f"#tile-{tile}")
-            box.query_one(".tile-value", Static).update("…" if value is None else str(value))
-            label = self.t(f"home.tile.{tile}")
-            if tile == "new_left" and self.new_per_day is not None:
-                # The limit applies to each kind (Q&A, MCQ, drill) separately, as Anki's per deck.
-                label = self.t("home.tile.new_left_limit", limit=self.new_per_day)
-            box.query_one(".tile-label", Static).update(label)
-            box.set_class(bool(value) and tile in ("qa", "mcq", "skill"), "-due")
+        labels = {tile: self.t(f"home.tile.{tile}") for tile in TILES}
+        if self.new_per_day is not None:
+            # The limit applies to each kind (Q&A, MCQ, drill) separately, as Anki's per deck.
+            labels["new_left"] = self.t("home.tile.new_left_limit", limit=self.new_per_day)
+        self.query_one(Tiles).update(
+            {tile: "…" if value is None else str(value) for tile, value in values.items()},
+            labels,
+            due=[tile for tile in ("qa", "mcq", "skill") if values[tile]],
+        )
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
