@@ -10,8 +10,14 @@ builds: n clones of the built-in bank in YAML files of 400 items (cached in
 Each run is a fresh process per (code, size), interleaved; the figures are its wall time
 and its peak RSS (`ru_maxrss` of the child, from `wait4`).
 
-    python benchmarks/sync.py [--sizes 1000,10000,100000] [--runs 3] [--compare-with REF] [--json]
+`--bad-item`: the same deck with one invalid item (a misspelt key) in its middle file — a
+user's typo. Two starts per run, each a fresh process on the same database: the first (a
+new database) and the second (nothing changed since), which is what every later start
+costs while the typo stays.
+
+    python benchmarks/sync.py [--sizes 1000,10000,100000] [--runs 3] [--compare-with REF] [--bad-item] [--json]
     python benchmarks/sync.py --sizes 10000 --profile prof.txt   # one run under pyinstrument
+                                                                  # (with --bad-item: the second start)
 
 `--compare-with main~3` measures that commit's code too, in the same interleaved runs.
 """
@@ -48,8 +54,31 @@ def deck_folder(cache: Path, n: int) -> Path:
     return folder / "deck"
 
 
-def child(n: int, deck: Path, work: Path, profile: str | None) -> None:
-    """In a fresh process: the first start on `deck` with a new database in `work`."""
+BAD_KEY = "qestion"  # the typo: `question:` misspelt in one item
+
+
+def bad_deck_folder(cache: Path, n: int) -> Path:
+    """The n-item deck with one invalid item, in its middle file (written once, from the deck)."""
+    clean = deck_folder(cache, n)
+    folder = cache / f"sync-deck-v{DECK_VERSION}-{n}-bad"
+    with scale.locked(cache / f"{folder.name}.lock"):
+        if not (folder / "done").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            shutil.copytree(clean, folder / "deck")
+            files = sorted((folder / "deck").glob("*.yaml"))
+            middle = files[len(files) // 2]
+            text = middle.read_text(encoding="utf-8")
+            assert "\n  question:\n" in text, middle
+            middle.write_text(text.replace("\n  question:\n", f"\n  {BAD_KEY}:\n", 1), encoding="utf-8")
+            (folder / "done").write_text("")
+    return folder / "deck"
+
+
+def child(n: int, deck: Path, work: Path, profile: str | None, bad_item: bool = False) -> None:
+    """In a fresh process: a start on `deck` with the database in `work` (new on the first start).
+
+    With `bad_item`, the deck has one invalid item: it must be reported, and every other item synced.
+    """
     os.environ["QUIZAPP_DATA_DIR"] = str(work / "data")  # no user decks but the bench deck
     profiler = None
     if profile:
@@ -66,8 +95,12 @@ def child(n: int, deck: Path, work: Path, profile: str | None) -> None:
     if profiler is not None:
         profiler.stop()
         Path(profile).write_text(profiler.output_text(unicode=True, color=False, show_all=False))  # type: ignore[arg-type]
-    if prepared.content_errors:
-        raise SystemExit(f"the deck has content errors: {prepared.content_errors[:3]}")
+    errors = [str(error) for error in prepared.content_errors]
+    if bad_item:
+        if not errors or not all(BAD_KEY in error or "question" in error for error in errors):
+            raise SystemExit(f"the bad item was not reported as it should be: {errors[:3]}")
+    elif errors:
+        raise SystemExit(f"the deck has content errors: {errors[:3]}")
     import sqlite3
 
     conn = sqlite3.connect(work / "quizapp.db")
@@ -76,27 +109,40 @@ def child(n: int, deck: Path, work: Path, profile: str | None) -> None:
         cached = conn.execute("SELECT count(*) FROM content_files").fetchone()[0]
     finally:
         conn.close()
-    if bench != n or cached < 2:
+    # The cache may hold only the valid files (a deck with errors is not all cached), or nothing.
+    if bench != n - bad_item or (cached < 2 and not bad_item):
         raise SystemExit(f"the sync left {bench} bench cards of {n}, {cached} cached files")
-    print(json.dumps({"wall_s": wall, "added": prepared.sync.added,
+    print(json.dumps({"wall_s": wall, "added": prepared.sync.added, "errors": len(errors),
                       "db_mb": (work / "quizapp.db").stat().st_size / 2**20}))
 
 
-def run_child(repo: Path, n: int, deck: Path, profile: str | None = None) -> dict[str, Any]:
+def run_child(repo: Path, n: int, deck: Path, profile: str | None = None, bad_item: bool = False) -> dict[str, Any]:
+    """The figures of one run: the first start on a new database (with `bad_item`, then the
+    second start on it, as `second_…` figures)."""
     with tempfile.TemporaryDirectory(prefix="quizapp-sync-") as work:
-        cmd = [sys.executable, __file__, "--child", str(n), str(deck), work]
-        if profile:
-            cmd += ["--profile", profile]
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=scale._child_env(repo), cwd=repo)
-        # Read the pipes first (a full pipe would block the child), then reap it with its rusage.
-        stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        elapsed = time.perf_counter() - start
+        result = _start(repo, n, deck, Path(work), None if bad_item else profile, bad_item)
+        if bad_item:
+            second = _start(repo, n, deck, Path(work), profile, bad_item)
+            result.update({f"second_{key}": value for key, value in second.items()})
+    return result
+
+
+def _start(repo: Path, n: int, deck: Path, work: Path, profile: str | None, bad_item: bool) -> dict[str, Any]:
+    cmd = [sys.executable, __file__, "--child", str(n), str(deck), str(work)]
+    if profile:
+        cmd += ["--profile", profile]
+    if bad_item:
+        cmd.append("--bad-item")
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=scale._child_env(repo), cwd=repo)
+    # Read the pipes first (a full pipe would block the child), then reap it with its rusage.
+    stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = time.perf_counter() - start
     if proc.returncode != 0:
-        raise SystemExit(f"{repo}: the first sync of {n} failed:\n{stderr[-3000:]}")
+        raise SystemExit(f"{repo}: a start with the {n}-item deck failed:\n{stderr[-3000:]}")
     result = json.loads(stdout.strip().splitlines()[-1])
     result["process_s"] = elapsed
     result["peak_rss_mb"] = usage.ru_maxrss / 1024  # KiB on Linux
@@ -111,12 +157,14 @@ def main() -> int:
     parser.add_argument("--compare-with", metavar="REF", help="also measure this commit's code, interleaved")
     parser.add_argument("--cache", default=str(Path(tempfile.gettempdir()) / "quizapp-bench"))
     parser.add_argument("--profile", metavar="FILE.txt", help="one run of this checkout under pyinstrument")
+    parser.add_argument("--bad-item", action="store_true",
+                        help="one invalid item in the deck: time the first and the second start")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--child", nargs=3, metavar=("N", "DECK", "WORK"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         n, deck, work = args.child
-        child(int(n), Path(deck), Path(work), args.profile)
+        child(int(n), Path(deck), Path(work), args.profile, args.bad_item)
         return 0
 
     cache = Path(args.cache)
@@ -124,38 +172,48 @@ def main() -> int:
     codes = {"this": REPO}
     if args.compare_with:
         codes[args.compare_with] = scale.checkout(args.compare_with, cache)
-    decks = {n: deck_folder(cache, n) for n in sizes}
+    decks = {n: (bad_deck_folder if args.bad_item else deck_folder)(cache, n) for n in sizes}
     if args.profile:
-        result = run_child(REPO, sizes[0], decks[sizes[0]], str(Path(args.profile).resolve()))
+        result = run_child(REPO, sizes[0], decks[sizes[0]], str(Path(args.profile).resolve()), args.bad_item)
         print(json.dumps(result))
         return 0
+    # With --bad-item each run is two starts; the second's figures are the `second_…` keys.
+    starts = ["", "second_"] if args.bad_item else [""]
+    label = {"": " first" if args.bad_item else "", "second_": " second"}
     load_before = scale.loadavg()
     results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {name: [] for name in codes} for n in sizes}
     for run in range(args.runs):
         for n in sizes:
             for name, repo in codes.items():
-                result = run_child(repo, n, decks[n])
+                result = run_child(repo, n, decks[n], bad_item=args.bad_item)
                 results[n][name].append(result)
-                print(f"run {run + 1} n={n} {name}: {result['wall_s']:.1f} s (CPU {result['cpu_s']:.1f} s), "
-                      f"{result['peak_rss_mb']:.0f} MB",
-                      file=sys.stderr, flush=True)
+                for prefix in starts:
+                    print(f"run {run + 1} n={n} {name}{label[prefix]}: {result[prefix + 'wall_s']:.1f} s "
+                          f"(CPU {result[prefix + 'cpu_s']:.1f} s), {result[prefix + 'peak_rss_mb']:.0f} MB",
+                          file=sys.stderr, flush=True)
+    keys = [prefix + key for prefix in starts for key in ("wall_s", "process_s", "cpu_s", "peak_rss_mb", "db_mb")]
     summary = {
         "loadavg_before": load_before, "loadavg_after": scale.loadavg(), "runs": args.runs,
-        "sizes": {str(n): {name: {key: statistics.median(r[key] for r in runs)
-                                  for key in ("wall_s", "process_s", "cpu_s", "peak_rss_mb", "db_mb")}
+        "bad_item": args.bad_item,
+        "sizes": {str(n): {name: {key: statistics.median(r[key] for r in runs) for key in keys}
                            for name, runs in by_code.items()} for n, by_code in results.items()},
     }
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
-    print(f"first sync of a new deck, median of {args.runs} runs; load average "
+    what = "a deck with one invalid item: the first start and the second" if args.bad_item else \
+        "first sync of a new deck"
+    print(f"{what}, median of {args.runs} runs; load average "
           f"{summary['loadavg_before']} → {summary['loadavg_after']}")
-    print(f"{'items':>8} {'code':<12} {'prepare s':>10} {'process s':>10} {'CPU s':>8} {'peak RSS MB':>12} "
+    print(f"{'items':>8} {'code':<20} {'prepare s':>10} {'process s':>10} {'CPU s':>8} {'peak RSS MB':>12} "
           f"{'db MB':>8}")
     for n, by_code in summary["sizes"].items():
         for name, med in by_code.items():
-            print(f"{n:>8} {name:<12} {med['wall_s']:>10.1f} {med['process_s']:>10.1f} {med['cpu_s']:>8.1f} "
-                  f"{med['peak_rss_mb']:>12.0f} {med['db_mb']:>8.0f}")
+            for prefix in starts:
+                code = name + label[prefix]
+                print(f"{n:>8} {code:<20} {med[prefix + 'wall_s']:>10.1f} {med[prefix + 'process_s']:>10.1f} "
+                      f"{med[prefix + 'cpu_s']:>8.1f} {med[prefix + 'peak_rss_mb']:>12.0f} "
+                      f"{med[prefix + 'db_mb']:>8.0f}")
     return 0
 
 
