@@ -7,7 +7,7 @@ errors nor stops the rest of the bank from loading.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,13 +90,18 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_file(path: Path, into: ContentSet | None = None) -> ContentSet:
+def load_file(path: Path, into: ContentSet | None = None, taken: Mapping[str, str] | None = None) -> ContentSet:
+    """Load one file (into `into`, which may hold earlier files).
+
+    `taken`: ids already held by earlier files (id -> file) that are not in `into`: such an
+    item is a duplicate, reported as it would be were those files loaded into `into` first.
+    """
     result = into if into is not None else ContentSet()
     with _collector_paused():
-        return _load_into(path, result)
+        return _load_into(path, result, taken or {})
 
 
-def _load_into(path: Path, result: ContentSet) -> ContentSet:
+def _load_into(path: Path, result: ContentSet, taken: Mapping[str, str]) -> ContentSet:
     name = str(path)
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
@@ -156,10 +161,9 @@ def _load_into(path: Path, result: ContentSet) -> ContentSet:
                 for err in exc.errors():
                     result.errors.append(ContentError(name, label, _field_path(err["loc"]), err["msg"]))
                 continue
-            if item.id in result.origin:
-                result.errors.append(
-                    ContentError(name, item.id, "id", f"duplicate id (also in {result.origin[item.id]})")
-                )
+            first = result.origin.get(item.id) or taken.get(item.id)
+            if first is not None:
+                result.errors.append(ContentError(name, item.id, "id", f"duplicate id (also in {first})"))
                 continue
             result.origin[item.id] = name
             (result.qa if kind == "qa" else result.mcq).append(item)  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from quizapp.content.files import content_files
 from quizapp.paths import user_decks_dir
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     # YAML and the pydantic content models load only when a deck changed (see `prepare`),
     # SQLAlchemy when a database is opened: Home's first figures (quizapp.srs.home_figures)
     # use `content_directories` with plain sqlite3.
-    from quizapp.content.loader import ContentSet
+    from quizapp.content.loader import ContentError, ContentSet
     from quizapp.store.database import Database
     from quizapp.store.models import ContentFile
     from quizapp.store.sync import SyncReport
@@ -51,7 +51,9 @@ class Prepared:
     """The open database after the content sync.
 
     `content` is parsed on first use only: when the content cache shows that nothing
-    changed since the last sync, opening never parses the decks.
+    changed since the last sync, opening never parses the decks. Without `content`, the
+    errors are those of the files parsed (`errors`, `skipped_files`): the unchanged files
+    were valid when they were synced (a file with errors is never cached).
     """
 
     def __init__(
@@ -60,14 +62,15 @@ class Prepared:
         sync: SyncReport,
         content: ContentSet | None,
         extra_content: Sequence[Path] = (),
+        errors: Sequence[ContentError] = (),
+        skipped_files: Sequence[str] = (),
     ) -> None:
         self.db = db
         self.sync = sync
         self._content = content
         self._extra_content = tuple(extra_content)
-        # Unchanged files were valid when they were synced (a file with errors is never cached).
-        self.content_errors = list(content.errors) if content is not None else []
-        self.skipped_files = list(content.skipped_files) if content is not None else []
+        self.content_errors = list(content.errors if content is not None else errors)
+        self.skipped_files = list(content.skipped_files if content is not None else skipped_files)
 
     @property
     def content(self) -> ContentSet:
@@ -99,32 +102,41 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
         return Prepared(db, SyncReport(), None, extra_content)
     written = SyncReport()
     if all_dirs_exist:
-        done, written = _sync_changed_files(db, states, cached, now, extra_content)
-        if done is not None:
-            return Prepared(db, done, None, extra_content)
+        by_file = _sync_changed_files(db, states, cached, now, extra_content)
+        if by_file.report is not None:
+            return Prepared(db, by_file.report, None, extra_content, by_file.errors, by_file.skipped_files)
+        written = by_file.written
     from quizapp.content.loader import load_dirs
     from quizapp.store.sync import sync_content
 
     content = load_dirs([d for d, _ in dirs])
+    # Only the files without errors are cached: one with errors is parsed again (and its
+    # errors reported again) on every start, until it is fixed.
+    bad = {error.file for error in content.errors} | set(content.skipped_files)
+    clean = [state for state in states if state.path not in bad]
     with db.session() as session, session.begin():
         full = sync_content(session, content.items, now, origins_for(content, extra_content))
         # Files already written file by file count as written, not as unchanged.
         report = _plus(written, SyncReport(added=full.added, updated=full.updated, retired=full.retired,
                                            restored=full.restored, unchanged=full.unchanged
                                            - written.added - written.updated - written.restored))
-        # Only a clean load is cached: a deck with errors is parsed again (and reported) each start.
-        clean = content.ok and not content.skipped_files
-        if clean:
-            content_cache.remember(session, states)
-        else:
-            content_cache.forget(session)
-    if clean:
-        ids: dict[str, list[str]] = {state.path: [] for state in states}
-        for item_id, path in content.origin.items():
-            ids.setdefault(path, []).append(item_id)
-        for state in states:
-            content_cache.write_ids(state.sha256, ids[state.path])
+        content_cache.remember(session, clean)
+    ids: dict[str, list[str]] = {state.path: [] for state in clean}
+    for item_id, path in content.origin.items():
+        if path in ids:
+            ids[path].append(item_id)
+    for state in clean:
+        content_cache.write_ids(state.sha256, ids[state.path])
     return Prepared(db, report, content, extra_content)
+
+
+class _ByFile(NamedTuple):
+    """What the file-by-file sync did."""
+
+    report: SyncReport | None  # the whole sync's; None: the caller must load and sync everything
+    written: SyncReport  # what it committed, file by file
+    errors: list[ContentError]  # of the files it parsed, in the order the full load gives
+    skipped_files: list[str]
 
 
 def _sync_changed_files(
@@ -133,7 +145,7 @@ def _sync_changed_files(
     cached: dict[str, ContentFile],
     now: datetime,
     extra_content: Sequence[Path],
-) -> tuple[SyncReport | None, SyncReport]:
+) -> _ByFile:
     """Parse and sync only the deck files that changed; the others' items are kept as synced.
 
     File by file: each changed file is parsed, validated and written in its own transaction,
@@ -141,9 +153,13 @@ def _sync_changed_files(
     killed process keeps every file it committed); a last transaction adds the skill items,
     retires what no file holds and completes the cache.
 
-    (None, what was written) when this cannot be done exactly (a file with errors, an id in
-    two files, a database not holding what the cache says): the caller then loads and
-    syncs everything, which reports every problem as before.
+    A file with errors is synced the same way, with exactly what the full load would take
+    from it (its valid items; an id an earlier file has is a duplicate, as in `load_dirs`),
+    and its errors are returned; it is not recorded in the cache, so the next start parses
+    it again, and it alone. An unchanged file holding an id that an earlier file now has is
+    parsed again too (it now has that duplicate). Its report is None when this cannot be
+    done exactly (the database not holding what the cache says): the caller then loads
+    and syncs everything.
     """
     from quizapp.content.loader import load_file
     from quizapp.store.sync import StaleKeep, SyncReport, sync_content, sync_items
@@ -151,37 +167,45 @@ def _sync_changed_files(
     keep: list[str] = []  # ids of the unchanged files' items
     synced: list[str] = []  # ids written file by file in this sync
     written = SyncReport()
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # id -> the first file that holds it, as `load_dirs` sees them
+    clean: list[content_cache.FileState] = []  # the files to cache: synced without errors
+    errors: list[ContentError] = []
+    skipped: list[str] = []
+    first = True
     for state in states:
         known = cached.get(state.path)
         ids = content_cache.read_ids(state.sha256) if known is not None and known.sha256 == state.sha256 else None
-        if ids is not None:
-            if not seen.isdisjoint(ids):
-                return None, written  # a duplicate id across files: the full load names it
-            seen.update(ids)
+        if ids is not None and seen.keys().isdisjoint(ids):
+            seen.update(dict.fromkeys(ids, state.path))
             keep.extend(ids)
+            clean.append(state)
             continue
-        one = load_file(Path(state.path))
-        if not one.ok or one.skipped_files:
-            return None, written
+        one = load_file(Path(state.path), taken=seen)
         ids = [item.id for item in one.items]
-        if not seen.isdisjoint(ids):
-            return None, written
-        seen.update(ids)
+        seen.update(dict.fromkeys(ids, state.path))
+        ok = one.ok and not one.skipped_files
         with db.session() as session, session.begin():
             origins = origins_for(one, extra_content)
             report = sync_items(session, one.items, now, origins[ids[0]] if ids else "builtin")
-            content_cache.record(session, state, first=not synced)
-        content_cache.write_ids(state.sha256, ids)
+            if ok:
+                content_cache.record(session, state, first=first)
+            else:
+                content_cache.record_not_clean(session, state, first=first)
+        first = False
+        if ok:
+            content_cache.write_ids(state.sha256, ids)
+            clean.append(state)
+        errors.extend(one.errors)
+        skipped.extend(one.skipped_files)
         synced.extend(ids)
         written = _plus(written, report)
     try:
         with db.session() as session, session.begin():
             report = sync_content(session, (), now, keep=keep, synced=synced)
-            content_cache.remember(session, states)
+            content_cache.remember(session, clean)
     except StaleKeep:
-        return None, written
-    return _plus(written, report), written
+        return _ByFile(None, written, [], [])
+    return _ByFile(_plus(written, report), written, errors, skipped)
 
 
 def _plus(a: SyncReport, b: SyncReport) -> SyncReport:

@@ -9,9 +9,9 @@ file.
 When some files changed, only those are parsed and synced: the item ids of every cleanly
 parsed file are kept in a small index keyed by the file's hash (`content-index/` in the
 user data folder), so the unchanged files' items are kept without reading their YAML.
-Anything unusual (a file with errors, an id in two files, an index missing, a database
-that does not hold what the cache says) falls back to the full load and sync, which keeps
-retiring, restoring and duplicate-id checks exactly as they were.
+A file with errors is synced file by file too (its valid items), but never recorded here:
+each start parses it again, and only it, and reports its errors again. A database that
+does not hold what the cache says falls back to the full load and sync.
 
 Changed files are synced one transaction each, and each is recorded here in its own
 transaction (`record`): a process killed mid-sync keeps what it committed, and never has
@@ -144,13 +144,16 @@ def record(session: Session, state: FileState, first: bool) -> None:
         index_elements=[ContentFile.path], set_={"sha256": row["sha256"], "stat": row["stat"]}))
 
 
-def forget(session: Session) -> None:
-    """Drop the cache (the next start parses and syncs everything)."""
+def record_not_clean(session: Session, state: FileState, first: bool) -> None:
+    """A file just synced with errors (its valid items only): not recorded, so that the next
+    start parses it again; an earlier clean version's row is dropped with its items' change."""
     from sqlalchemy import delete
 
     from quizapp.store.models import ContentFile
 
-    session.execute(delete(ContentFile))
+    if first:
+        session.execute(delete(ContentFile).where(ContentFile.path == CODE_KEY))
+    session.execute(delete(ContentFile).where(ContentFile.path == state.path))
 
 
 # -- the per-file index: item ids by file hash ------------------------------------------

@@ -111,13 +111,13 @@ def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch):
     assert parsed == ["extra.yaml"]
 
 
-def test_a_changed_file_that_duplicates_an_id_falls_back_to_the_full_load(tmp_path, monkeypatch):
+def test_a_changed_file_that_duplicates_an_id_is_reported_and_synced_alone(tmp_path, monkeypatch):
     _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
     extra.write_text(extra.read_text(encoding="utf-8").replace("id: x-t-qkv", "id: t-qkv"), encoding="utf-8")
     parsed = _parses(monkeypatch)
     again = bootstrap.prepare(tmp_path / "q.db")
     try:
-        assert sorted(set(parsed)) == ["bank.yaml", "extra.yaml"]
+        assert parsed == ["extra.yaml"]  # (more in test_content_errors_by_file.py)
         assert any("duplicate id" in str(error) for error in again.content_errors)
         assert "t-qkv" in _live(again) and "x-t-qkv" not in _live(again)
     finally:
@@ -144,7 +144,7 @@ class Killed(BaseException):
     """The process dying mid-sync (not an error the app would catch)."""
 
 
-def _killed_prepare(db_path: Path, monkeypatch) -> None:
+def _killed_prepare(db_path: Path, monkeypatch, clock=None) -> None:
     """`prepare` that dies with Killed; the database it opened is closed (as by the process's end)."""
     import quizapp.store.database as database
 
@@ -158,7 +158,7 @@ def _killed_prepare(db_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(database, "open_database", recording)
     try:
         with pytest.raises(Killed):
-            bootstrap.prepare(db_path)
+            bootstrap.prepare(db_path, clock=clock)
     finally:
         for db in opened:
             db.close()
