@@ -1,44 +1,61 @@
-"""The Footer builds its keys when they change, not on every bindings signal."""
+"""The keys' line: the screen's keys in the UI language, redrawn only when they change,
+greyed out when they do nothing, and clickable."""
 
 from __future__ import annotations
 
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from rich.cells import cell_len
 
 from quizapp.tui.app import make_app
+from quizapp.tui.widgets.keys_footer import KeysFooter
 from tests.tui.conftest import SIZE, settle
 
 
-def footer_descriptions(app) -> list[str]:
-    return [key.description for key in app.screen.query_one(Footer).query(FooterKey)]
+async def test_home_shows_its_keys_in_the_ui_language_and_redraws_only_when_they_change(db, clock, monkeypatch):
+    redraws: list[int] = []
+    refresh = KeysFooter.refresh
 
+    def counted(self, *args, **kwargs):
+        redraws.append(1)
+        return refresh(self, *args, **kwargs)
 
-async def test_home_builds_its_footer_keys_once_and_in_the_ui_language(db, clock, monkeypatch):
-    builds: list[bool] = []
-    compose = Footer.compose
-
-    def counted(self):
-        builds.append(self._bindings_ready)  # Textual's Footer yields no keys until then
-        return compose(self)
-
-    monkeypatch.setattr(Footer, "compose", counted)
+    monkeypatch.setattr(KeysFooter, "refresh", counted)
     app = make_app(db_path=db, clock=clock)  # the default language: Chinese
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.screen.id == "home"
-        # Once empty on mount, once with the keys. Textual rebuilt them on each signal (focus,
-        # the app's focus), first with the untranslated descriptions.
-        assert builds == [False, True]
-        descriptions = footer_descriptions(app)
-        assert "学习" in descriptions and "Study" not in descriptions
+        footer = app.screen.query_one(KeysFooter)
+        line = footer.render().plain
+        assert line.startswith(" s 学习 ") and "Study" not in line
+        assert line.rstrip().endswith("▏^p 命令") and cell_len(line) == SIZE[0]
+        # Translated before the first draw: no key was ever shown in English.
+        assert all(entry.description != "Study" for entry in footer.entries)
 
-        # Keys that change are shown: the language switch rebuilds them once more.
+        before = len(redraws)
+        app.screen.refresh_bindings()  # a signal that changes nothing
+        await settle(pilot)
+        assert len(redraws) == before
+
         app.set_language("en")
         await settle(pilot)
-        assert builds == [False, True, True]
-        assert "Study" in footer_descriptions(app)
+        assert len(redraws) > before and footer.render().plain.startswith(" s Study ")
 
-        # A signal that leaves the keys as they are rebuilds nothing.
-        app.screen.refresh_bindings()
+
+async def test_a_click_on_a_key_presses_it(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert builds == [False, True, True]
+        line = app.screen.query_one(KeysFooter).render().plain
+        await pilot.click(KeysFooter, offset=(line.index("Browse"), 0))
+        await settle(pilot)
+        assert type(app.screen).__name__ == "BrowseScreen"
+
+
+async def test_keys_that_do_nothing_now_are_dimmed(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        entries = footer.entries
+        footer.entries = (entries[0]._replace(enabled=False), *entries[1:])
+        text = footer.render()
+        first_key = [span for span in text.spans if span.start == 0]
+        assert any(span.style.dim for span in first_key if hasattr(span.style, "dim"))

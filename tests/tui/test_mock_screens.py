@@ -655,18 +655,19 @@ async def test_setup_topics_and_seed_option(db, clock):
 
 
 async def test_every_binding_shows_in_the_footer_in_both_languages(db, clock):
-    from textual.widgets import Footer
+    from quizapp.tui.widgets.keys_footer import KeysFooter
 
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await start_small_mock(pilot)
         footer = " ".join(b.description for _, b, _, _ in app.screen.active_bindings.values() if b.show)
         assert "Submit" in footer and "Quit (resumable)" in footer
-        assert app.screen.query_one(Footer)
+        assert "Submit" in app.screen.query_one(KeysFooter).text()
         app.set_language("zh")
         await settle(pilot)
         footer = " ".join(b.description for _, b, _, _ in app.screen.active_bindings.values() if b.show)
         assert "提交" in footer and "退出（可继续）" in footer
+        assert "提交" in app.screen.query_one(KeysFooter).text()
         assert "本题" in app.screen.query_one("#mock-q-clock").text
 
 

@@ -1,34 +1,138 @@
-"""Textual's Footer, rebuilt only when the keys it shows change."""
+"""The screen's keys on the bottom line, drawn by one widget.
+
+It shows what Textual's Footer shows (each key with its description, greyed out when it
+does nothing now, the command palette's key on the right) and looks the same, but it is
+one widget that redraws its line. Textual's Footer is a container that builds a FooterKey
+widget per key and rebuilds them all on every bindings signal (a focus change, the terminal
+gaining focus, a reactive declared with `bindings=True`): ~50 ms a time for Home's nine
+keys, twice per card in Study (the answer shown, the card rated), and on Home's start it
+held up the counts. Here a signal that leaves the keys as they are does nothing, and one
+that changes them costs a redraw of one line.
+"""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widget import Widget
 
 
-class KeysFooter(Footer):
-    """A Footer that recomposes only when the keys on show change.
+class FooterEntry(NamedTuple):
+    key: str  # the binding's key, as `App.simulate_key` takes it
+    display: str  # as shown: ^q, space, esc…
+    description: str
+    enabled: bool
 
-    Textual's Footer recomposes (a fresh FooterKey per key, each styled and laid out) on
-    every bindings signal: a focus change, the terminal gaining focus, a reactive declared
-    with `bindings=True`. Home's first 100 ms sent three with the same keys, ~25 ms each,
-    while its counts waited; a drill's move between cells sent one per move and re-laid out
-    every cell. Signals that leave the keys as they are change nothing here.
+
+class KeysFooter(Widget):
+    """The active bindings with `show` set, left to right; the palette's key at the right."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"keys-footer--key", "keys-footer--description", "keys-footer--separator"}
+    # The colours are Textual's Footer's, from the same theme variables.
+    DEFAULT_CSS = """
+    KeysFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+    }
+    KeysFooter > .keys-footer--key {
+        color: $footer-key-foreground;
+        background: $footer-key-background;
+        text-style: bold;
+    }
+    KeysFooter > .keys-footer--description {
+        color: $footer-description-foreground;
+        background: $footer-description-background;
+    }
+    KeysFooter > .keys-footer--separator {
+        color: $foreground 20%;
+    }
     """
 
-    # Per key: its display and description, enabled or greyed out (the Footer's inputs).
-    _shown: tuple[tuple[str, str, str, bool, str], ...] | None = None
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.entries: tuple[FooterEntry, ...] = ()
+        self.palette: FooterEntry | None = None
+        self._spans: list[tuple[int, int, FooterEntry]] = []  # where each key was drawn
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.bindings_changed(self.screen)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen) -> None:
-        shown = tuple(
-            (key, self.app.get_key_display(binding), binding.description, enabled, tooltip)
-            for key, (_, binding, enabled, tooltip) in screen.active_bindings.items()
-            if binding.show or key == self.app.COMMAND_PALETTE_BINDING
-        )
-        if shown == self._shown:
-            return
-        # Textual's own method skips the rebuild while the app is unfocused or this footer is
-        # not on show; only a rebuild that will happen counts as shown.
-        if screen.app.app_focus and self.is_attached and screen is self.screen:
-            self._shown = shown
-        super().bindings_changed(screen)
+        entries, palette = self.read_entries(screen)
+        if (entries, palette) != (self.entries, self.palette):
+            self.entries, self.palette = entries, palette
+            self.refresh()
+
+    def read_entries(self, screen: Screen) -> tuple[tuple[FooterEntry, ...], FooterEntry | None]:
+        """The keys to show, as Textual's Footer picks them: one per action (the first bound)."""
+        app = self.app
+        by_action: dict[str, FooterEntry] = {}
+        palette: FooterEntry | None = None
+        for key, (_node, binding, enabled, _tooltip) in screen.active_bindings.items():
+            entry = FooterEntry(binding.key, app.get_key_display(binding), binding.description, enabled)
+            if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
+                palette = entry
+            elif binding.show:
+                by_action.setdefault(binding.action, entry)
+        return tuple(by_action.values()), palette
+
+    def render(self) -> Text:
+        style = self.get_component_rich_style
+        key_style, description_style = style("keys-footer--key"), style("keys-footer--description")
+        width = self.size.width
+        right = Text()
+        if self.palette is not None:
+            # Compact, as Textual draws it: "▏^p Commands ".
+            palette = self.palette
+            right.append("▏", style=style("keys-footer--separator"))
+            right.append_text(Text.assemble((palette.display, key_style), (f" {palette.description}", description_style), " "))
+            if not palette.enabled:
+                right.stylize(Style(dim=True), 1)
+        line = Text(no_wrap=True, overflow="crop", end="")
+        self._spans = []
+        room = max(width - right.cell_len, 0)
+        for entry in self.entries:
+            if line.cell_len >= room:
+                break
+            part = self._entry(entry, key_style, description_style)
+            self._spans.append((line.cell_len, min(line.cell_len + part.cell_len, room), entry))
+            line.append_text(part)
+        # As in Textual's Footer, keys that do not fit are cut off where the palette's key starts.
+        line.truncate(room, pad=True)
+        if self.palette is not None and right.cell_len <= width:
+            start = line.cell_len + 1
+            self._spans.append((start, start + right.cell_len - 1, self.palette))
+            line.append_text(right)
+        return line
+
+    @staticmethod
+    def _entry(entry: FooterEntry, key_style: Style, description_style: Style) -> Text:
+        text = Text.assemble((f" {entry.display} ", key_style), (f"{entry.description} ", description_style))
+        if not entry.enabled:
+            text.stylize(Style(dim=True))
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, entry in self._spans:
+            if start <= event.x < end:
+                if entry.enabled:
+                    self.app.simulate_key(entry.key)
+                else:
+                    self.app.bell()
+                return
+
+    def text(self) -> str:
+        """The keys on show, as the line reads them."""
+        shown = [*self.entries, *([self.palette] if self.palette else [])]
+        return "  ".join(f"{entry.display} {entry.description}" for entry in shown)
