@@ -17,6 +17,11 @@ Chinese: 方差, 掩码) has no trigram and is matched with LIKE alone, in bank 
 Matching, filtering, ordering and the limit run on the cards alone (each card carries its
 item's kind, bank number and retired flag: revision 0004); an item's row — whose payload
 runs to overflow pages — is read only for the rows returned.
+
+The statement is built here as SQL text with parameters and run on a driver cursor, as
+the study step's queries are (`quizapp.srs.queue`): through SQLAlchemy's expression
+language and result rows, building, compiling and processing it was about a third of a
+search at 1,000 cards.
 """
 
 from __future__ import annotations
@@ -26,30 +31,10 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    ColumnElement,
-    Select,
-    Text,
-    and_,
-    column,
-    exists,
-    false,
-    func,
-    literal,
-    or_,
-    select,
-    table,
-    type_coerce,
-)
-from sqlalchemy import text as text_clause
-from sqlalchemy.orm import Session
-
 from quizapp.content.bilingual import texts_of
 from quizapp.content.lang import parse_source_ref
+from quizapp.srs.queue import Cursor
 from quizapp.srs.views import ItemSummary
-from quizapp.store.models import Card, Item
-
-_FTS = table("items_fts", column("rowid"), column("body"))
 
 
 @dataclass(frozen=True)
@@ -66,27 +51,35 @@ def _like_escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _card_filters(kind: str | None, include_retired: bool) -> list[ColumnElement[bool]]:
-    filters = [Card.kind == kind if kind else Card.kind.in_(("qa", "mcq"))]
+def _marks(values: Collection[Any], params: list[Any]) -> str:
+    """`?, ?, …` for `values`, which join `params`."""
+    params.extend(values)
+    return ", ".join("?" * len(values))
+
+
+def _card_filters(kind: str | None, include_retired: bool, params: list[Any]) -> list[str]:
+    filters = ["cards.kind = ?" if kind else "cards.kind IN ('qa', 'mcq')"]
+    if kind:
+        params.append(kind)
     if not include_retired:
-        filters.append(Card.retired.is_(False))
+        filters.append("cards.retired IS 0")
     return filters
 
 
-def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None) -> list[ColumnElement[bool]]:
+def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None, params: list[Any]) -> list[str]:
     """Conditions on the item row: every `tags` entry names tags of which the item has one
     (ASCII letters in any case), and the label filter."""
-    filters: list[ColumnElement[bool]] = []
+    filters: list[str] = []
     for accepted in tags:
-        each = func.json_each(Item.tags).table_valued("value")
-        filters.append(exists(select(literal(1)).select_from(each).where(
-            func.lower(each.c.value).in_(sorted({tag.lower() for tag in accepted})))))
+        wanted = _marks(sorted({tag.lower() for tag in accepted}), params)
+        filters.append(f"EXISTS (SELECT 1 FROM json_each(items.tags) WHERE lower(json_each.value) IN ({wanted}))")
     if label is not None:
-        options: list[ColumnElement[bool]] = [Item.id.like(_like_escaped(prefix) + "%", escape="\\")
-                                               for prefix in label.id_prefixes]
+        options = ["items.id LIKE ? ESCAPE '\\'"] * len(label.id_prefixes)
+        params.extend(_like_escaped(prefix) + "%" for prefix in label.id_prefixes)
         if label.section_prefix is not None:
-            options.append(Item.section.like(_like_escaped(label.section_prefix) + "%", escape="\\"))
-        filters.append(and_(Item.source_no.is_(None), or_(*options) if options else false()))
+            options.append("items.section LIKE ? ESCAPE '\\'")
+            params.append(_like_escaped(label.section_prefix) + "%")
+        filters.append(f"items.source_no IS NULL AND ({' OR '.join(options) if options else '0'})")
     return filters
 
 
@@ -96,61 +89,68 @@ def trigram_query(text: str) -> str:
     return " ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
 
 
+# Bank order: Q&A before MCQ, numbered items first by number, then by id.
+_ORDER = "cards.kind DESC, cards.source_no IS NULL, cards.source_no, cards.item_id"
+
+
 def search_items(
-    session: Session, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
+    cur: Cursor, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
     tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
 ) -> list[ItemSummary]:
     """Items matching `text` (and `tags`, `label`), best first, at most `limit`."""
     text = text.strip()
-    order = (Card.kind.desc(), Card.source_no.is_(None), Card.source_no, Card.item_id)
-    chosen: Select[Any] = select(Card.id.label("card_id")).where(*_card_filters(kind, include_retired))
-    item_filters = _item_filters(tags, label)
+    # Parameters in the order their `?` appear: the ranks' (selected first), then the joins',
+    # then the filters'.
+    rank_params: list[Any] = []
+    join_params: list[Any] = []
+    where_params: list[Any] = []
+    joins: list[str] = []
+    where = _card_filters(kind, include_retired, where_params)
+    item_filters = _item_filters(tags, label, where_params)
     if item_filters:
-        chosen = chosen.join(Item, Item.id == Card.item_id).where(*item_filters)
+        joins.append("JOIN items ON items.id = cards.item_id")
+        where.extend(item_filters)
     number = parse_source_ref(text) if text else None
-    ranks: list[Any] = []
+    ranks: list[str] = []
     if number is not None:
         # By the items' bank-number index (the cards' copy has none).
-        chosen = chosen.where(Card.item_id.in_(select(Item.id).where(Item.source_no == number)))
+        where.append("cards.item_id IN (SELECT items.id FROM items WHERE items.source_no = ?)")
+        where_params.append(number)
     elif text:
-        pattern = _FTS.c.body.like("%" + _like_escaped(text) + "%", escape="\\")
-        chosen = chosen.join(_FTS, _FTS.c.rowid == Card.id).where(pattern)
+        joins.append("JOIN items_fts ON items_fts.rowid = cards.id")
+        where.append("items_fts.body LIKE ? ESCAPE '\\'")
+        where_params.append("%" + _like_escaped(text) + "%")
         if len(text) >= 3:
-            chosen = chosen.where(text_clause("items_fts MATCH :grams").bindparams(grams=trigram_query(text)))
+            where.append("items_fts MATCH ?")
+            where_params.append(trigram_query(text))
             # Where the text first appears, counted from the end of the id the text starts
             # with (so a short id does not put an item first), then shorter texts first.
-            first = func.instr(func.lower(_FTS.c.body), func.lower(literal(text))) - func.length(Card.item_id)
-            ranks = [first, func.length(_FTS.c.body)]
+            ranks = ["instr(lower(items_fts.body), lower(?)) - length(cards.item_id)", "length(items_fts.body)"]
+            rank_params.append(text)
         # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
         # shown in bank order) rather than reading every item for the order of a one-character word.
-    ranked = bool(ranks)
-    scan_first = bool(text) and number is None and not ranked
-    picked = (
-        chosen.add_columns(*(r.label(f"rank{n}") for n, r in enumerate(ranks)))
-        .order_by(*(() if scan_first else (*ranks, *order))).limit(limit).subquery()
+    rank_columns = "".join(f", {rank} AS rank{n}" for n, rank in enumerate(ranks))
+    scan_first = bool(text) and number is None and not ranks
+    picked_order = "" if scan_first else "ORDER BY " + ", ".join([f"rank{n}" for n in range(len(ranks))] + [_ORDER])
+    picked = (f"SELECT cards.id AS card_id{rank_columns} FROM cards {' '.join(joins)} "
+              f"WHERE {' AND '.join(where)} {picked_order} LIMIT ?")
+    # The display columns, for the chosen rows only (the payload's question, not the payload).
+    display_order = ", ".join([f"picked.rank{n}" for n in range(len(ranks))] + [_ORDER])
+    sql = (
+        "SELECT items.id, items.kind, items.source_no, items.\"group\", items.section, items.question, items.tags, "
+        "items.retired_at IS NOT NULL, cards.suspended, json_quote(json_extract(items.payload, '$.question')) "
+        f"FROM ({picked}) AS picked JOIN cards ON cards.id = picked.card_id JOIN items ON items.id = cards.item_id "
+        f"ORDER BY {display_order}"
     )
-    rank_order = [picked.c[f"rank{n}"] for n in range(len(ranks))]
-    # The display columns, for the chosen rows only (the payload's question, not the
-    # payload). The JSON comes as text and is decoded here, and only whether the item is
-    # retired is asked: SQLAlchemy's JSON and datetime processing per row was most of a
-    # search's time.
-    display = (
-        select(
-            Item.id, Item.kind, Item.source_no, Item.group, Item.section, Item.question,
-            type_coerce(Item.tags, Text), Item.retired_at.is_not(None), Card.suspended,
-            func.json_quote(func.json_extract(type_coerce(Item.payload, Text), "$.question")),
-        )
-        .select_from(picked)
-        .join(Card, Card.id == picked.c.card_id)
-        .join(Item, Item.id == Card.item_id)
-        .order_by(*rank_order, *order)
-    )
-    rows = session.execute(display).all()
-    return [
-        ItemSummary(
-            item_id=item_id, kind=kind, source_no=source_no, group=group, section=section, question=question,
-            tags=list(json.loads(tags) or []) if tags else [], suspended=bool(suspended), retired=bool(retired),
-            question_texts=texts_of(json.loads(question_texts)),
-        )
-        for item_id, kind, source_no, group, section, question, tags, retired, suspended, question_texts in rows
-    ]
+    rows = cur.execute(sql, [*rank_params, *join_params, *where_params, limit]).fetchall()
+    tag_lists: dict[str, list[str]] = {}  # many items share their tags' text: decoded once
+    found = []
+    for item_id, kind_, source_no, group, section, question, tags_json, retired, suspended, question_json in rows:
+        if tags_json not in tag_lists:
+            tag_lists[tags_json] = list(json.loads(tags_json) or []) if tags_json else []
+        found.append(ItemSummary(
+            item_id=item_id, kind=kind_, source_no=source_no, group=group, section=section, question=question,
+            tags=list(tag_lists[tags_json]), suspended=bool(suspended), retired=bool(retired),
+            question_texts=texts_of(json.loads(question_json)),
+        ))
+    return found

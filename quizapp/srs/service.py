@@ -347,8 +347,8 @@ class StudyService:
     ) -> list[ItemSummary]:
         """Items matching `text` (`Q24`, words in any language), `tags` and `label`, best
         first (quizapp.srs.search)."""
-        with self.db.session() as session:
-            return search_items(session, text, kind, include_retired, limit, tags, label)
+        with queue.step_transaction(self.db) as cur:
+            return search_items(cur, text, kind, include_retired, limit, tags, label)
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()
