@@ -95,9 +95,10 @@ _ORDER = "cards.kind DESC, cards.source_no IS NULL, cards.source_no, cards.item_
 
 def search_items(
     cur: Cursor, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
-    tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
+    tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None, offset: int = 0,
 ) -> list[ItemSummary]:
-    """Items matching `text` (and `tags`, `label`), best first, at most `limit`."""
+    """Items matching `text` (and `tags`, `label`), best first, at most `limit` after the
+    first `offset` (Browse's pages: the order is total, so pages follow on exactly)."""
     text = text.strip()
     # Parameters in the order their `?` appear: the ranks' (selected first), then the joins',
     # then the filters'.
@@ -128,12 +129,13 @@ def search_items(
             ranks = ["instr(lower(items_fts.body), lower(?)) - length(cards.item_id)", "length(items_fts.body)"]
             rank_params.append(text)
         # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
-        # shown in bank order) rather than reading every item for the order of a one-character word.
+        # shown in bank order) rather than reading every item for the order of a one-character
+        # word. (A later page is the next hits in the same scan, each page in bank order.)
     rank_columns = "".join(f", {rank} AS rank{n}" for n, rank in enumerate(ranks))
     scan_first = bool(text) and number is None and not ranks
     picked_order = "" if scan_first else "ORDER BY " + ", ".join([f"rank{n}" for n in range(len(ranks))] + [_ORDER])
     picked = (f"SELECT cards.id AS card_id{rank_columns} FROM cards {' '.join(joins)} "
-              f"WHERE {' AND '.join(where)} {picked_order} LIMIT ?")
+              f"WHERE {' AND '.join(where)} {picked_order} LIMIT ? OFFSET ?")
     # The display columns, for the chosen rows only (the payload's question, not the payload).
     display_order = ", ".join([f"picked.rank{n}" for n in range(len(ranks))] + [_ORDER])
     sql = (
@@ -142,7 +144,7 @@ def search_items(
         f"FROM ({picked}) AS picked JOIN cards ON cards.id = picked.card_id JOIN items ON items.id = cards.item_id "
         f"ORDER BY {display_order}"
     )
-    rows = cur.execute(sql, [*rank_params, *join_params, *where_params, limit]).fetchall()
+    rows = cur.execute(sql, [*rank_params, *join_params, *where_params, limit, offset]).fetchall()
     tag_lists: dict[str, list[str]] = {}  # many items share their tags' text: decoded once
     found = []
     for item_id, kind_, source_no, group, section, question, tags_json, retired, suspended, question_json in rows:

@@ -343,12 +343,12 @@ class StudyService:
     # -- browse ---------------------------------------------------------------
     def search(
         self, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500, *,
-        tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None,
+        tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None, offset: int = 0,
     ) -> list[ItemSummary]:
         """Items matching `text` (`Q24`, words in any language), `tags` and `label`, best
-        first (quizapp.srs.search)."""
+        first, `limit` of them after the first `offset` (quizapp.srs.search)."""
         with queue.step_transaction(self.db) as cur:
-            return search_items(cur, text, kind, include_retired, limit, tags, label)
+            return search_items(cur, text, kind, include_retired, limit, tags, label, offset)
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()

@@ -103,3 +103,17 @@ def test_an_items_history_is_newest_first_by_time_with_an_imported_older_answer(
     finally:
         conn.close()
     assert [r.review_id for r in study.item_detail(item_id).reviews] == [901, 903, 902]
+
+
+def test_pages_follow_on_exactly(study):
+    """Browse reads results a page at a time (`offset`): the order is total, so the pages
+    of a ranked or listed search are the whole list cut up, and a scan's are its hits."""
+    for text, tags in (("", ()), ("softmax", ()), ("mask", ()), ("", ({"mask", "softmax"},))):
+        whole = _ids(study.search(text, tags=tags, limit=1000))
+        assert len(whole) > 2, text
+        pages = [_ids(study.search(text, tags=tags, limit=2, offset=start)) for start in range(0, len(whole) + 2, 2)]
+        assert [item for page in pages for item in page] == whole
+        assert pages[-1] == []
+    short = _ids(study.search("形状", limit=1000))  # two characters: the LIKE scan, each page in bank order
+    pages = [_ids(study.search("形状", limit=1, offset=start)) for start in range(len(short))]
+    assert sorted(item for page in pages for item in page) == sorted(short)

@@ -96,3 +96,47 @@ async def test_study_now_summary_says_where_esc_goes(db, clock):
         assert "return to Browse" in summary
         await press(pilot, "escape")
         assert type(app.screen).__name__ == "BrowseScreen"
+
+
+async def test_results_come_a_page_at_a_time_as_the_cursor_nears_the_end(db, clock, monkeypatch):
+    import quizapp.tui.screens.browse as browse
+    from quizapp.srs.service import StudyService
+
+    monkeypatch.setattr(browse, "PAGE", 2)
+    offsets: list[int] = []
+    search = StudyService.search
+
+    def recorded(self, text="", *args, offset=0, **kwargs):
+        offsets.append(offset)
+        return search(self, text, *args, offset=offset, **kwargs)
+
+    monkeypatch.setattr(StudyService, "search", recorded)
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 14)) as pilot:  # a few rows in view
+        await settle(pilot)
+        whole = [r.item_id for r in search(app.backend.service, "", limit=1000)]
+        assert len(whole) > 4
+        assert shown(app)[:2] == whole[:2]
+        table = app.screen.query_one(DataTable)
+        table.focus()
+        for _ in range(len(whole)):
+            await press(pilot, "down")
+        # Each page asked once, from where the last one ended, until every item is listed
+        # in the search's order.
+        assert shown(app) == whole
+        assert table.row_count == len(whole) and table.cursor_row == len(whole) - 1
+        assert offsets == list(range(0, len(whole) + 1, 2))
+
+
+async def test_a_label_search_reads_pages_until_it_has_rows_to_show(db, clock, monkeypatch):
+    import quizapp.tui.screens.browse as browse
+
+    monkeypatch.setattr(browse, "PAGE", 1)
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        app.screen.query_one(Input).value = "§7"
+        await settle(pilot)
+        parsed = parse_query("§7", app.tr)
+        wanted = [r.item_id for r in app.backend.service.search("", limit=1000) if parsed.matches(r, app.tr)]
+        assert wanted and shown(app) == wanted

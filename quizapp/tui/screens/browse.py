@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 NUMBER_WIDTH = 14
 QUESTION_WIDTH = 26
+# Rows per page: the first page comes with each keystroke, the next ones as the cursor or
+# the scroll nears the end of the list. Reading and drawing a few hundred rows per keystroke
+# was most of a search's time on a small collection.
+PAGE = 100
 
 
 _NUMBERED_TAG = re.compile(r"#\d")
@@ -108,10 +112,15 @@ class BrowseScreen(BaseScreen):
     ]
 
     class Results(Message):
-        def __init__(self, query: str, results: list[ItemSummary]) -> None:
+        """A page of results: the first (`offset` 0) replaces the list, a later one extends it."""
+
+        def __init__(self, query: str, results: list[ItemSummary], offset: int, searched: int, more: bool) -> None:
             super().__init__()
             self.query = query
             self.results = results
+            self.offset = offset  # the search rows read before this page
+            self.searched = searched  # the rows this page read (before the label and tag checks)
+            self.more = more
 
     class Detail(Message):
         def __init__(self, detail: ItemDetail | None) -> None:
@@ -131,6 +140,10 @@ class BrowseScreen(BaseScreen):
         self.results: list[ItemSummary] = []
         self.detail: ItemDetail | None = None
         self._filled_width = -1  # the table width the question column was last sized for
+        self._question_width = QUESTION_WIDTH
+        self._searched = 0  # search rows read for the results shown (the next page starts there)
+        self._more = False  # the last page was full: there may be more
+        self._loading_more = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -151,6 +164,7 @@ class BrowseScreen(BaseScreen):
             self.query_one(DataTable).focus()
         else:
             search.focus()
+        self.watch(self.query_one(DataTable), "scroll_y", self._maybe_load_more, init=False)
         self.run_search(self.initial_query)
 
     @on(ResultsTable.WidthChanged)
@@ -170,17 +184,38 @@ class BrowseScreen(BaseScreen):
 
     # -- workers ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-search")
-    def run_search(self, query: str) -> None:
+    def run_search(self, query: str, at_least: int = 0) -> None:
+        """The first page of results (or `at_least` rows: a search again keeps what was shown)."""
+        results, searched, more = self._fetch(query, 0, max(at_least, PAGE))
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Results(query, results, 0, searched, more))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="browse-more")
+    def load_more(self, query: str, offset: int) -> None:
+        results, searched, more = self._fetch(query, offset, PAGE)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Results(query, results, offset, searched, more))
+
+    def _fetch(self, query: str, offset: int, wanted: int) -> tuple[list[ItemSummary], int, bool]:
+        """At least `wanted` results from search row `offset` on (fewer at the end): the
+        results, the search rows read, and whether there may be more."""
         tr = self.quiz_app.tr
         parsed = parse_query(query, tr)
         # The database narrows by tag and label (never every item into memory); labels are
         # words of the UI language, so the last check of each row is made here.
-        results = self.study.search(parsed.text, tags=[tag_alternatives(tag, tr) for tag in parsed.tags],
-                                    label=label_filter(parsed.label) if parsed.label is not None else None)
-        if parsed.label is not None or parsed.tags:
-            results = [r for r in results if parsed.matches(r, tr)]
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Results(query, results))
+        tags = [tag_alternatives(tag, tr) for tag in parsed.tags]
+        label = label_filter(parsed.label) if parsed.label is not None else None
+        results: list[ItemSummary] = []
+        searched = 0
+        while True:
+            page = self.study.search(parsed.text, tags=tags, label=label, limit=PAGE, offset=offset + searched)
+            searched += len(page)
+            more = len(page) == PAGE
+            if parsed.label is not None or parsed.tags:
+                page = [r for r in page if parsed.matches(r, tr)]
+            results.extend(page)
+            if len(results) >= wanted or not more or get_current_worker().is_cancelled:
+                return results, searched, more
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="browse-detail")
     def load_detail(self, item_id: str) -> None:
@@ -214,10 +249,33 @@ class BrowseScreen(BaseScreen):
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.row_key.value:
             self.load_detail(event.row_key.value)
+        self._maybe_load_more()
+
+    def _maybe_load_more(self) -> None:
+        """The next page, once the cursor or the scroll is near the end of the list."""
+        table = self.query_one(DataTable)
+        near_end = (table.cursor_row >= len(self.results) - PAGE // 5
+                    or table.scroll_y >= table.max_scroll_y - PAGE // 10)
+        if self._more and not self._loading_more and self.results and near_end:
+            self._loading_more = True
+            self.load_more(self.query_one(Input).value, self._searched)
 
     async def on_browse_screen_results(self, message: Results) -> None:
         if message.query != self.query_one(Input).value:
             return  # an older search finished after a newer one started
+        if message.offset:
+            if message.offset != self._searched:
+                return  # a page for a list since replaced
+            self._loading_more = False
+            self._searched, self._more = message.offset + message.searched, message.more
+            # An item shown already (the collection changed between the pages) is not added twice.
+            shown = {r.item_id for r in self.results}
+            new = [r for r in message.results if r.item_id not in shown]
+            self.results.extend(new)
+            self._add_rows(new)
+            self._maybe_load_more()  # rows the label check left out may leave the end in view
+            return
+        self._searched, self._more, self._loading_more = message.searched, message.more, False
         self.results = message.results
         self._fill_table()
         table = self.query_one(DataTable)
@@ -249,7 +307,7 @@ class BrowseScreen(BaseScreen):
         summary = next((r for r in self.results if r.item_id == message.item_id), None)
         label = summary_label(summary, self.quiz_app.tr) if summary is not None else message.item_id
         self.notify(self.t(key, item=label), timeout=3)
-        self.run_search(self.query_one(Input).value)
+        self.run_search(self.query_one(Input).value, at_least=len(self.results))
         self.load_detail(message.item_id)
 
     # -- rendering ---------------------------------------------------------------------
@@ -260,15 +318,19 @@ class BrowseScreen(BaseScreen):
         table.add_column(self.t("browse.col.number"), key="number", width=NUMBER_WIDTH)
         table.add_column(self.t("browse.col.kind"), key="kind")
         # The question column takes what the list's width leaves (wide when stacked at 80 columns).
-        question_width = max(QUESTION_WIDTH, table.size.width - NUMBER_WIDTH - 14)
-        table.add_column(self.t("browse.col.question"), key="question", width=question_width)
-        for summary in self.results:
+        self._question_width = max(QUESTION_WIDTH, table.size.width - NUMBER_WIDTH - 14)
+        table.add_column(self.t("browse.col.question"), key="question", width=self._question_width)
+        self._add_rows(self.results)
+
+    def _add_rows(self, summaries: list[ItemSummary]) -> None:
+        table = self.query_one(DataTable)
+        for summary in summaries:
             # Suspended items stay listed, struck through and dimmed.
             style = "dim strike" if summary.suspended else ""
             table.add_row(
                 Text(one_line(summary_label(summary, self.quiz_app.tr), NUMBER_WIDTH), style=style),
                 Text(self.t(f"kind.short.{summary.kind}"), style=style),
-                Text(one_line(render_math(self._question_of(summary)), question_width), style=style),
+                Text(one_line(render_math(self._question_of(summary)), self._question_width), style=style),
                 key=summary.item_id,
             )
 
