@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -144,6 +145,22 @@ class Killed(BaseException):
     """The process dying mid-sync (not an error the app would catch)."""
 
 
+def _dies_loading(monkeypatch, name: str) -> Callable[[], None]:
+    """The process dies (Killed) when the sync comes to parse the deck file `name`; the
+    function returned puts the loader back (the next process)."""
+    import quizapp.content.loader as loader
+
+    original = loader.load_file
+
+    def dies(path, *args, **kwargs):
+        if Path(path).name == name:
+            raise Killed
+        return original(path, *args, **kwargs)
+
+    monkeypatch.setattr(loader, "load_file", dies)
+    return lambda: monkeypatch.setattr(loader, "load_file", original)
+
+
 def _killed_prepare(db_path: Path, monkeypatch, clock=None) -> None:
     """`prepare` that dies with Killed; the database it opened is closed (as by the process's end)."""
     import quizapp.store.database as database
@@ -181,22 +198,13 @@ def test_a_killed_first_sync_keeps_the_files_it_committed(tmp_path, monkeypatch)
     deck = _deck(tmp_path, monkeypatch)
     bank = deck / "bank.yaml"
     (deck / "extra.yaml").write_text(bank.read_text(encoding="utf-8").replace("id: ", "id: x-"), encoding="utf-8")
-    import quizapp.content.loader as loader
-
-    original = loader.load_file
-
-    def dies_on_extra(path, *args, **kwargs):
-        if Path(path).name == "extra.yaml":
-            raise Killed
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(loader, "load_file", dies_on_extra)
+    revive = _dies_loading(monkeypatch, "extra.yaml")
     _killed_prepare(tmp_path / "q.db", monkeypatch)
     items, files = _ids_and_cache(tmp_path / "q.db")
     # bank.yaml is in, and recorded; extra.yaml is neither, and the cache is not complete.
     assert items and not any(item_id.startswith("x-") for item_id in items)
     assert files == {"bank.yaml"}
-    monkeypatch.setattr(loader, "load_file", original)
+    revive()
     parsed = _parses(monkeypatch)
     again = bootstrap.prepare(tmp_path / "q.db")
     try:

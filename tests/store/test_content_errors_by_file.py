@@ -12,7 +12,7 @@ import pytest
 from quizapp.srs import bootstrap
 from quizapp.srs.clock import FixedClock
 from quizapp.store.sync import SyncReport
-from tests.store.test_content_cache import Killed, _deck, _killed_prepare, _parses
+from tests.store.test_content_cache import _deck, _dies_loading, _ids_and_cache, _killed_prepare, _parses
 
 CLOCK = FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
 LATER = FixedClock(datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
@@ -160,28 +160,14 @@ def test_a_killed_sync_keeps_what_a_file_with_errors_committed(tmp_path, monkeyp
     extra.write_text(BREAKS["item"](extra.read_text(encoding="utf-8")), encoding="utf-8")
     more = deck / "more.yaml"
     more.write_text((deck / "bank.yaml").read_text(encoding="utf-8").replace("id: ", "id: y-"), encoding="utf-8")
-    import quizapp.content.loader as loader
-
-    original = loader.load_file
-
-    def dies_on_more(path, *args, **kwargs):
-        if Path(path).name == "more.yaml":
-            raise Killed
-        return original(path, *args, **kwargs)
-
-    monkeypatch.setattr(loader, "load_file", dies_on_more)
+    revive = _dies_loading(monkeypatch, "more.yaml")
     db_path = tmp_path / "q.db"
     _killed_prepare(db_path, monkeypatch, CLOCK)
-    conn = sqlite3.connect(db_path)
-    try:
-        items = {row[0] for row in conn.execute("SELECT id FROM items")}
-        cached = {Path(row[0]).name for row in conn.execute("SELECT path FROM content_files")}
-    finally:
-        conn.close()
+    items, cached = _ids_and_cache(db_path)
     # extra.yaml's valid items are in, but extra.yaml is not recorded as synced.
     assert "x-t-qkv" in items and "x-t-scaling" not in items and not any(i.startswith("y-") for i in items)
     assert cached == {"bank.yaml"}
-    monkeypatch.setattr(loader, "load_file", original)
+    revive()
     parsed = _parses(monkeypatch)
     again = bootstrap.prepare(db_path, clock=CLOCK)
     again.db.close()
