@@ -13,16 +13,21 @@ from quizapp.tui.format import kind_label, one_line, summary_label, tag_name
 from quizapp.tui.plain import escape_markup
 
 if TYPE_CHECKING:
+    from quizapp.srs.service import StudyService
     from quizapp.srs.views import ItemSummary
     from quizapp.tui.app import QuizApp
 
 PALETTE_MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings")
 
 
-class QuizCommands(Provider):
-    """Modes are always listed; items are searched once the database is open."""
+# Items listed for one query: the best by Browse's ranking (a palette shows about ten).
+PALETTE_ITEMS = 30
 
-    items: list[ItemSummary] = []
+
+class QuizCommands(Provider):
+    """Modes are always listed; items are searched (as Browse searches) once the database is open."""
+
+    service: StudyService | None = None
 
     @property
     def quiz_app(self) -> QuizApp:
@@ -31,10 +36,20 @@ class QuizCommands(Provider):
     async def startup(self) -> None:
         # Opened for the palette if no mode has opened it yet (Home's figures need no service).
         backend = await self.quiz_app.wait_for_backend()
-        self.items = []
-        if backend is not None:
-            # One read per palette opening, off the UI thread.
-            self.items = await asyncio.to_thread(backend.service.search, "", None, False, 1_000_000)
+        self.service = backend.service if backend is not None else None
+
+    def _find(self, query: str) -> list[ItemSummary]:
+        """The items for `query`, best first, by the same search and label check as Browse's
+        (run in a thread: the palette reads no more than it shows, whatever the collection's size)."""
+        from quizapp.tui.screens.browse import label_filter, parse_query, tag_alternatives
+
+        assert self.service is not None
+        tr = self.quiz_app.tr
+        parsed = parse_query(query, tr)
+        found = self.service.search(parsed.text, tags=[tag_alternatives(tag, tr) for tag in parsed.tags],
+                                    label=label_filter(parsed.label) if parsed.label is not None else None,
+                                    limit=PALETTE_ITEMS)
+        return [item for item in found if parsed.matches(item, tr)]
 
     def _modes(self) -> list[tuple[str, str, Callable[[], None]]]:
         tr = self.quiz_app.tr
@@ -61,29 +76,26 @@ class QuizCommands(Provider):
             yield DiscoveryHit(title, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
-        from quizapp.content.models import parse_source_ref
-
         matcher = self.matcher(query)
         for title, help_text, callback in self._modes():
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
 
+        if self.service is None or not query.strip():
+            return
+        from quizapp.content.lang import parse_source_ref
+
         tr = self.quiz_app.tr
-        number = parse_source_ref(query)
-        needle = query.strip().lower()
-        for item in self.items:
+        number = parse_source_ref(query.strip())
+        items = await asyncio.to_thread(self._find, query)
+        for rank, item in enumerate(items):
             # Questions and tags are content: escaped, so the palette never reads them as markup.
             title = escape_markup(self._item_title(item))
             tags = " ".join(tag_name(tag, tr) for tag in item.tags)
             help_text = escape_markup(tr("palette.help.item", kind=kind_label(item.kind, tr), tags=tags))
             callback = partial(self._open_item, item.item_id)
-            if number is not None:
-                if item.source_no == number:
-                    yield Hit(1.0, matcher.highlight(title), callback, text=title, help=help_text)
-                continue
-            texts = [item.question, *item.question_texts.values()]
-            labels = [summary_label(item, tr), item.item_id, *(tag_name(tag, tr) for tag in item.tags)]
-            haystack = " ".join([*labels, *texts, *item.tags]).lower()
-            if needle and needle in haystack:
-                yield Hit(0.9, title, callback, text=title, help=help_text)
+            if number is not None and item.source_no == number:
+                yield Hit(1.0, matcher.highlight(title), callback, text=title, help=help_text)
+            else:  # below an exact mode name, in the search's order
+                yield Hit(0.9 - rank / 1000, title, callback, text=title, help=help_text)

@@ -374,6 +374,33 @@ async def test_command_palette_jumps_to_an_item(db, clock):
         assert app.screen.detail.summary.item_id == "t-q24"
 
 
+async def test_command_palette_finds_items_by_text_reading_only_what_it_shows(db, clock, monkeypatch):
+    """Each query is one search of at most PALETTE_ITEMS rows in a thread; the palette never
+    loads every item (at 100,000 items that was seconds of a frozen UI per keystroke)."""
+    from quizapp.srs.service import StudyService
+    from quizapp.tui.commands import PALETTE_ITEMS
+
+    limits: list[int] = []
+    search = StudyService.search
+
+    def recorded(self, text="", kind=None, include_retired=False, limit=500, **kwargs):
+        limits.append(limit)
+        return search(self, text, kind, include_retired, limit, **kwargs)
+
+    monkeypatch.setattr(StudyService, "search", recorded)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await pilot.press(*"kv-cache")
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "BrowseScreen"
+        assert app.screen.detail.summary.item_id == "t-q33"
+    assert PALETTE_ITEMS in limits and max(limits) < 1_000  # the palette's, then Browse's page
+
+
 async def test_command_palette_starts_a_mode(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
