@@ -27,26 +27,25 @@ PALETTE_ITEMS = 30
 class QuizCommands(Provider):
     """Modes are always listed; items are searched (as Browse searches) once the database is open."""
 
-    service: StudyService | None = None
-
     @property
     def quiz_app(self) -> QuizApp:
         return cast("QuizApp", self.app)
 
     async def startup(self) -> None:
-        # Opened for the palette if no mode has opened it yet (Home's figures need no service).
-        backend = await self.quiz_app.wait_for_backend()
-        self.service = backend.service if backend is not None else None
+        # The service opens for the palette if no mode has opened it yet (Home's figures need
+        # none), but it is awaited by each search, not here: Textual awaits this from every
+        # search, and a search cancelled by the next keystroke cancelled this with it, which
+        # left the palette without items until it was opened again.
+        self.quiz_app.ensure_backend()
 
-    def _find(self, query: str) -> list[ItemSummary]:
+    def _find(self, service: StudyService, query: str) -> list[ItemSummary]:
         """The items for `query`, best first, by the same search and label check as Browse's
         (run in a thread: the palette reads no more than it shows, whatever the collection's size)."""
         from quizapp.tui.screens.browse import label_filter, parse_query, tag_alternatives
 
-        assert self.service is not None
         tr = self.quiz_app.tr
         parsed = parse_query(query, tr)
-        found = self.service.search(parsed.text, tags=[tag_alternatives(tag, tr) for tag in parsed.tags],
+        found = service.search(parsed.text, tags=[tag_alternatives(tag, tr) for tag in parsed.tags],
                                     label=label_filter(parsed.label) if parsed.label is not None else None,
                                     limit=PALETTE_ITEMS)
         return [item for item in found if parsed.matches(item, tr)]
@@ -82,13 +81,16 @@ class QuizCommands(Provider):
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
 
-        if self.service is None or not query.strip():
+        if not query.strip():
+            return
+        backend = await self.quiz_app.wait_for_backend()
+        if backend is None:
             return
         from quizapp.content.lang import parse_source_ref
 
         tr = self.quiz_app.tr
         number = parse_source_ref(query.strip())
-        items = await asyncio.to_thread(self._find, query)
+        items = await asyncio.to_thread(self._find, backend.service, query)
         for rank, item in enumerate(items):
             # Questions and tags are content: escaped, so the palette never reads them as markup.
             title = escape_markup(self._item_title(item))

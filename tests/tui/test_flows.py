@@ -401,6 +401,36 @@ async def test_command_palette_finds_items_by_text_reading_only_what_it_shows(db
     assert PALETTE_ITEMS in limits and max(limits) < 1_000  # the palette's, then Browse's page
 
 
+async def test_command_palette_typed_into_while_the_database_opens_finds_items(db, clock, monkeypatch):
+    """Each keystroke cancels the search before it; one cancelled while the service was still
+    opening used to cancel the palette's start-up with it, and no item was ever found."""
+    import threading
+
+    import quizapp.tui.backend
+
+    gate = threading.Event()
+    real = quizapp.tui.backend.open_backend
+
+    def held(*args):
+        assert gate.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr("quizapp.tui.backend.open_backend", held)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)  # Home's figures; the service is not open
+        await pilot.press("ctrl+p")
+        for key in "Q24":
+            await pilot.press(key)
+            await pilot.pause(0.05)
+        gate.set()
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "BrowseScreen"
+        assert app.screen.detail.summary.item_id == "t-q24"
+
+
 async def test_command_palette_starts_a_mode(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
