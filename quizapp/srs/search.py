@@ -100,10 +100,9 @@ def search_items(
     """Items matching `text` (and `tags`, `label`), best first, at most `limit` after the
     first `offset` (Browse's pages: the order is total, so pages follow on exactly)."""
     text = text.strip()
-    # Parameters in the order their `?` appear: the ranks' (selected first), then the joins',
-    # then the filters'.
+    # Parameters in the order their `?` appear: the ranks' (selected first), then the filters'
+    # (the joins take none).
     rank_params: list[Any] = []
-    join_params: list[Any] = []
     where_params: list[Any] = []
     joins: list[str] = []
     where = _card_filters(kind, include_retired, where_params)
@@ -144,7 +143,7 @@ def search_items(
         f"FROM ({picked}) AS picked JOIN cards ON cards.id = picked.card_id JOIN items ON items.id = cards.item_id "
         f"ORDER BY {display_order}"
     )
-    rows = cur.execute(sql, [*rank_params, *join_params, *where_params, limit, offset]).fetchall()
+    rows = cur.execute(sql, [*rank_params, *where_params, limit, offset]).fetchall()
     tag_lists: dict[str, list[str]] = {}  # many items share their tags' text: decoded once
     found = []
     for item_id, kind_, source_no, group, section, question, tags_json, retired, suspended, question_json in rows:

@@ -10,6 +10,7 @@ import contextlib
 import random
 import shutil
 import tempfile
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,27 @@ async def press(pilot: Pilot, *keys: str) -> None:
         if busy(pilot):
             await settle(pilot)
     await settle(pilot)
+
+
+def held_open(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The study service's open waits until the returned event is set (a slow open)."""
+    import quizapp.tui.backend
+
+    gate = threading.Event()
+    real = quizapp.tui.backend.open_backend
+
+    def held(*args: Any) -> Any:
+        assert gate.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr("quizapp.tui.backend.open_backend", held)
+    return gate
+
+
+async def palette_pick(pilot: Pilot, query: str) -> None:
+    """Open the command palette, type `query`, wait for its hits, take the first."""
+    await press(pilot, "ctrl+p")
+    await pilot.press(*query)
+    await pilot.pause(0.3)
+    await settle(pilot)
+    await press(pilot, "enter")

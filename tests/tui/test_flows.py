@@ -9,7 +9,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.widgets.tiles import Tiles
-from tests.tui.conftest import SIZE, make_db, open_service, press, settle, stored_settings
+from tests.tui.conftest import SIZE, held_open, make_db, open_service, palette_pick, press, settle, stored_settings
 
 
 def reviews(path: Path, clock) -> list[tuple[str, int, str]]:
@@ -365,11 +365,7 @@ async def test_command_palette_jumps_to_an_item(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await press(pilot, "ctrl+p")
-        await pilot.press(*"Q24")
-        await pilot.pause(0.3)
-        await settle(pilot)
-        await press(pilot, "enter")
+        await palette_pick(pilot, "Q24")
         assert type(app.screen).__name__ == "BrowseScreen"
         assert app.screen.detail.summary.item_id == "t-q24"
 
@@ -391,11 +387,7 @@ async def test_command_palette_finds_items_by_text_reading_only_what_it_shows(db
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await press(pilot, "ctrl+p")
-        await pilot.press(*"kv-cache")
-        await pilot.pause(0.3)
-        await settle(pilot)
-        await press(pilot, "enter")
+        await palette_pick(pilot, "kv-cache")
         assert type(app.screen).__name__ == "BrowseScreen"
         assert app.screen.detail.summary.item_id == "t-q33"
     assert PALETTE_ITEMS in limits and max(limits) < 1_000  # the palette's, then Browse's page
@@ -404,18 +396,7 @@ async def test_command_palette_finds_items_by_text_reading_only_what_it_shows(db
 async def test_command_palette_typed_into_while_the_database_opens_finds_items(db, clock, monkeypatch):
     """Each keystroke cancels the search before it; one cancelled while the service was still
     opening used to cancel the palette's start-up with it, and no item was ever found."""
-    import threading
-
-    import quizapp.tui.backend
-
-    gate = threading.Event()
-    real = quizapp.tui.backend.open_backend
-
-    def held(*args):
-        assert gate.wait(30)
-        return real(*args)
-
-    monkeypatch.setattr("quizapp.tui.backend.open_backend", held)
+    gate = held_open(monkeypatch)
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)  # Home's figures; the service is not open
@@ -435,11 +416,7 @@ async def test_command_palette_starts_a_mode(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await press(pilot, "ctrl+p")
-        await pilot.press(*"Open: Stats")
-        await pilot.pause(0.3)
-        await settle(pilot)
-        await press(pilot, "enter")
+        await palette_pick(pilot, "Open: Stats")
         assert type(app.screen).__name__ == "StatsScreen"
 
 

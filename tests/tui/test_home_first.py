@@ -7,7 +7,7 @@ from textual.widgets import Static
 
 from quizapp.tui.app import make_app
 from quizapp.tui.widgets.tiles import Tiles
-from tests.tui.conftest import SIZE, open_service, press, settle, stored_settings
+from tests.tui.conftest import SIZE, held_open, open_service, press, settle, stored_settings
 
 
 def _tile(app, name: str) -> str:
@@ -52,18 +52,7 @@ async def test_a_theme_picked_on_home_before_any_mode_is_remembered(db, clock):
 
 
 async def test_a_slow_open_is_said_on_home_and_nothing_lingers_once_the_mode_opens(db, clock, monkeypatch):
-    import threading
-
-    import quizapp.tui.backend
-
-    gate = threading.Event()
-    real = quizapp.tui.backend.open_backend
-
-    def held(*args):
-        assert gate.wait(30)
-        return real(*args)
-
-    monkeypatch.setattr("quizapp.tui.backend.open_backend", held)
+    gate = held_open(monkeypatch)
     monkeypatch.setattr("quizapp.tui.app.STILL_LOADING_AFTER_S", 0.01)
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
