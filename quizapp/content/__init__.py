@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 _LOADER_NAMES = {"ContentError", "ContentSet", "load_builtin", "load_dirs", "load_file"}
-_MODEL_NAMES = {"ComputationCheck", "KeyPoint", "MCQItem", "QAItem"}
+_MODEL_NAMES = {"ComputationCheck", "KeyPoint", "MCQItem", "QAItem", "Reference"}
 
 __all__ = sorted(_LOADER_NAMES | _MODEL_NAMES)
 

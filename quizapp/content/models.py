@@ -129,10 +129,36 @@ class Keywords(_Strict):
 
 
 class KeyPoint(_Strict):
-    """One thing a good spoken answer must cover, with the words that reveal it."""
+    """One thing a good spoken answer must cover, with the words that reveal it.
+
+    `keywords` are alternative phrasings of the point's concept (any one states it);
+    `requires` lists further concepts the same answer must also state (each its own list of
+    alternatives), for a point that is two ideas together ("one K/V head" AND "shared by all
+    query heads"); `contradicts` lists phrasings of the opposite claim: an answer that says
+    one of them has the point "stated wrongly", not merely missing.
+    """
 
     text: Localized
     keywords: Keywords
+    requires: list[Keywords] = Field(default_factory=list, max_length=3)
+    contradicts: Keywords | None = None
+
+
+class Reference(_Strict):
+    """A source an expert can check for a claim: the paper or documentation, who wrote it,
+    the year, and where in it (section, table, figure or API name).
+
+    Shown one line each: `Vaswani et al. 2017, "Attention Is All You Need", §3.2.1`.
+    """
+
+    work: NonEmpty
+    authors: NonEmpty
+    year: int = Field(ge=1900, le=2100)
+    where: NonEmpty
+    url: NonEmpty | None = None
+
+    def line(self) -> str:
+        return f'{self.authors} {self.year}, "{self.work}", {self.where}'
 
 
 class ComputationCheck(_Strict):
@@ -169,6 +195,9 @@ class QAItem(_Strict):
     tags: list[NonEmpty] = Field(min_length=1)
     drills: list[NonEmpty] = Field(default_factory=list)
     checks: list[ComputationCheck] = Field(default_factory=list)
+    # Where the item's claims beyond the seeds' own derivations can be checked. Built-in
+    # items must give at least one (`content check`); a user deck may omit them.
+    references: list[Reference] = Field(default_factory=list)
 
     @field_validator("drills")
     @classmethod
@@ -193,6 +222,7 @@ class MCQItem(_Strict):
     source: NonEmpty
     section: str | None = None
     checks: list[ComputationCheck] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _distinct_options(self) -> MCQItem:
