@@ -48,7 +48,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.is_file():
         raise UsageError(f"file not found: {source}")
-    if source.suffix in (".yaml", ".yml"):
+    if source.suffix.lower() in (".yaml", ".yml"):
         return _import_deck(source, args.json, args.replace)
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
@@ -105,14 +105,24 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
     and — without --replace — a deck whose file name is already taken.
     """
     from quizapp.atomic import atomic_write
-    from quizapp.content.loader import ContentError, load_file
+    from quizapp.content.files import printable_path, usable_name
+    from quizapp.content.loader import ContentError, load_file, read_deck_bytes
     from quizapp.paths import user_decks_dir
 
+    if not usable_name(source.name):
+        raise UsageError(f"{printable_path(source.name)}: the file name is not UTF-8 text or holds control "
+                         "characters; rename the file, then import it")
     decks = user_decks_dir()
     target = decks / source.name
     if target.exists() and not replace:
         raise UsageError(f"a deck named {source.name} is already imported; add --replace to replace it")
-    result = load_file(source)
+    # Read once: the bytes validated are the bytes installed, whatever happens to the file
+    # meanwhile (a swap during validation must not install another deck).
+    try:
+        data = read_deck_bytes(source)
+    except OSError as exc:
+        raise UsageError(f"cannot read {printable_path(source)}: {exc.strerror or exc}") from exc
+    result = load_file(source, data=data)
     if not result.errors:
         result.errors.extend(ContentError(str(source), item_id, "id", f"already used by {owner}")
                              for item_id, owner in _deck_collisions(result, target))
@@ -126,7 +136,6 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
         print(f"{source}: not imported ({len(result.errors)} error(s))")
         return 1
     decks.mkdir(parents=True, exist_ok=True)
-    data = source.read_bytes()
     with atomic_write(target, "wb") as fh:  # a copy appears whole or not at all
         fh.write(data)
     if as_json:
