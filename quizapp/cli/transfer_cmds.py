@@ -18,15 +18,21 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     if not args.format or not args.output:
         raise UsageError("export needs --format and -o FILE (or --schema)")
+    from quizapp.atomic import STDOUT, resolve
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import open_for_reading
     from quizapp.store import transfer
 
     out = Path(args.output)
-    if out.parent and not out.parent.exists():
-        raise UsageError(f"folder does not exist: {out.parent}")
-    if out.is_dir():
-        raise UsageError(f"{out} is a folder")
+    to_stdout = args.output == STDOUT
+    if not to_stdout:
+        real = resolve(out)  # a symlink is followed: its target is what gets written
+        if not real.parent.exists():
+            raise UsageError(f"folder does not exist: {real.parent}")
+        if real.is_dir():
+            raise UsageError(f"{out} is a folder")
+        if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
+            raise UsageError(f"{out} is neither a file nor a device")
     db = open_for_reading(db_path(args, writing=False))
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
@@ -37,10 +43,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}; the previous file is unchanged") from exc
     finally:
         db.close()
+    # With `-o -` the export itself is standard output: the summary goes to stderr.
+    summary = sys.stderr if to_stdout else sys.stdout
     if args.json:
-        print(json.dumps({"file": str(out), "format": args.format, "items": count}))
+        print(json.dumps({"file": str(out), "format": args.format, "items": count}), file=summary)
     else:
-        print(f"{out}: {count} items ({args.format})")
+        print(f"{out}: {count} items ({args.format})", file=summary)
     return 0
 
 
