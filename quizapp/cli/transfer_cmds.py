@@ -61,7 +61,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
-    from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export
+    from quizapp.store.transfer import ImportFormatError, check_settings, clock_skew, import_export, parse_export
 
     path = db_path(args)  # an unusable database path first: it is one line, whatever the file
     # Read and validate everything before the database is even opened: a bad file costs
@@ -76,6 +76,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
         raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
+    skew = clock_skew(export)
+    if skew is not None:
+        print(f"quizapp: {source}: note: this file was written by a clock {skew.days} day(s) ahead of this one; "
+              "its times are imported as written", file=sys.stderr)
     prepared = prepare(path)
     try:
         with prepared.db.session() as session, session.begin():
