@@ -31,6 +31,7 @@ from collections.abc import Callable
 import pytest
 
 from quizapp.content.loader import load_builtin
+from quizapp.content.lang import has_cjk
 from quizapp.content.models import MCQItem
 
 MAX_LONGEST_SHARE = 0.30
@@ -100,19 +101,21 @@ def colon_rationale(text: str) -> bool:
     return bool(_COLON.search(prose(text)))
 
 
-def leading_word(text: str, lang: str) -> str:
+def leading_word(text: str, lang: str) -> str | None:
+    """The option's opening word ("no", 「不是」), or None when it opens with math, a number or a symbol."""
     text = text.strip()
     if lang == "zh":
         match = _ZH_LEAD.match(text)
-        return match.group(1) if match else text[:2]
-    first = text.split()[0] if text.split() else ""
-    return first.strip(",:;.").lower()
+        lead = match.group(1) if match else text[:2]
+        return lead if all(has_cjk(char) for char in lead) else None
+    first = text.split()[0].strip(",:;.").lower() if text.split() else ""
+    return first if first.isalpha() else None
 
 
 def key_odd_one_out(item: MCQItem, lang: str) -> bool:
     leads = [leading_word(t, lang) for t in texts(item, lang)]
     key = leads.pop(item.answer_index)
-    return len(set(leads)) == 1 and leads[0] != key
+    return key is not None and None not in leads and len(set(leads)) == 1 and leads[0] != key
 
 
 def hedge_cue(item: MCQItem, lang: str) -> bool:
