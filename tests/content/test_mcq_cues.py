@@ -30,8 +30,8 @@ from collections.abc import Callable
 
 import pytest
 
-from quizapp.content.loader import load_builtin
 from quizapp.content.lang import has_cjk
+from quizapp.content.loader import load_builtin
 from quizapp.content.models import MCQItem
 
 MAX_LONGEST_SHARE = 0.30
