@@ -26,10 +26,12 @@ def _load(args: argparse.Namespace) -> ContentSet:
 
 
 def _is_builtin(content: ContentSet) -> Callable[[str], bool]:
-    from quizapp.srs.bootstrap import origins_for
+    """Whether an item id was loaded from the shipped content folder (not a user deck)."""
+    from quizapp.resources import content_dir
 
-    origins = origins_for(content)
-    return lambda item_id: origins.get(item_id) == "builtin"
+    builtin = Path(content_dir()).resolve()
+    inside = {item_id: Path(file).resolve().is_relative_to(builtin) for item_id, file in content.origin.items()}
+    return lambda item_id: inside.get(item_id, False)
 
 
 def _missing_translations(content: ContentSet) -> tuple[list[ContentError], list[ContentError]]:

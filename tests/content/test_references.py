@@ -41,7 +41,8 @@ def _qa(item_id: str, refs: str | None) -> str:
 def builtin(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "builtin"
     folder.mkdir()
-    monkeypatch.setattr("quizapp.srs.bootstrap.content_dir", lambda: folder)
+    monkeypatch.setattr("quizapp.srs.bootstrap.content_dir", lambda: folder)  # what is loaded
+    monkeypatch.setattr("quizapp.resources.content_dir", lambda: folder)  # what counts as built-in
     return folder
 
 
@@ -111,3 +112,13 @@ def test_shipped_bank_has_no_builtin_item_without_references():
                             capture_output=True, text=True, timeout=120)
     data = json.loads(result.stdout)
     assert data["without_references"] == 0, [e["item"] for e in data["errors"] if e["field"] == "references"]
+
+
+def test_a_user_deck_beside_the_builtin_folder_with_a_longer_name_is_not_builtin(builtin, capsys):
+    """`…/builtin-mine` starts with the text `…/builtin`; it is still a user deck."""
+    (builtin / "bank.yaml").write_text("mcq:\n" + _mcq("b-mcq", REF), encoding="utf-8")
+    deck = builtin.parent / (builtin.name + "-mine")
+    deck.mkdir()
+    (deck / "mine.yaml").write_text("mcq:\n" + _mcq("u-mcq", None), encoding="utf-8")
+    code, data = _check(capsys, "--content", str(deck))
+    assert (code, data["without_references"]) == (0, 0)
