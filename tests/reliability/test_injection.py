@@ -163,12 +163,13 @@ def test_terminal_escapes_are_refused_and_stripped_from_cli_output(tmp_path):
     (folder / "title.yaml").write_text(
         'mcq:\n  - {id: esc-1, question: "T \\e]0;pwned\\a \\e[2J", options: [a, b, c, d], answer: A,'
         " explanation: e, tags: [t], source: me}\n", encoding="utf-8")
-    # A file name can carry escapes too; the CLI prints it without them.
+    # A file name can carry escapes too: the file is not loaded, and the CLI names it with
+    # its escapes spelt out (tests/reliability/test_deck_file_names.py).
     (folder / "evil\x1b]0;pwned\x07.yaml").write_text("qa: 3\n", encoding="utf-8")
     check = quizapp("content", "check", "--content", str(folder))
     assert check.returncode == 1
     assert "mcq[0].question: contains the control character U+001B" in check.stdout
-    assert "evil]0;pwned.yaml" in check.stdout
+    assert r"evil\x1b]0;pwned\x07.yaml" in check.stdout
     listed = quizapp("content", "list", "--content", str(folder))
     for stream in (check.stdout, check.stderr, listed.stdout, listed.stderr):
         assert not any(ch in stream for ch in "\x1b\x07\x9b\x00")
