@@ -96,6 +96,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from quizapp.content.render import to_unicode
 
     content = _load(args)
+    lang = getattr(args, "lang", None) or "zh"
     items = content.items
     if args.kind:
         items = [i for i in items if i.kind == args.kind]
@@ -107,8 +108,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             "group": getattr(item, "group", None),
             "section": item.section,
             "tags": list(item.tags),
-            # Rendered (√d_k, QKᵀ), not LaTeX: this is for reading in a terminal.
-            "question": to_unicode(item.question.primary),
+            # Rendered (√d_k, QKᵀ), not LaTeX: this is for reading in a terminal. In the
+            # language of `--lang` (Chinese by default), the other one if the item lacks it.
+            "question": to_unicode(item.question.get(lang).text),
+            "question_zh": to_unicode(item.question.zh) if item.question.zh else None,
             "question_en": to_unicode(item.question.en) if item.question.en else None,
         }
         for item in items

@@ -386,7 +386,30 @@ class QuizApp(App[None]):
             tr("palette.sys.screenshot_help"),
             lambda: self.set_timer(0.1, self.deliver_screenshot),
         )
+        yield SystemCommand(tr("palette.sys.export_json"), tr("palette.sys.export_json_help"),
+                            partial(self.export_for_user, "json"))
+        yield SystemCommand(tr("palette.sys.export_apkg"), tr("palette.sys.export_apkg_help"),
+                            partial(self.export_for_user, "apkg"))
         yield SystemCommand(tr("palette.sys.quit"), tr("palette.sys.quit_help"), self.action_quit)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="export")
+    def export_for_user(self, fmt: str) -> None:
+        """The whole collection as a file for the user (quizapp.tui.deliver): saved to the
+        downloads folder in a terminal, a download in the browser."""
+        from quizapp.tui.deliver import deliver_export
+
+        backend = self.backend
+        if backend is None:
+            self.call_from_thread(self._still_loading)
+            return
+        try:
+            where, count = deliver_export(self, backend, fmt)
+        except OSError as exc:
+            self.call_from_thread(self.notify, self.tr("export.failed", reason=exc.strerror or str(exc)),
+                                  severity="error", timeout=10)
+            return
+        key = "export.downloaded" if self.is_web else "export.saved"
+        self.call_from_thread(self.notify, self.tr(key, where=where, n=count), timeout=10)
 
     # -- errors -----------------------------------------------------------------
     def report_error(self, error: BaseException) -> None:

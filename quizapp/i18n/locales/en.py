@@ -232,6 +232,13 @@ MESSAGES: dict[str, str] = {
     "palette.sys.minimize_help": "Restore the maximized widget to its normal size",
     "palette.sys.screenshot": "Screenshot",
     "palette.sys.screenshot_help": "Save an SVG screenshot of the current screen",
+    "palette.sys.export_json": "Export progress (JSON)",
+    "palette.sys.export_json_help": "Everything you studied, as a file `quizapp import` reads back",
+    "palette.sys.export_apkg": "Export as an Anki deck",
+    "palette.sys.export_apkg_help": "Every item as an Anki package (.apkg), Chinese and English fields",
+    "export.saved": "Exported {n} items to {where}",
+    "export.downloaded": "Exported {n} items: your browser downloads {where}",
+    "export.failed": "The export was not written: {reason}",
     "palette.sys.quit": "Quit",
     "palette.sys.quit_help": "Quit the app now",
 }

@@ -232,6 +232,13 @@ MESSAGES: dict[str, str] = {
     "palette.sys.minimize_help": "把最大化的部件还原为正常大小",
     "palette.sys.screenshot": "截图",
     "palette.sys.screenshot_help": "把当前界面保存为 SVG 截图",
+    "palette.sys.export_json": "导出学习进度（JSON）",
+    "palette.sys.export_json_help": "你的全部学习记录，`quizapp import` 可读回",
+    "palette.sys.export_apkg": "导出为 Anki 牌组",
+    "palette.sys.export_apkg_help": "全部条目导出为 Anki 包（.apkg），含中英文字段",
+    "export.saved": "已导出 {n} 个条目到 {where}",
+    "export.downloaded": "已导出 {n} 个条目：浏览器正在下载 {where}",
+    "export.failed": "导出没有写成：{reason}",
     "palette.sys.quit": "退出",
     "palette.sys.quit_help": "立即退出程序",
 }

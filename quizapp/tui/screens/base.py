@@ -102,6 +102,9 @@ def translate_early(node: DOMNode) -> None:
         translate_bindings(node, tr)
 
 
+WEB_HEADER_ICON = "Q"  # ASCII: in every font
+
+
 class BaseScreen(LocalizedMixin, Screen[None]):
     """A full screen of the app."""
 
@@ -112,6 +115,13 @@ class BaseScreen(LocalizedMixin, Screen[None]):
     def on_mount(self) -> None:
         translate_bindings(self, self.quiz_app.tr)
         self.render_texts()
+        if self.app.is_web:
+            # The header's default icon (U+2B58) is not in the browser page's font, nor in
+            # most fallbacks: it showed as a missing glyph. A terminal's font has it.
+            from textual.widgets import Header
+
+            for header in self.query(Header):
+                header.icon = WEB_HEADER_ICON
 
     # The one way a screen reaches the services (from its thread workers).
     @property

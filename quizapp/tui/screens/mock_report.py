@@ -250,6 +250,8 @@ class MockReportScreen(BaseScreen):
 
         tz = self.quiz_app.clock.local_tz()
         path = export_markdown(report, report_path(report, tz), lang, tz)
+        if self.app.is_web:  # in a browser the server's disk is out of reach: a download too
+            self.app.call_from_thread(self.app.deliver_binary, path.open("rb"), save_filename=path.name)
         self.post_message(self.Exported(path))
 
     def on_mock_report_screen_exported(self, message: Exported) -> None:

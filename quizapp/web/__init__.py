@@ -1,0 +1,1 @@
+"""quizapp in a browser: the TUI served through textual-serve (`quizapp serve`)."""
