@@ -26,12 +26,12 @@ def _export(target: Path | str, fmt: str = "json"):
     return quizapp("export", "--format", fmt, "-o", str(target))
 
 
-def test_dash_writes_the_export_to_standard_output(synced):
-    result = _export("-")
+def test_dash_writes_the_export_to_standard_output(synced, tmp_path):
+    result = quizapp("export", "--format", "json", "-o", "-", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["format"]  # the export itself, parseable
     assert "items (json)" in result.stderr
-    assert not Path("-").exists()
+    assert not (tmp_path / "-").exists()
 
 
 def test_a_fifo_is_written_through_and_not_replaced(synced, tmp_path):
