@@ -28,11 +28,22 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from quizapp.srs import queue
+from quizapp.srs.calibration import POINT_WIDTH, Calibration, calibrate, recall_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
+from quizapp.srs.fsrs_parameters import parameters_in_force
+from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
-from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
+from quizapp.srs.readiness import (
+    TopicReadiness,
+    card_recalls,
+    ensure_pow,
+    parse_interview_date,
+    recall_by_topic,
+    recall_curve,
+)
+from quizapp.srs.review_history import histories, read_rows
 from quizapp.srs.settings import Settings
 from quizapp.store.database import Database
 from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
@@ -112,6 +123,18 @@ class StudyStats:
     leeches: int = 0
     streak: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # Calibration of the parameters in force on the past reviews, and readiness as a range
+    # (low, high) from it; `readiness_is_range` when the range is wider than POINT_WIDTH.
+    calibration: Calibration | None = None
+    readiness_range_now: tuple[float, float] | None = None
+    readiness_range_at_interview: tuple[float, float] | None = None
+    # The schedule's fit: when, on how many usable reviews, how many there are now.
+    fit: FitStatus | None = None
+
+    @property
+    def readiness_is_range(self) -> bool:
+        span = self.readiness_range_now
+        return span is not None and span[1] - span[0] >= POINT_WIDTH
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of `quizapp stats --json` (dates as ISO strings, rates as fractions)."""
@@ -126,6 +149,9 @@ class StudyStats:
             "readiness": {
                 "now": _round(self.readiness_now),
                 "at_interview": _round(self.readiness_at_interview),
+                "range_now": _span(self.readiness_range_now),
+                "range_at_interview": _span(self.readiness_range_at_interview),
+                "is_range": self.readiness_is_range,
                 "topics": [
                     {**asdict(t), "recall_now": _round(t.recall_now),
                      "recall_at_interview": _round(t.recall_at_interview), "mock_score": _round(t.mock_score)}
@@ -147,11 +173,17 @@ class StudyStats:
             "reviews_total": self.reviews_total,
             "leeches": self.leeches,
             "streak_days": self.streak,
+            "calibration": None if self.calibration is None else self.calibration.to_json(),
+            "fit": None if self.fit is None else self.fit.to_json(),
         }
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
+
+
+def _span(span: tuple[float, float] | None) -> list[float] | None:
+    return None if span is None else [round(span[0], 4), round(span[1], 4)]
 
 
 _UNIX_EPOCH = datetime(1970, 1, 1)
@@ -234,7 +266,7 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
     days_left = (interview - today).days if interview is not None else None
     # Recall "on the interview date" is predicted for the start of that study day.
     at_interview = days.start(interview) if interview is not None and interview >= today else None
-    factor, decay = recall_curve(settings.desired_retention)
+    factor, decay = recall_curve(settings)
 
     with db.session() as session:
         cur = queue.cursor(session)
@@ -246,6 +278,11 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})
             for t in topics
         ]
+        parameters = parameters_in_force(settings)
+        cards = histories(read_rows(cur), days)
+        calibration = calibrate(cards, parameters)
+        recalls = card_recalls(cur, now, at_interview, factor, decay)
+        usable = sum(1 for card in cards for _ in card.targets())
         heatmap_counts = _reviews_per_day(session, days, today)
         forecast_counts = _forecast(session, days, today)
         stats = StudyStats(
@@ -270,6 +307,11 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
             # Home's own count (it is not bounded by the heatmap's year: a 500-day streak
             # is 500 here too).
             streak=DayCounter(clock).streak(cur, settings, bool(heatmap_counts.get(today))),
+            calibration=calibration,
+            readiness_range_now=recall_range(calibration, [r for r, _ in recalls]),
+            readiness_range_at_interview=(recall_range(calibration, [r for _, r in recalls])
+                                          if at_interview is not None else None),
+            fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, usable),
         )
     return stats
 
