@@ -82,6 +82,12 @@ class Fit:
         """Do the fitted parameters predict these reviews better than the defaults?"""
         return self.fitted.log_loss < self.defaults.log_loss
 
+    @property
+    def worth_saving(self) -> bool:
+        """Only parameters that predict these reviews better than the ones in force are
+        offered for saving (as Anki keeps its current parameters otherwise)."""
+        return self.fitted.log_loss < (self.in_force or self.defaults).log_loss
+
     def to_json(self) -> dict[str, Any]:
         return {
             "usable_reviews": self.usable_reviews,
@@ -94,6 +100,7 @@ class Fit:
             "in_force": None if self.in_force is None else {
                 "parameters": list(parameters_in_force(self.base)), **self.in_force.to_json()},
             "better_than_defaults": self.better,
+            "worth_saving": self.worth_saving,
             "seconds": round(self.seconds, 3),
         }
 
