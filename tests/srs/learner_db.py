@@ -28,7 +28,8 @@ def add_learner(db: Database, reviews: Sequence[SimulatedReview], prefix: str = 
         session.execute(insert(Card), [
             {"item_id": f"{prefix}-{n}", "state": 2, "due": NOW, "reps": 1} for n in card_ids
         ])
-        ids = dict(session.execute(select(Card.item_id, Card.id).where(Card.item_id.like(f"{prefix}-%"))).tuples().all())
+        rows = session.execute(select(Card.item_id, Card.id).where(Card.item_id.like(f"{prefix}-%")))
+        ids = {item_id: card_id for item_id, card_id in rows}
         session.execute(insert(Review), [
             {"card_id": ids[f"{prefix}-{r.card_id}"], "mode": "study", "rating": r.rating,
              "reviewed_at": to_naive_utc(r.reviewed_at), "prev_state": 1, "prev_reps": 0, "prev_lapses": 0,
