@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -252,7 +253,7 @@ class StatsScreen(BaseScreen):
             )
         return table
 
-    def _calibration(self, stats: StudyStats) -> Table | Text:
+    def _calibration(self, stats: StudyStats) -> Group | Text:
         calibration = stats.calibration
         if calibration is None or not calibration.reviews:
             return Text(self.t("optimize.calibration.none"), style="dim")
@@ -269,8 +270,8 @@ class StatsScreen(BaseScreen):
         fit = stats.fit
         parameters = (self.t("optimize.calibration.fitted", date=fit.fitted_on) if fit is not None and fit.fitted_on
                       else self.t("optimize.calibration.defaults"))
-        table.caption = self.t("optimize.calibration.caption", parameters=parameters)
-        return table
+        # Below the table as its own paragraph: a caption would wrap to the table's width.
+        return Group(table, Text(self.t("optimize.calibration.caption", parameters=parameters), style="dim"))
 
     def _retention(self, stats: StudyStats) -> Table:
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
