@@ -235,3 +235,26 @@ def test_parameters_the_scheduler_cannot_use_are_refused_as_settings():
     assert "w20" in (setting_problem("fsrs_parameters", [*DEFAULTS[:20], 5.0]) or "")
     assert "21 parameters" in (setting_problem("fsrs_parameters", [1.0, 2.0]) or "")
     assert setting_problem("fsrs_fitted_on", "yesterday") is not None
+
+
+def test_homes_quick_readiness_uses_the_fitted_forgetting_curve(study, clock, db_path):
+    """Home's figures before the service loads: fitted parameters are read by the model,
+    and readiness follows their curve (w20), as the service's does."""
+    from quizapp.srs.home_figures import home_figures
+    from quizapp.srs.settings_limits import home_settings
+
+    for _ in range(4):
+        card = study.next_card("qa")
+        study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+    clock.advance(days=9)
+    before = home_figures(db_path, (), clock)
+    other_curve = [*DEFAULTS[:20], 0.6]  # another forgetting curve (w20)
+    study.save_settings(study.settings().model_copy(update={"fsrs_parameters": other_curve}))
+    with study.db.session() as session:
+        rows = session.connection().exec_driver_sql("SELECT key, value FROM settings").fetchall()
+    assert home_settings(rows) is None  # left to the model
+    after = home_figures(db_path, (), clock)
+    assert before is not None and after is not None
+    assert after.readiness.now == study.home_figures().readiness.now
+    assert after.readiness.now is not None and before.readiness.now is not None
+    assert after.readiness.now != before.readiness.now
