@@ -25,6 +25,7 @@ from fsrs_rs_python import FSRSItem, FSRSReview
 from quizapp.srs.readiness import Days
 
 _EPOCH = datetime(1970, 1, 1)
+_HOUR_US = 3_600_000_000
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class CardHistory:
     card_id: int
     ratings: list[int]
     delta_t: list[int]
-    reviewed_at: list[datetime]  # naive UTC
+    reviewed_at: list[int]  # µs since 1970, UTC (as stored)
 
     def targets(self) -> Iterator[int]:
         """Indexes of the reviews FSRS trains on: on a later study day than the previous one."""
@@ -70,9 +71,7 @@ def histories(rows: Iterable[tuple[int, int, int]], days: Days) -> list[CardHist
     # A day's start in UTC repeats for every review of that day: map each UTC hour once.
     day_of_hour: dict[int, int] = {}
     for card_id, micros, rating in rows:
-        hour = micros // 3_600_000_000
-        moment = _EPOCH + timedelta(microseconds=micros)
-        day = _study_day(days, moment, hour, day_of_hour)
+        day = day_of_hour.get(micros // _HOUR_US) or _study_day(days, micros, day_of_hour)
         if current is None or current.card_id != card_id:
             current = CardHistory(card_id, [], [], [])
             found.append(current)
@@ -81,28 +80,27 @@ def histories(rows: Iterable[tuple[int, int, int]], days: Days) -> list[CardHist
             gap = max(0, day - last_day)
         current.ratings.append(int(rating))
         current.delta_t.append(gap)
-        current.reviewed_at.append(moment)
+        current.reviewed_at.append(micros)
         last_day = day
     return found
 
 
-def _study_day(days: Days, moment: datetime, hour: int, cache: dict[int, int]) -> int:
-    # Zones shift by whole or half hours; a rollover can only fall on a whole local hour, so
-    # every moment of one UTC hour is on one study day unless the zone's offset has a
-    # half or quarter hour: those are mapped moment by moment.
-    day = cache.get(hour)
-    if day is None:
-        start = _EPOCH + timedelta(hours=hour)
-        first, last = days.of(start), days.of(start + timedelta(minutes=59, seconds=59, microseconds=999_999))
-        if first != last:
-            return days.of(moment).toordinal()
-        day = cache[hour] = first.toordinal()
-    return day
+def _study_day(days: Days, micros: int, cache: dict[int, int]) -> int:
+    """The study day (as an ordinal) of a moment. A day starts on a whole local hour, so all
+    of one UTC hour is on one study day unless the zone's offset has a half or quarter hour
+    (or changes inside it): such hours are mapped moment by moment, the others once."""
+    hour = micros // _HOUR_US
+    start = _EPOCH + timedelta(hours=hour)
+    first, last = days.of(start), days.of(start + timedelta(microseconds=_HOUR_US - 1))
+    if first != last:
+        return days.of(_EPOCH + timedelta(microseconds=micros)).toordinal()
+    cache[hour] = first.toordinal()
+    return cache[hour]
 
 
 def training_set(cards: list[CardHistory]) -> TrainingSet:
     """One FSRS item per later-day review, oldest first."""
-    targets: list[tuple[datetime, int, FSRSItem]] = []
+    targets: list[tuple[int, int, FSRSItem]] = []
     reviews = 0
     with_targets = 0
     for card in cards:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -256,8 +256,9 @@ def _fmt(moment: datetime) -> str:
     return moment.strftime(_TIME_FORMAT)
 
 
-def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
-    """Every figure of the Stats screen, from a handful of aggregate queries."""
+def study_stats(db: Database, clock: Clock, settings: Settings, calibration: bool = True) -> StudyStats:
+    """Every figure of the Stats screen, from a handful of aggregate queries (and, with
+    `calibration`, `with_calibration`'s replay of the history)."""
     tz = clock.local_tz()
     days = _Days(tz, settings.day_rollover_hour)
     now = to_naive_utc(clock.now())
@@ -278,11 +279,6 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})
             for t in topics
         ]
-        parameters = parameters_in_force(settings)
-        cards = histories(read_rows(cur), days)
-        calibration = calibrate(cards, parameters)
-        recalls = card_recalls(cur, now, at_interview, factor, decay)
-        usable = sum(1 for card in cards for _ in card.targets())
         heatmap_counts = _reviews_per_day(session, days, today)
         forecast_counts = _forecast(session, days, today)
         stats = StudyStats(
@@ -307,13 +303,34 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
             # Home's own count (it is not bounded by the heatmap's year: a 500-day streak
             # is 500 here too).
             streak=DayCounter(clock).streak(cur, settings, bool(heatmap_counts.get(today))),
-            calibration=calibration,
-            readiness_range_now=recall_range(calibration, [r for r, _ in recalls]),
-            readiness_range_at_interview=(recall_range(calibration, [r for _, r in recalls])
-                                          if at_interview is not None else None),
-            fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, usable),
         )
-    return stats
+    return with_calibration(stats, db, clock, settings) if calibration else stats
+
+
+def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Settings) -> StudyStats:
+    """`stats` with calibration, the readiness range and the fit's status added.
+
+    Unlike the other figures this reads every review (each card's history is replayed with
+    the parameters in force), so its cost grows with the history: the Stats screen draws
+    the rest first and adds this when it is ready."""
+    days = _Days(clock.local_tz(), settings.day_rollover_hour)
+    now = to_naive_utc(clock.now())
+    interview = parse_interview_date(settings.interview_date)
+    at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
+    factor, decay = recall_curve(settings)
+    with queue.step_transaction(db) as cur:
+        ensure_pow(cur.connection)
+        cards = histories(read_rows(cur), days)
+        recalls = card_recalls(cur, now, at_interview, factor, decay)
+    calibration = calibrate(cards, parameters_in_force(settings))
+    return replace(
+        stats,
+        calibration=calibration,
+        readiness_range_now=recall_range(calibration, [r for r, _ in recalls]),
+        readiness_range_at_interview=(recall_range(calibration, [r for _, r in recalls])
+                                      if at_interview is not None else None),
+        fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, calibration.reviews),
+    )
 
 
 def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:

@@ -258,3 +258,26 @@ def test_homes_quick_readiness_uses_the_fitted_forgetting_curve(study, clock, db
     assert after.readiness.now == study.home_figures().readiness.now
     assert after.readiness.now is not None and before.readiness.now is not None
     assert after.readiness.now != before.readiness.now
+
+
+def test_a_half_hour_zone_splits_an_utc_hour_between_study_days():
+    from zoneinfo import ZoneInfo
+
+    # India (+05:30), rollover 04:00 local = 22:30 UTC: 22:20 and 22:40 UTC are two study days.
+    days = Days(ZoneInfo("Asia/Kolkata"), 4)
+    base = datetime(2026, 1, 5, 22, 20, tzinfo=UTC)
+    micros = [round((base + timedelta(minutes=m)).timestamp() * 1_000_000) for m in (0, 20, 30)]
+    cards = histories([(1, micros[0], 3), (1, micros[1], 3), (1, micros[2], 3)], days)
+    assert cards[0].delta_t == [0, 1, 0]
+
+
+def test_the_buttons_intervals_follow_the_parameters_in_force(study):
+    card = study.next_card("qa")
+    before = study.preview(card.card.card_id)
+    fitted = list(DEFAULTS)
+    fitted[2] = 6.0  # first-day stability after Good: 2.3 days by default
+    study.save_settings(study.settings().model_copy(update={"fsrs_parameters": fitted, "learning_steps_min": []}))
+    after_fit = study.preview(card.card.card_id)
+    study.save_settings(study.settings().model_copy(update={"fsrs_parameters": list(DEFAULTS)}))
+    assert after_fit[3] != study.preview(card.card.card_id)[3]
+    assert before[3] != after_fit[3]

@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "optimize.first_fit": "{usable} usable reviews: enough to fit the schedule to you (Settings → Fit the schedule to my reviews).",
     "optimize.calibration.title": "Calibration: did the predictions come true?",
     "optimize.calibration.none": "No review on a later day than the one before it yet: nothing to check.",
+    "optimize.calibration.loading": "Checking past predictions against your reviews…",
     "optimize.calibration.col.predicted": "Predicted",
     "optimize.calibration.col.reviews": "Reviews",
     "optimize.calibration.col.expected": "Mean pred.",

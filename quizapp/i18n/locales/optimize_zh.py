@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "optimize.first_fit": "已有 {usable} 条可用复习，足以按你的记录拟合日程（设置 → 按我的复习记录拟合日程）。",
     "optimize.calibration.title": "校准：预测应验了吗？",
     "optimize.calibration.none": "还没有与上次作答不在同一天的复习，暂无可检验的预测。",
+    "optimize.calibration.loading": "正在用你的复习核对过往预测…",
     "optimize.calibration.col.predicted": "预测",
     "optimize.calibration.col.reviews": "复习数",
     "optimize.calibration.col.expected": "平均预测",

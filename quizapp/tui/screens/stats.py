@@ -134,10 +134,14 @@ class StatsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def load(self) -> None:
-        from quizapp.srs.stats import study_stats
+        from quizapp.srs.stats import study_stats, with_calibration
 
         service = self.study
-        self.post_message(self.Loaded(study_stats(service.db, service.clock, service.settings())))
+        settings = service.settings()
+        # The aggregate figures first; calibration replays every review, so it follows.
+        stats = study_stats(service.db, service.clock, settings, calibration=False)
+        self.post_message(self.Loaded(stats))
+        self.post_message(self.Loaded(with_calibration(stats, service.db, service.clock, settings)))
 
     def on_stats_screen_loaded(self, message: Loaded) -> None:
         self.stats = message.stats
@@ -255,7 +259,9 @@ class StatsScreen(BaseScreen):
 
     def _calibration(self, stats: StudyStats) -> Group | Text:
         calibration = stats.calibration
-        if calibration is None or not calibration.reviews:
+        if calibration is None:
+            return Text(self.t("optimize.calibration.loading"), style="dim")
+        if not calibration.reviews:
             return Text(self.t("optimize.calibration.none"), style="dim")
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
         for key in ("predicted", "reviews", "expected", "recalled", "interval"):
