@@ -53,3 +53,20 @@ def test_fit_dialog_chinese(snap_compare, db, clock):
     with_learner(db, 3000)
     app = make_app(db_path=db, clock=clock, start="settings")
     assert snap_compare(app, run_before=run(before=fit), terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_settings_schedule_after_a_fit(snap_compare, db, clock, size):
+    """The Settings form scrolled to the schedule: fitted, with "Back to defaults"."""
+    with_learner(db, 3000)
+
+    async def fit_and_confirm(pilot: Pilot) -> None:
+        await fit(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        pilot.app.clear_notifications()  # "now uses your fitted parameters" would cover the buttons
+        pilot.app.screen.query_one("#schedule-buttons").scroll_visible(animate=False)
+        await settle(pilot)
+
+    app = make_app(db_path=db, clock=clock, start="settings", lang="en")
+    assert snap_compare(app, run_before=run(before=fit_and_confirm), terminal_size=SIZES[size])
