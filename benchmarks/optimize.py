@@ -88,7 +88,6 @@ def measure(path: Path, op: str) -> dict[str, float]:
             from quizapp.srs import queue
             from quizapp.srs.calibration import calibrate
             from quizapp.srs.fsrs_parameters import parameters_in_force
-            from quizapp.srs.readiness import Days
             from quizapp.srs.review_history import histories, read_rows
             from quizapp.srs.settings import settings_from_rows
 
@@ -96,7 +95,7 @@ def measure(path: Path, op: str) -> dict[str, float]:
             started = time.perf_counter()
             with queue.step_transaction(db) as cur:
                 settings = settings_from_rows(queue.settings_rows(cur))
-                cards = histories(read_rows(cur), Days(clock.local_tz(), settings.day_rollover_hour))
+                cards = histories(read_rows(cur))
             result = calibrate(cards, parameters_in_force(settings))
             seconds = time.perf_counter() - started
             extra = {"usable": result.reviews}

@@ -1,6 +1,6 @@
 """Calibration: did quizapp's predictions come true?
 
-For every past review that tested long-term memory (a later study day than the card's
+For every past review that tested long-term memory (a day or more after the card's
 previous review, as FSRS trains on: `review_history`), the recall FSRS predicted at that
 moment — the card's history before it replayed with the parameters in force (fsrs-rs's
 `historical_memory_state_batch`), then the forgetting curve over the days since — is put
@@ -89,7 +89,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def predictions(cards: Sequence[CardHistory], parameters: Sequence[float]) -> list[tuple[float, int]]:
-    """(predicted recall, recalled 0/1) of every later-day review of `cards`."""
+    """(predicted recall, recalled 0/1) of every review of `cards` a day or more after the one before."""
     if not cards:
         return []
     model = FSRS(list(parameters))

@@ -44,7 +44,7 @@ class NotEnoughReviews(Exception):
         self.reviews = reviews
         self.needed = MIN_USABLE_REVIEWS - usable
         super().__init__(
-            f"{usable} usable reviews (answers on a later day than the card's previous answer, of {reviews} "
+            f"{usable} usable reviews (answers a day or more after the card's previous answer, of {reviews} "
             f"answers in all); a fit needs {MIN_USABLE_REVIEWS}: {self.needed} more"
         )
 
@@ -113,9 +113,9 @@ def read_training_set(db: Database, clock: Clock) -> tuple[TrainingSet, Settings
     one read transaction."""
     with queue.step_transaction(db) as cur:
         settings = settings_from_rows(queue.settings_rows(cur))
-        days = Days(clock.local_tz(), settings.day_rollover_hour)
-        cards = histories(read_rows(cur), days)
-    return training_set(cards), settings, days.of(to_naive_utc(clock.now()))
+        cards = histories(read_rows(cur))
+    today = Days(clock.local_tz(), settings.day_rollover_hour).of(to_naive_utc(clock.now()))
+    return training_set(cards), settings, today
 
 
 def usable_reviews(db: Database, clock: Clock) -> int:

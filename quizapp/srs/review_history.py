@@ -1,16 +1,19 @@
-"""A collection's reviews as FSRS sees them: per card, ratings on study days.
+"""A collection's reviews as FSRS sees them: per card, ratings and whole days between them.
 
-FSRS (fsrs-rs, which `fsrs-rs-python` wraps) counts time in whole days: each review
-carries `delta_t`, the study days since the card's previous review (0 for the first
-review and for every further review on the same study day). Same-day reviews stay in a
-card's history, where FSRS-6 uses them for its short-term stability (w17–w19), but a
-review is a *training target* only when it falls on a later study day than the one before
-it: only such a review tests long-term memory, and fsrs-rs refuses (or crashes on) an
-item whose history holds no later-day review. This is how Anki builds its training set
+FSRS counts time in whole days: each review carries `delta_t`, the days since the card's
+previous review (0 for the first review and for a review on the "same day"). quizapp
+schedules with the `fsrs` package, whose scheduler counts those days as whole 24-hour
+periods since the last review (`(now - last_review).days`): a review less than 24 hours
+after the previous one is a same-day review, updated with FSRS-6's short-term formula
+(w17–w19). The training set counts them the same way, so the fitted parameters mean what
+the scheduler will do with them. (Anki counts study days instead, the same idea on its own
+day boundaries.)
+
+Same-day reviews stay in a card's history, where they move its short-term stability, but a
+review is a *training target* only when a day or more has passed since the one before it:
+only such a review tests long-term memory, and fsrs-rs refuses (or crashes on) an item
+whose history holds no such review. This is how Anki builds its training set
 (`rslib/src/scheduler/fsrs/params.rs`) and what fsrs-rs-python's `train_csv.py` example does.
-
-Study days are the app's (local time, starting at the rollover hour), as for every other
-figure.
 """
 
 from __future__ import annotations
@@ -18,19 +21,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 
 from fsrs_rs_python import FSRSItem, FSRSReview
 
-from quizapp.srs.readiness import Days
-
-_EPOCH = datetime(1970, 1, 1)
-_HOUR_US = 3_600_000_000
+_DAY_US = 86_400_000_000
 
 
 @dataclass(frozen=True)
 class CardHistory:
-    """One card's reviews, oldest first: (rating, delta_t in study days) and when."""
+    """One card's reviews, oldest first: rating, delta_t in whole days, and when."""
 
     card_id: int
     ratings: list[int]
@@ -38,7 +37,7 @@ class CardHistory:
     reviewed_at: list[int]  # µs since 1970, UTC (as stored)
 
     def targets(self) -> Iterator[int]:
-        """Indexes of the reviews FSRS trains on: on a later study day than the previous one."""
+        """Indexes of the reviews FSRS trains on: a day or more after the previous one."""
         return (index for index, gap in enumerate(self.delta_t) if gap > 0)
 
 
@@ -63,39 +62,23 @@ def read_rows(cur: sqlite3.Cursor) -> Iterator[tuple[int, int, int]]:
     yield from cur.execute("SELECT card_id, reviewed_at, rating FROM reviews ORDER BY card_id, reviewed_at, id")
 
 
-def histories(rows: Iterable[tuple[int, int, int]], days: Days) -> list[CardHistory]:
-    """Per card (rows in card, time order), its reviews with their study-day gaps."""
+def histories(rows: Iterable[tuple[int, int, int]]) -> list[CardHistory]:
+    """Per card (rows in card, time order), its reviews with their whole-day gaps."""
     found: list[CardHistory] = []
     current: CardHistory | None = None
-    last_day = 0
-    # A day's start in UTC repeats for every review of that day: map each UTC hour once.
-    day_of_hour: dict[int, int] = {}
+    last = 0
     for card_id, micros, rating in rows:
-        day = day_of_hour.get(micros // _HOUR_US) or _study_day(days, micros, day_of_hour)
         if current is None or current.card_id != card_id:
             current = CardHistory(card_id, [], [], [])
             found.append(current)
             gap = 0
         else:
-            gap = max(0, day - last_day)
+            gap = max(0, micros - last) // _DAY_US
         current.ratings.append(int(rating))
         current.delta_t.append(gap)
         current.reviewed_at.append(micros)
-        last_day = day
+        last = micros
     return found
-
-
-def _study_day(days: Days, micros: int, cache: dict[int, int]) -> int:
-    """The study day (as an ordinal) of a moment. A day starts on a whole local hour, so all
-    of one UTC hour is on one study day unless the zone's offset has a half or quarter hour
-    (or changes inside it): such hours are mapped moment by moment, the others once."""
-    hour = micros // _HOUR_US
-    start = _EPOCH + timedelta(hours=hour)
-    first, last = days.of(start), days.of(start + timedelta(microseconds=_HOUR_US - 1))
-    if first != last:
-        return days.of(_EPOCH + timedelta(microseconds=micros)).toordinal()
-    cache[hour] = first.toordinal()
-    return cache[hour]
 
 
 def training_set(cards: list[CardHistory]) -> TrainingSet:

@@ -320,7 +320,7 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     factor, decay = recall_curve(settings)
     with queue.step_transaction(db) as cur:
         ensure_pow(cur.connection)
-        cards = histories(read_rows(cur), days)
+        cards = histories(read_rows(cur))
         recalls = card_recalls(cur, now, at_interview, factor, decay)
     calibration = calibrate(cards, parameters_in_force(settings))
     return replace(

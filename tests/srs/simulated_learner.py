@@ -74,7 +74,7 @@ def simulate(
             gap = scheduled.due - now
             if gap >= timedelta(days=1):
                 # Early or late by a factor between 1/3 and 3, in whole days at the same time of
-                # day: the scheduler's elapsed days (whole 24 h) and FSRS's study days agree.
+                # day: whole 24-hour periods, as the scheduler counts them.
                 factor = 3 ** rng.uniform(-1, 1)
                 days = max(1, round(gap.total_seconds() / 86400 * factor))
                 now = now + timedelta(days=days)

@@ -16,7 +16,6 @@ from quizapp.srs import optimize
 from quizapp.srs.calibration import EDGES, calibrate, recall_range, wilson
 from quizapp.srs.fsrs_parameters import DEFAULTS, parameters_in_force, recall_curve
 from quizapp.srs.optimize import MIN_USABLE_REVIEWS, FitStatus, NotEnoughReviews
-from quizapp.srs.readiness import Days
 from quizapp.srs.review_history import histories, training_set
 from quizapp.srs.scheduling import make_scheduler
 from quizapp.srs.settings import setting_problem
@@ -24,7 +23,6 @@ from quizapp.srs.stats import study_stats
 from tests.srs.learner_db import add_learner
 from tests.srs.simulated_learner import TRUE_PARAMETERS, SimulatedReview, simulate
 
-DAYS = Days(UTC, 4)
 # Before the services' clock (2026-03-02), so every simulated review is in the past.
 PAST = datetime(2025, 6, 1, 9, 0, tzinfo=UTC)
 
@@ -35,7 +33,7 @@ def rows(reviews: list[SimulatedReview]) -> list[tuple[int, int, int]]:
 
 
 def learner(reviews: int, seed: int, **kwargs):
-    return histories(rows(simulate(reviews // 12, reviews, seed=seed, **kwargs)), DAYS)
+    return histories(rows(simulate(reviews // 12, reviews, seed=seed, **kwargs)))
 
 
 def test_fitted_parameters_predict_held_out_reviews_better_than_the_defaults():
@@ -80,21 +78,31 @@ def test_same_day_reviews_stay_in_the_history_but_are_never_targets():
     micros = lambda moment: round(moment.replace(tzinfo=UTC).timestamp() * 1_000_000)  # noqa: E731
     cards = histories([(1, micros(when), 1), (1, micros(when + timedelta(minutes=10)), 3),
                        (1, micros(when + timedelta(days=2)), 3), (1, micros(when + timedelta(days=2, hours=1)), 4)],
-                      DAYS)
-    assert cards[0].delta_t == [0, 0, 2, 0]
+                      )
+    assert cards[0].delta_t == [0, 0, 1, 0]  # 2 days after the first, 1 day 23 h 50 after the second
     data = training_set(cards)
     assert data.usable == 1 and data.reviews == 4
     # The item (fsrs-rs shows its fields only in its repr): the history up to the later-day review.
     assert repr(data.items[0]) == ("FSRSItem { reviews: [FSRSReview { rating: 1, delta_t: 0 }, "
-                                   "FSRSReview { rating: 3, delta_t: 0 }, FSRSReview { rating: 3, delta_t: 2 }] }")
+                                   "FSRSReview { rating: 3, delta_t: 0 }, FSRSReview { rating: 3, delta_t: 1 }] }")
 
 
-def test_the_study_day_starts_at_the_rollover_hour():
-    # 03:00 and 05:00 UTC, rollover 04:00 UTC: two study days, one hour apart.
-    moment = datetime(2026, 1, 5, 3, 0, tzinfo=UTC)
-    micros = [round((moment + timedelta(hours=h)).timestamp() * 1_000_000) for h in (0, 2)]
-    cards = histories([(1, micros[0], 3), (1, micros[1], 3)], DAYS)
-    assert cards[0].delta_t == [0, 1]
+def test_days_are_whole_24_hour_periods_as_the_scheduler_counts_them():
+    """23:00 then 08:00 the next morning is a same-day review for the `fsrs` scheduler (less
+    than 24 h); 47 h later is one day; the training set agrees."""
+    from fsrs import Card, Rating, Scheduler
+
+    first = datetime(2026, 1, 5, 23, 0, tzinfo=UTC)
+    moments = [first, first + timedelta(hours=9), first + timedelta(hours=9 + 47)]
+    micros = [round(moment.timestamp() * 1_000_000) for moment in moments]
+    cards = histories([(1, m, 3) for m in micros])
+    assert cards[0].delta_t == [0, 0, 1]
+    scheduler, card, elapsed = Scheduler(learning_steps=()), Card(), []
+    for moment in moments:
+        if card.last_review is not None:
+            elapsed.append((moment - card.last_review).days)  # what the scheduler computes
+        card, _ = scheduler.review_card(card, Rating.Good, review_datetime=moment)
+    assert elapsed == cards[0].delta_t[1:]
 
 
 def test_too_few_usable_reviews_is_refused_with_how_many_more(prepared, clock):
@@ -258,17 +266,6 @@ def test_homes_quick_readiness_uses_the_fitted_forgetting_curve(study, clock, db
     assert after.readiness.now == study.home_figures().readiness.now
     assert after.readiness.now is not None and before.readiness.now is not None
     assert after.readiness.now != before.readiness.now
-
-
-def test_a_half_hour_zone_splits_an_utc_hour_between_study_days():
-    from zoneinfo import ZoneInfo
-
-    # India (+05:30), rollover 04:00 local = 22:30 UTC: 22:20 and 22:40 UTC are two study days.
-    days = Days(ZoneInfo("Asia/Kolkata"), 4)
-    base = datetime(2026, 1, 5, 22, 20, tzinfo=UTC)
-    micros = [round((base + timedelta(minutes=m)).timestamp() * 1_000_000) for m in (0, 20, 30)]
-    cards = histories([(1, micros[0], 3), (1, micros[1], 3), (1, micros[2], 3)], days)
-    assert cards[0].delta_t == [0, 1, 0]
 
 
 def test_the_buttons_intervals_follow_the_parameters_in_force(study):
