@@ -16,13 +16,14 @@ A fit that can move every parameter needs 64 usable reviews, so that is the mini
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from fsrs_rs_python import FSRS
+from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
 from quizapp.srs import queue
 from quizapp.srs.clock import Clock, to_naive_utc
@@ -199,8 +200,30 @@ def reset_parameters(db: Database) -> bool:
 
 
 def _save(db: Database, settings: Settings, base: Settings) -> None:
+    """The settings and every card's memory state under the new parameters, in one write
+    transaction (the settings' compare-and-swap decides whether it commits)."""
     with db.session() as session, session.begin():
         save_settings(session, settings, base)
+        restate_cards(queue.cursor(session), parameters_in_force(settings))
+
+
+def restate_cards(cur: sqlite3.Cursor, parameters: Sequence[float]) -> int:
+    """Recompute each reviewed card's stability and difficulty from its whole history with
+    `parameters`, as Anki does whenever the parameters change, so that readiness, Browse's
+    "recall now" and the next answer start from what these parameters say about the card.
+    Due dates are kept (Anki's default, "reschedule cards on change" off): a card moves to
+    the new schedule at its next review. Each written card's version rises, so a window
+    that showed it before refuses a stale answer. Returns the number of cards written."""
+    cards = histories(read_rows(cur))
+    if not cards:
+        return 0
+    items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)]) for card in cards]
+    states = FSRS(list(parameters)).memory_state_batch(items)
+    cur.executemany(
+        "UPDATE cards SET stability = ?, difficulty = ?, version = version + 1 WHERE id = ? AND reps > 0",
+        [(float(state.stability), float(state.difficulty), card.card_id) for card, state in zip(cards, states)],
+    )
+    return len(cards)
 
 
 @dataclass(frozen=True)

@@ -278,3 +278,42 @@ def test_the_buttons_intervals_follow_the_parameters_in_force(study):
     study.save_settings(study.settings().model_copy(update={"fsrs_parameters": list(DEFAULTS)}))
     assert after_fit[3] != study.preview(card.card.card_id)[3]
     assert before[3] != after_fit[3]
+
+
+def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock, study):
+    from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
+    from sqlalchemy import select
+
+    from quizapp.store.models import Card
+
+    add_learner(prepared.db, simulate(100, 1200, seed=8, start=PAST))
+
+    def cards() -> dict[str, tuple]:
+        with prepared.db.session() as session:
+            return {c.item_id: (c.stability, c.difficulty, c.due, c.version)
+                    for c in session.scalars(select(Card).where(Card.item_id.like("sim-%")))}
+
+    before = cards()
+    readiness_before = study.home_figures().readiness.now
+    fit = optimize.fit_collection(prepared.db, clock)
+    optimize.save_fit(prepared.db, fit)
+    after = cards()
+    with optimize.queue.step_transaction(prepared.db) as cur:
+        from quizapp.srs.review_history import read_rows
+
+        ids = dict(cur.execute("SELECT id, item_id FROM cards").fetchall())
+        expected = {ids[h.card_id]: FSRS(fit.parameters).memory_state(
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+    for item_id, (stability, difficulty, due, version) in after.items():
+        assert stability == pytest.approx(expected[item_id].stability, rel=1e-6)
+        assert difficulty == pytest.approx(expected[item_id].difficulty, rel=1e-6)
+        assert due == before[item_id][2]  # moved to the new schedule only at its next review
+        assert version == before[item_id][3] + 1
+    assert any(after[i][0] != pytest.approx(before[i][0], rel=1e-3) for i in after)
+    assert study.home_figures().readiness.now != readiness_before
+    assert optimize.reset_parameters(prepared.db)
+    with optimize.queue.step_transaction(prepared.db) as cur:
+        defaults = {ids[h.card_id]: FSRS(list(DEFAULTS)).memory_state(
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+    for item_id, (stability, _difficulty, _due, _version) in cards().items():
+        assert stability == pytest.approx(defaults[item_id].stability, rel=1e-6)
