@@ -10,6 +10,9 @@ folder. Each run is a fresh process that opens the database and measures:
 * `fit`: `quizapp.srs.optimize.fit_collection`, everything `quizapp optimize` does before
   the confirm — read every review, build FSRS's training set, fit with fsrs-rs-python,
   evaluate the defaults and the fit (goal: ≤ 2 s at 100k reviews);
+* `save`: saving a fit (the settings and every card's memory state recomputed, in one
+  write transaction), on a private copy of the collection (its peak memory is what the
+  save adds beyond the fit before it, which runs in the same process);
 * `calibration`: the Stats screen's calibration (read every review, replay the histories
   with the parameters in force, bin the predictions);
 * peak memory: the process's peak RSS during the measured call minus its RSS before it
@@ -24,6 +27,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -84,6 +88,15 @@ def measure(path: Path, op: str) -> dict[str, float]:
             seconds = time.perf_counter() - started
             extra = {"usable": fit.usable_reviews, "default_log_loss": fit.defaults.log_loss,
                      "fitted_log_loss": fit.fitted.log_loss}
+        elif op == "save":
+            from quizapp.srs.optimize import fit_collection, save_fit
+
+            fit = fit_collection(db, clock)
+            before = _rss_kib()
+            started = time.perf_counter()
+            save_fit(db, fit)
+            seconds = time.perf_counter() - started
+            extra = {"usable": fit.usable_reviews}
         else:
             from quizapp.srs import queue
             from quizapp.srs.calibration import calibrate
@@ -105,6 +118,18 @@ def measure(path: Path, op: str) -> dict[str, float]:
         db.close()
 
 
+def _run(path: Path, op: str) -> dict[str, float]:
+    """One measurement in a fresh process; `save` writes, so it gets a copy."""
+    with tempfile.TemporaryDirectory(prefix="quizapp-bench-save-") as folder:
+        if op == "save":
+            copy = Path(folder) / path.name
+            shutil.copyfile(path, copy)
+            path = copy
+        out = subprocess.run([sys.executable, __file__, "--one", str(path), op], check=True, capture_output=True,
+                             text=True).stdout
+    return json.loads(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000")
@@ -118,9 +143,8 @@ def main() -> None:
     results = []
     for size in (int(s) for s in args.sizes.split(",")):
         path = collection(size)
-        for op in ("fit", "calibration"):
-            runs = [json.loads(subprocess.run([sys.executable, __file__, "--one", str(path), op], check=True,
-                                              capture_output=True, text=True).stdout) for _ in range(args.runs)]
+        for op in ("fit", "save", "calibration"):
+            runs = [_run(path, op) for _ in range(args.runs)]
             results.append({"reviews": size, "op": op, "usable": runs[0]["usable"],
                             "seconds": statistics.median(r["seconds"] for r in runs),
                             "peak_mib": statistics.median(r["peak_mib"] for r in runs),
