@@ -10,12 +10,15 @@ from pathlib import Path
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     from quizapp.cli.db_cmds import db_path
-    from quizapp.srs.bootstrap import prepare
+    from quizapp.srs.bootstrap import open_for_reading, prepare
     from quizapp.srs.clock import Clock
     from quizapp.srs.optimize import FitFailed, NotEnoughReviews, fit_collection, reset_parameters, save_fit
 
-    prepared = prepare(db_path(args), [Path(d) for d in args.content or []])
-    db = prepared.db
+    # Without --yes or --reset nothing is written: a read-only database can be fitted too.
+    writing = bool(args.yes or args.reset)
+    extra = [Path(d) for d in args.content or []]
+    path = db_path(args, writing=writing)
+    db = prepare(path, extra).db if writing else open_for_reading(path, extra)
     try:
         if args.reset:
             changed = reset_parameters(db)
