@@ -70,6 +70,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _has_schema(conn) -> bool:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return {"items", "drill_attempts", "mock_answers"} <= tables
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """`quizapp db check`: the full integrity check, every problem on its own line.
 
@@ -89,6 +94,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         conn = connect_readonly(path)
         try:
             problems = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+            if problems == ["ok"] and _has_schema(conn):
+                from quizapp.store.json_check import json_problems
+
+                problems = json_problems(conn) or problems
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:

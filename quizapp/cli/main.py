@@ -22,7 +22,9 @@ class _PlainText:
     than newline and tab — ESC sequences that set the title or clear the screen, BEL, NUL —
     are dropped. JSON output is unaffected: json.dumps escapes them itself."""
 
-    _CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])
+    # Also the bidi embeddings, overrides and isolates (U+202E shows a line reversed).
+    _CONTROL = dict.fromkeys([*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0),
+                              *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream

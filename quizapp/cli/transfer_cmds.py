@@ -18,15 +18,21 @@ def cmd_export(args: argparse.Namespace) -> int:
         return 0
     if not args.format or not args.output:
         raise UsageError("export needs --format and -o FILE (or --schema)")
+    from quizapp.atomic import STDOUT, resolve
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import open_for_reading
     from quizapp.store import transfer
 
     out = Path(args.output)
-    if out.parent and not out.parent.exists():
-        raise UsageError(f"folder does not exist: {out.parent}")
-    if out.is_dir():
-        raise UsageError(f"{out} is a folder")
+    to_stdout = args.output == STDOUT
+    if not to_stdout:
+        real = resolve(out)  # a symlink is followed: its target is what gets written
+        if not real.parent.exists():
+            raise UsageError(f"folder does not exist: {real.parent}")
+        if real.is_dir():
+            raise UsageError(f"{out} is a folder")
+        if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
+            raise UsageError(f"{out} is neither a file nor a device")
     db = open_for_reading(db_path(args, writing=False))
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
@@ -37,10 +43,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot write {out}: {exc.strerror or exc}; the previous file is unchanged") from exc
     finally:
         db.close()
+    # With `-o -` the export itself is standard output: the summary goes to stderr.
+    summary = sys.stderr if to_stdout else sys.stdout
     if args.json:
-        print(json.dumps({"file": str(out), "format": args.format, "items": count}))
+        print(json.dumps({"file": str(out), "format": args.format, "items": count}), file=summary)
     else:
-        print(f"{out}: {count} items ({args.format})")
+        print(f"{out}: {count} items ({args.format})", file=summary)
     return 0
 
 
@@ -48,12 +56,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.is_file():
         raise UsageError(f"file not found: {source}")
-    if source.suffix in (".yaml", ".yml"):
+    if source.suffix.lower() in (".yaml", ".yml"):
         return _import_deck(source, args.json, args.replace)
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
-    from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export
+    from quizapp.store.transfer import ImportFormatError, check_settings, clock_skew, import_export, parse_export
 
     path = db_path(args)  # an unusable database path first: it is one line, whatever the file
     # Read and validate everything before the database is even opened: a bad file costs
@@ -68,6 +76,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
         raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
+    skew = clock_skew(export)
+    if skew is not None:
+        print(f"quizapp: {source}: note: this file was written by a clock {skew.days} day(s) ahead of this one; "
+              "its times are imported as written", file=sys.stderr)
     prepared = prepare(path)
     try:
         with prepared.db.session() as session, session.begin():
@@ -105,14 +117,24 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
     and — without --replace — a deck whose file name is already taken.
     """
     from quizapp.atomic import atomic_write
-    from quizapp.content.loader import ContentError, load_file
+    from quizapp.content.files import printable_path, usable_name
+    from quizapp.content.loader import ContentError, load_file, read_deck_bytes
     from quizapp.paths import user_decks_dir
 
+    if not usable_name(source.name):
+        raise UsageError(f"{printable_path(source.name)}: the file name is not UTF-8 text or holds control "
+                         "characters; rename the file, then import it")
     decks = user_decks_dir()
     target = decks / source.name
     if target.exists() and not replace:
         raise UsageError(f"a deck named {source.name} is already imported; add --replace to replace it")
-    result = load_file(source)
+    # Read once: the bytes validated are the bytes installed, whatever happens to the file
+    # meanwhile (a swap during validation must not install another deck).
+    try:
+        data = read_deck_bytes(source)
+    except OSError as exc:
+        raise UsageError(f"cannot read {printable_path(source)}: {exc.strerror or exc}") from exc
+    result = load_file(source, data=data)
     if not result.errors:
         result.errors.extend(ContentError(str(source), item_id, "id", f"already used by {owner}")
                              for item_id, owner in _deck_collisions(result, target))
@@ -126,7 +148,6 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
         print(f"{source}: not imported ({len(result.errors)} error(s))")
         return 1
     decks.mkdir(parents=True, exist_ok=True)
-    data = source.read_bytes()
     with atomic_write(target, "wb") as fh:  # a copy appears whole or not at all
         fh.write(data)
     if as_json:

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from quizapp.content.files import content_files
+from quizapp.content.files import content_files, printable_path, unusable_files
 from quizapp.content.models import Item, MCQItem, QAItem
 from quizapp.content.safe_yaml import UnsafeYaml, safe_load
 
@@ -90,25 +90,40 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def load_file(path: Path, into: ContentSet | None = None, taken: Mapping[str, str] | None = None) -> ContentSet:
+def load_file(
+    path: Path,
+    into: ContentSet | None = None,
+    taken: Mapping[str, str] | None = None,
+    data: bytes | None = None,
+) -> ContentSet:
     """Load one file (into `into`, which may hold earlier files).
 
     `taken`: ids already held by earlier files (id -> file) that are not in `into`: such an
     item is a duplicate, reported as it would be were those files loaded into `into` first.
+    `data`: the file's bytes, already read (an import validates exactly the bytes it then
+    installs; the file is not read again).
     """
     result = into if into is not None else ContentSet()
     with _collector_paused():
-        return _load_into(path, result, taken or {})
+        return _load_into(path, result, taken or {}, data)
 
 
-def _load_into(path: Path, result: ContentSet, taken: Mapping[str, str]) -> ContentSet:
-    name = str(path)
+def read_deck_bytes(path: Path) -> bytes:
+    """At most MAX_FILE_BYTES + 1 bytes of `path` (more means too large)."""
+    with open(path, "rb") as fh:
+        return fh.read(MAX_FILE_BYTES + 1)
+
+
+def _load_into(path: Path, result: ContentSet, taken: Mapping[str, str], raw: bytes | None = None) -> ContentSet:
+    name = printable_path(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        if raw is None:
+            raw = read_deck_bytes(path)
+        if len(raw) > MAX_FILE_BYTES:
             result.errors.append(ContentError(name, None, None, f"file is larger than {MAX_FILE_BYTES} bytes"))
             result.skipped_files.append(name)
             return result
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
         data = safe_load(text)
     except UnsafeYaml as exc:
         # Nothing of the file is used: it is skipped whole, with every located reason.
@@ -178,7 +193,16 @@ def load_dirs(directories: Iterable[Path]) -> ContentSet:
             continue
         for path in content_files(directory):
             load_file(path, into=result)
+        result.errors.extend(name_errors(directory))
     return result
+
+
+BAD_NAME = "the file name is not UTF-8 text or holds control characters; rename it to load it"
+
+
+def name_errors(directory: Path) -> list[ContentError]:
+    """An error per deck file left out for its name (see `quizapp.content.files`)."""
+    return [ContentError(name, None, None, BAD_NAME) for name in unusable_files(directory)]
 
 
 def load_builtin() -> ContentSet:

@@ -6,6 +6,7 @@ document is composed into nodes first and checked before any Python object is bu
 * no aliases (`*name`) — an 868-byte "billion laughs" deck expands to gigabytes once
   anything walks it; a deck never needs them;
 * at most MAX_NODES nodes, MAX_DEPTH levels of nesting, MAX_STRING characters per string;
+* no key twice in one mapping (PyYAML keeps the last one silently);
 * no control characters (C0/C1 other than newline and tab: terminal escapes, bells, NUL)
   in any string — YAML escapes such as "\\e" could otherwise smuggle them in.
 
@@ -25,7 +26,9 @@ MAX_DEPTH = 40
 MAX_STRING = 20_000
 
 _Loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0/C1 controls but newline and tab, and the bidi embeddings, overrides and isolates
+# (U+202A–U+202E, U+2066–U+2069): U+202E makes a terminal show text reversed.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True)
@@ -78,8 +81,14 @@ def _check(root: yaml.Node) -> list[YamlProblem]:
             for index, child in enumerate(node.value):
                 stack.append((child, f"{where}[{index}]", depth + 1))
         elif isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
             for key, value in node.value:
                 name = _key_text(key)
+                if isinstance(key, yaml.ScalarNode):
+                    if name in keys:  # YAML forbids it; PyYAML would keep the last silently
+                        problems.append(YamlProblem(f"{where}.{name}" if where else name,
+                                                    f"duplicate key {name!r} ({_line(key)})"))
+                    keys.add(name)
                 stack.append((key, f"{where}.{name}" if where else name, depth + 1))
                 stack.append((value, f"{where}.{name}" if where else name, depth + 1))
     return problems
@@ -151,6 +160,8 @@ def _build(loader: Any, root: yaml.Node) -> Any:
                 if type(key_node) is not yaml.ScalarNode:
                     raise _Unusual  # a key that may not be hashable (the constructor says so)
                 key = walk(key_node, depth + 1)
+                if key in mapping:
+                    raise _Unusual  # a duplicate key: `_check` reports it
                 mapping[key] = walk(value_node, depth + 1)
             return mapping
         if kind is yaml.SequenceNode and tag == _SEQ:

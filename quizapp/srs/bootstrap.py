@@ -98,13 +98,16 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     with db.session() as session:
         cached = content_cache.load_cache(session)
     states = content_cache.current_files(files, cached)
+    # Deck files left out for their names are never parsed or cached: named on every start.
+    bad_names = _name_errors(dirs)
     if all_dirs_exist and content_cache.unchanged(cached, states):
-        return Prepared(db, SyncReport(), None, extra_content)
+        return Prepared(db, SyncReport(), None, extra_content, bad_names)
     written = SyncReport()
     if all_dirs_exist:
         by_file = _sync_changed_files(db, states, cached, now, extra_content)
         if by_file.report is not None:
-            return Prepared(db, by_file.report, None, extra_content, by_file.errors, by_file.skipped_files)
+            return Prepared(db, by_file.report, None, extra_content, [*by_file.errors, *bad_names],
+                            by_file.skipped_files)
         written = by_file.written
     from quizapp.content.loader import load_dirs
     from quizapp.store.sync import sync_content
@@ -128,6 +131,17 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     for state in clean:
         content_cache.write_ids(state.sha256, ids[state.path])
     return Prepared(db, report, content, extra_content)
+
+
+def _name_errors(dirs: Sequence[tuple[Path, str]]) -> list[ContentError]:
+    from quizapp.content.files import unusable_files
+
+    bad = [name for directory, _ in dirs if directory.is_dir() for name in unusable_files(directory)]
+    if not bad:  # the usual case: the loader (YAML, pydantic) is not imported for it
+        return []
+    from quizapp.content.loader import BAD_NAME, ContentError
+
+    return [ContentError(name, None, None, BAD_NAME) for name in bad]
 
 
 class _ByFile(NamedTuple):

@@ -474,9 +474,15 @@ def _mock_trend(session: Session, days: _Days) -> list[MockPoint]:
 def _mistakes(session: Session, days: _Days) -> list[FrequentMistake]:
     rows = session.execute(
         text(
-            "SELECT d.type, json_extract(m.value, '$.mistake') AS mistake, count(*), max(d.created_at) "
-            "FROM drill_attempts d JOIN json_each(d.diagnosis) m "
-            "WHERE mistake IS NOT NULL GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC LIMIT :limit"
+            # Per attempt, not per part: one mistake made in three parts of one attempt is
+            # one mistake. Only well-formed entries count: a stored value of another shape
+            # (an old or hand-edited row) is passed over, never a "malformed JSON" error.
+            "SELECT d.type, json_extract(m.value, '$.mistake') AS mistake, count(DISTINCT d.id), "
+            "max(d.created_at) "
+            "FROM drill_attempts d JOIN json_each(CASE WHEN json_valid(d.diagnosis) "
+            "AND json_type(d.diagnosis) = 'array' THEN d.diagnosis ELSE '[]' END) m "
+            "WHERE m.type = 'object' AND json_type(m.value, '$.mistake') = 'text' "
+            "GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC LIMIT :limit"
         ),
         {"limit": MISTAKE_LIMIT},
     ).all()

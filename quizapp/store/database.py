@@ -94,15 +94,24 @@ def _is_wal_file(path: Path) -> bool:
 
 
 def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Connection:
-    """A connection that never writes the file, nor leaves a -wal/-shm beside it.
+    """A connection that never writes the database and leaves nothing beside it.
 
-    For a WAL database without a -wal file no connection has it open (SQLite keeps the
-    -wal while one does), so the file is read as immutable: nothing is created beside a file we only
-    inspect or refuse. With one, another quizapp is using it: read through its WAL.
+    A file we may write is opened read-write but `query_only`: it takes part in SQLite's
+    locking, so what it reads is a consistent snapshot even while another quizapp writes
+    (an `immutable=1` read takes no lock and could see half a transaction), and as the last
+    connection it removes the -wal/-shm it made. A file we may not write is opened
+    read-only; if it is in WAL mode with no -wal beside it, it is read as immutable (a
+    read-only connection would have to leave a -wal/-shm behind). Nobody can be writing
+    it then, unless another user may: that case is documented in the README.
     """
     timeout = busy_timeout_ms() / 1000 if timeout_s is None else timeout_s
-    uri = Path(path).resolve().as_uri()
-    if _is_wal_file(Path(path)) and not Path(f"{path}-wal").exists():
+    path = Path(path)
+    uri = path.resolve().as_uri()
+    if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+        conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=timeout)
+        conn.execute("PRAGMA query_only=1")
+        return conn
+    if _is_wal_file(path) and not Path(f"{path}-wal").exists():
         return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout)
     return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
 
@@ -151,10 +160,15 @@ def backup_file(path: Path, suffix: str = "backup") -> Path:
         src = connect_readonly(path)
         dst = sqlite3.connect(temp)
         try:
+            # One step (pages=-1) under the source's read lock: a consistent snapshot.
             src.backup(dst)
+            check = dst.execute("PRAGMA quick_check").fetchone()
         finally:
             dst.close()
             src.close()
+        if not check or check[0] != "ok":  # never rename a bad copy into place as a backup
+            raise DatabaseError(f"the backup of {path} failed its check ({check[0] if check else '?'}); "
+                                "nothing was written")
     return target
 
 

@@ -46,8 +46,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
+# The times the app can store: microseconds since 1970 in a 64-bit integer, and a card due
+# at most a few centuries ahead. 9999-12-31T23:59:59-01:00 is a valid ISO time whose UTC
+# form does not exist (year 10000): it overflowed instead of being refused.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
 def _to_utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    try:
+        utc = value.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise ValueError("is out of range (years 1970–9000 UTC)") from None
+    if not EARLIEST <= utc < LATEST:
+        raise ValueError("is out of range (years 1970–9000 UTC)")
+    return utc
 
 
 def _not_future(value: datetime, info: ValidationInfo) -> datetime:
@@ -107,7 +120,16 @@ class CardRecord(_CardState[Utc, Past]):
     leech: bool
 
 
-class CardSnapshot(_CardState[NaiveDatetime, NaiveDatetime]):
+def _naive_in_range(value: datetime) -> datetime:
+    if not EARLIEST.replace(tzinfo=None) <= value < LATEST.replace(tzinfo=None):
+        raise ValueError("is out of range (years 1970–9000 UTC)")
+    return value
+
+
+StoredNaive = Annotated[NaiveDatetime, AfterValidator(_naive_in_range)]
+
+
+class CardSnapshot(_CardState[StoredNaive, StoredNaive]):
     """A card as it was before a review (what undo restores): stored as naive UTC text."""
 
     leech: bool
@@ -142,6 +164,15 @@ class ItemRecord(_Strict):
     reviews: list[ReviewRecord]
 
 
+class DiagnosisRecord(_Strict):
+    """One named mistake of a drill attempt, as the app writes it (`srs.drills.diagnosis_json`)."""
+
+    part: Annotated[str, Field(max_length=80)] | None
+    mistake: Annotated[str, Field(min_length=1, max_length=80)]
+    message_zh: Annotated[str, Field(max_length=2000)] | None
+    message_en: Annotated[str, Field(max_length=2000)] | None
+
+
 class DrillAttemptRecord(_Strict):
     ref: Ref
     type: Literal[DRILL_TYPES]  # type: ignore[valid-type]
@@ -150,7 +181,7 @@ class DrillAttemptRecord(_Strict):
     given: dict[str, Json] | None
     answers: dict[str, Json]
     verdict: dict[str, Json]
-    diagnosis: list[Json]
+    diagnosis: Annotated[list[DiagnosisRecord], Field(max_length=100)]
     score: Share
     duration_ms: DurationMs | None
     created_at: Past

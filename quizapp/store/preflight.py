@@ -11,6 +11,7 @@ on any other read is reported when it is read (`quizapp.store.errors.DatabaseDam
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from functools import lru_cache
@@ -60,9 +61,14 @@ def head_revision() -> str:
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     """As `quizapp.store.database.connect_readonly` (which comes with SQLAlchemy and Alembic):
-    never writes, never leaves a -wal/-shm beside the file. A WAL file without its -wal is
-    open nowhere, so it is read as immutable."""
+    a file we may write is read through SQLite's locks (`query_only`), so a writer in another
+    process cannot show it half a transaction; one we may not write is read-only, as
+    immutable when it is in WAL mode without a -wal (nothing is left beside it)."""
     uri = Path(path).resolve().as_uri()
+    if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+        conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=5)
+        conn.execute("PRAGMA query_only=1")
+        return conn
     with path.open("rb") as fh:
         header = fh.read(20)
     if header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists():

@@ -14,7 +14,7 @@ import csv
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from pathlib import Path
 from typing import IO, Any, overload
@@ -306,6 +306,11 @@ def write_apkg(session: Session, path: Path) -> int:
 def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export:
     """Validate a whole export file (no database needed); ImportFormatError with located
     errors when anything is wrong."""
+    # A UTF-8 byte-order mark (editors on Windows add one) is not part of the JSON.
+    if isinstance(raw, bytes) and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    elif isinstance(raw, str) and raw.startswith("\ufeff"):
+        raw = raw[1:]
     try:
         head = json.loads(raw)
     except (ValueError, RecursionError) as exc:
@@ -316,11 +321,29 @@ def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export
         raise ImportFormatError(
             f"unsupported export version {head.get('version')!r} (this quizapp reads version {schema.VERSION})"
         )
-    context = {"now": (now or datetime.now(UTC)).astimezone(UTC)}
+    # "In the future" is measured against the later of this machine's clock and the file's
+    # own `exported_at`: an export written while the clock ran ahead holds reviews "from
+    # the future" that quizapp itself wrote, and is imported as written (the CLI notes the
+    # skew: `clock_skew`). A review after the file's own export time is still refused.
+    context = {"now": max((now or datetime.now(UTC)).astimezone(UTC), _exported_at(head) or datetime.min.replace(tzinfo=UTC))}
     try:
         return schema.Export.model_validate_json(raw, context=context)
     except ValidationError as exc:
         raise ImportFormatError(schema.located_errors(exc)) from None
+
+
+def _exported_at(head: dict[str, Any]) -> datetime | None:
+    try:
+        value = datetime.fromisoformat(str(head.get("exported_at")))
+        return value.astimezone(UTC) if value.tzinfo is not None else None
+    except (ValueError, OverflowError):
+        return None  # reported by the schema
+
+
+def clock_skew(export: schema.Export, now: datetime | None = None) -> timedelta | None:
+    """How far the file's clock was ahead of this one's, when more than the day of slack."""
+    ahead = export.exported_at - (now or datetime.now(UTC)).astimezone(UTC)
+    return ahead if ahead > schema.FUTURE_SLACK else None
 
 
 def check_settings(export: schema.Export, validate: Callable[[str, Any], str | None]) -> None:
@@ -421,7 +444,7 @@ def import_export(session: Session, export: schema.Export) -> dict[str, int]:
         attempt = DrillAttempt(
             type=attempt_record.type, seed=attempt_record.seed, difficulty=attempt_record.difficulty,
             given=attempt_record.given, answers=attempt_record.answers, verdict=attempt_record.verdict,
-            diagnosis=attempt_record.diagnosis, score=attempt_record.score,
+            diagnosis=[d.model_dump() for d in attempt_record.diagnosis], score=attempt_record.score,
             duration_ms=attempt_record.duration_ms, created_at=attempt_key[2],
             review_id=review_ids.get(attempt_record.review_ref) if attempt_record.review_ref is not None else None,
             mock_id=mock_ids.get(attempt_record.mock_ref) if attempt_record.mock_ref is not None else None,
