@@ -21,12 +21,20 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
-from quizapp.srs.fsrs_parameters import recall_curve
-from quizapp.srs.review_history import CardHistory
+from quizapp.srs.clock import Clock, to_naive_utc
+from quizapp.srs.fsrs_parameters import parameters_in_force
+from quizapp.srs.fsrs_parameters import recall_curve as curve_of
+from quizapp.srs.readiness import Days, card_recalls, ensure_pow, parse_interview_date, recall_curve
+from quizapp.srs.review_history import CardHistory, histories, read_rows
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from quizapp.srs.settings_limits import DaySettings
 
 # Bin edges of predicted recall: most predictions sit near the desired retention (0.9), so
 # the bins are finer there.
@@ -95,7 +103,7 @@ def predictions(cards: Sequence[CardHistory], parameters: Sequence[float]) -> li
     model = FSRS(list(parameters))
     items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)]) for card in cards]
     states = model.historical_memory_state_batch(items)
-    factor, decay = recall_curve(parameters)
+    factor, decay = curve_of(parameters)
     found = []
     for card, card_states in zip(cards, states):
         for index in card.targets():
@@ -139,3 +147,36 @@ def recall_range(calibration: Calibration, recalls: Sequence[float]) -> tuple[fl
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
+
+
+@dataclass(frozen=True)
+class ReadinessRange:
+    """Calibration of the parameters in force, and readiness as a range from it."""
+
+    calibration: Calibration
+    now: tuple[float, float] | None
+    at_interview: tuple[float, float] | None
+
+    @property
+    def is_range(self) -> bool:
+        return self.now is not None and self.now[1] - self.now[0] >= POINT_WIDTH
+
+
+def readiness_range(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) -> ReadinessRange:
+    """Calibration and the readiness range, on a driver cursor in a read transaction
+    (Stats through the service, Home with plain sqlite3). It reads every review: screens
+    show their other figures first and add this when it is ready."""
+    days = Days(clock.local_tz(), settings.day_rollover_hour)
+    now = to_naive_utc(clock.now())
+    interview = parse_interview_date(settings.interview_date)
+    at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
+    factor, decay = recall_curve(settings)
+    ensure_pow(cur.connection)
+    cards = histories(read_rows(cur))
+    recalls = card_recalls(cur, now, at_interview, factor, decay)
+    calibration = calibrate(cards, parameters_in_force(settings))
+    return ReadinessRange(
+        calibration,
+        recall_range(calibration, [r for r, _ in recalls]),
+        recall_range(calibration, [r for _, r in recalls]) if at_interview is not None else None,
+    )

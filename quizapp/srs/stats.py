@@ -28,22 +28,13 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from quizapp.srs import queue
-from quizapp.srs.calibration import POINT_WIDTH, Calibration, calibrate, recall_range
+from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
-from quizapp.srs.fsrs_parameters import parameters_in_force
 from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
-from quizapp.srs.readiness import (
-    TopicReadiness,
-    card_recalls,
-    ensure_pow,
-    parse_interview_date,
-    recall_by_topic,
-    recall_curve,
-)
-from quizapp.srs.review_history import histories, read_rows
+from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
 from quizapp.srs.settings import Settings
 from quizapp.store.database import Database
 from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
@@ -313,23 +304,14 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     Unlike the other figures this reads every review (each card's history is replayed with
     the parameters in force), so its cost grows with the history: the Stats screen draws
     the rest first and adds this when it is ready."""
-    days = _Days(clock.local_tz(), settings.day_rollover_hour)
-    now = to_naive_utc(clock.now())
-    interview = parse_interview_date(settings.interview_date)
-    at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
-    factor, decay = recall_curve(settings)
     with queue.step_transaction(db) as cur:
-        ensure_pow(cur.connection)
-        cards = histories(read_rows(cur))
-        recalls = card_recalls(cur, now, at_interview, factor, decay)
-    calibration = calibrate(cards, parameters_in_force(settings))
+        found = readiness_range(cur, clock, settings)
     return replace(
         stats,
-        calibration=calibration,
-        readiness_range_now=recall_range(calibration, [r for r, _ in recalls]),
-        readiness_range_at_interview=(recall_range(calibration, [r for _, r in recalls])
-                                      if at_interview is not None else None),
-        fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, calibration.reviews),
+        calibration=found.calibration,
+        readiness_range_now=found.now,
+        readiness_range_at_interview=found.at_interview,
+        fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, found.calibration.reviews),
     )
 
 

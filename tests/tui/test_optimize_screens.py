@@ -97,3 +97,16 @@ async def test_the_forms_save_after_a_fit_keeps_the_parameters(db, clock):
     settings = stored_settings(db, clock)
     assert settings.new_per_day == 7
     assert settings.fsrs_parameters == parameters
+
+
+async def test_home_shows_readiness_as_a_range_when_the_bins_are_thin(db, clock):
+    import re
+
+    with_learner(db, 120)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        heading = str(app.screen.query_one("#home-heading", Static).render())
+        found = app.screen.range
+        assert found is not None and found.is_range
+        assert re.search(r"readiness \d+%–\d+%", heading), heading

@@ -70,3 +70,9 @@ def test_settings_schedule_after_a_fit(snap_compare, db, clock, size):
 
     app = make_app(db_path=db, clock=clock, start="settings", lang="en")
     assert snap_compare(app, run_before=run(before=fit_and_confirm), terminal_size=SIZES[size])
+
+
+def test_home_readiness_range(snap_compare, db, clock):
+    with_learner(db, 120)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    assert snap_compare(app, run_before=run(), terminal_size=(80, 24))
