@@ -12,11 +12,16 @@ SQLAlchemy or pydantic load.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
 DEFAULTS: tuple[float, ...] = tuple(DEFAULT_PARAMETERS)
+# Usable reviews a fit needs (why 64: quizapp.srs.optimize), and the growth that makes
+# Stats and Home suggest a new one.
+MIN_USABLE_REVIEWS = 64
+REFIT_GROWTH = 2
 
 
 def parameters_in_force(settings: Any) -> tuple[float, ...]:
@@ -41,3 +46,24 @@ def recall_curve(parameters: Sequence[float]) -> tuple[float, float]:
     derives them from w20 (R = 0.9 when t = S)."""
     decay = -parameters[20]
     return 0.9 ** (1 / decay) - 1, decay
+
+
+@dataclass(frozen=True)
+class FitStatus:
+    """The schedule's fit as Stats and Home report it: when, on how many usable reviews,
+    and how many there are now."""
+
+    fitted_on: str | None
+    fit_reviews: int | None
+    usable_reviews: int
+
+    @property
+    def refit_suggested(self) -> bool:
+        """A first fit once there are enough reviews, a new one once they have doubled."""
+        if self.fit_reviews is None:
+            return self.fitted_on is None and self.usable_reviews >= MIN_USABLE_REVIEWS
+        return self.usable_reviews >= REFIT_GROWTH * max(self.fit_reviews, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fitted_on": self.fitted_on, "fit_reviews": self.fit_reviews, "usable_reviews": self.usable_reviews,
+                "minimum": MIN_USABLE_REVIEWS, "refit_suggested": self.refit_suggested}

@@ -8,13 +8,16 @@ transaction — without the study service, which an ordinary start does not load
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from quizapp.paths import default_db_path
 from quizapp.srs import queue
+from quizapp.srs.fsrs_parameters import FitStatus
 from quizapp.srs.home_figures import READ_TIMEOUT_S
 from quizapp.srs.settings_limits import home_settings
 
@@ -27,9 +30,15 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def home_readiness_range(db_path: Path | str | None, clock: Clock) -> ReadinessRange | None:
-    """Calibration and the readiness range of the database at `db_path`; None when it
-    cannot be read (Home then keeps its single figure)."""
+@dataclass(frozen=True)
+class HomeRange:
+    found: ReadinessRange
+    fit: FitStatus  # whether to suggest (re)fitting the schedule
+
+
+def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange | None:
+    """Calibration, the readiness range and the fit's status of the database at `db_path`;
+    None when it cannot be read (Home then keeps its single figure)."""
     from quizapp.srs.calibration import readiness_range
 
     path = Path(db_path) if db_path is not None else default_db_path()
@@ -49,9 +58,26 @@ def home_readiness_range(db_path: Path | str | None, clock: Clock) -> ReadinessR
                 settings = settings_from_rows(rows, shared=True)
             found = readiness_range(cur, clock, settings)
             cur.execute("COMMIT")
-            return found
+            fitted_on, fit_reviews = _fit_of(rows)
+            fit = FitStatus(fitted_on, fit_reviews, found.calibration.reviews)
+            return HomeRange(found, fit)
         finally:
             conn.close()
     except (sqlite3.Error, OSError, ValueError) as exc:
         log.info("Home's readiness range not available (%s)", exc)
         return None
+
+
+def _fit_of(rows: list[tuple[str, Any]]) -> tuple[str | None, int | None]:
+    """The last fit's day and review count from the settings rows (a value of another
+    shape counts as none: the model would not keep it either)."""
+    values: dict[str, Any] = {}
+    for key, text_value in rows:
+        if key in ("fsrs_fitted_on", "fsrs_fit_reviews"):
+            try:
+                values[key] = json.loads(text_value) if isinstance(text_value, str) else text_value
+            except ValueError:
+                continue
+    fitted_on, fit_reviews = values.get("fsrs_fitted_on"), values.get("fsrs_fit_reviews")
+    return (fitted_on if isinstance(fitted_on, str) else None,
+            fit_reviews if type(fit_reviews) is int and fit_reviews >= 0 else None)

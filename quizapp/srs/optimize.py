@@ -27,14 +27,18 @@ from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
 from quizapp.srs import queue
 from quizapp.srs.clock import Clock, to_naive_utc
-from quizapp.srs.fsrs_parameters import DEFAULTS, parameters_in_force, parameters_problem
+
+# MIN_USABLE_REVIEWS, REFIT_GROWTH and FitStatus live with the parameters (Home reads them
+# without this module); they are re-exported here.
+from quizapp.srs.fsrs_parameters import DEFAULTS as DEFAULTS
+from quizapp.srs.fsrs_parameters import MIN_USABLE_REVIEWS as MIN_USABLE_REVIEWS
+from quizapp.srs.fsrs_parameters import REFIT_GROWTH as REFIT_GROWTH
+from quizapp.srs.fsrs_parameters import FitStatus as FitStatus
+from quizapp.srs.fsrs_parameters import parameters_in_force, parameters_problem
 from quizapp.srs.readiness import Days
 from quizapp.srs.review_history import TrainingSet, histories, read_rows, training_set
 from quizapp.srs.settings import Settings, save_settings, settings_from_rows
 from quizapp.store.database import Database
-
-MIN_USABLE_REVIEWS = 64
-REFIT_GROWTH = 2  # suggest a new fit once the usable reviews have doubled since the last
 
 
 class NotEnoughReviews(Exception):
@@ -224,23 +228,3 @@ def restate_cards(cur: sqlite3.Cursor, parameters: Sequence[float]) -> int:
         [(float(state.stability), float(state.difficulty), card.card_id) for card, state in zip(cards, states)],
     )
     return len(cards)
-
-
-@dataclass(frozen=True)
-class FitStatus:
-    """What Stats says about the schedule's fit."""
-
-    fitted_on: str | None
-    fit_reviews: int | None
-    usable_reviews: int
-
-    @property
-    def refit_suggested(self) -> bool:
-        """A first fit once there are enough reviews, a new one once they have doubled."""
-        if self.fit_reviews is None:
-            return self.fitted_on is None and self.usable_reviews >= MIN_USABLE_REVIEWS
-        return self.usable_reviews >= REFIT_GROWTH * max(self.fit_reviews, 1)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"fitted_on": self.fitted_on, "fit_reviews": self.fit_reviews, "usable_reviews": self.usable_reviews,
-                "minimum": MIN_USABLE_REVIEWS, "refit_suggested": self.refit_suggested}

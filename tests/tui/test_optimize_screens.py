@@ -110,3 +110,29 @@ async def test_home_shows_readiness_as_a_range_when_the_bins_are_thin(db, clock)
         found = app.screen.range
         assert found is not None and found.is_range
         assert re.search(r"readiness \d+%–\d+%", heading), heading
+
+
+async def test_home_suggests_a_fit_then_a_refit_once_the_reviews_have_doubled(db, clock):
+    with_learner(db, 3000)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notice = str(app.screen.query_one("#home-notice", Static).render())
+        assert "enough to fit the schedule to you" in notice
+    # A fit on half of today's usable reviews: doubled since, so a new fit is suggested.
+    database = open_database(db)
+    try:
+        from quizapp.srs.optimize import usable_reviews
+        from quizapp.srs.service import StudyService
+
+        usable = usable_reviews(database, clock)
+        service = StudyService(database, clock)
+        service.save_settings(service.settings().model_copy(update={
+            "fsrs_fitted_on": "2026-01-01", "fsrs_fit_reviews": usable // 2}))
+    finally:
+        database.close()
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notice = str(app.screen.query_one("#home-notice", Static).render())
+        assert f"have grown to {usable}" in notice

@@ -25,6 +25,8 @@ from quizapp.tui.widgets.tiles import Tiles
 if TYPE_CHECKING:
     from quizapp.srs.calibration import ReadinessRange
     from quizapp.srs.counts import DueCounts
+    from quizapp.srs.fsrs_parameters import FitStatus
+    from quizapp.srs.home_range import HomeRange
     from quizapp.srs.readiness import Readiness
     from quizapp.tui.backend import Backend
 
@@ -62,7 +64,7 @@ class HomeScreen(BaseScreen):
             self.new_per_day = new_per_day
 
     class RangeLoaded(Message):
-        def __init__(self, found: ReadinessRange) -> None:
+        def __init__(self, found: HomeRange) -> None:
             super().__init__()
             self.found = found
 
@@ -72,6 +74,7 @@ class HomeScreen(BaseScreen):
         self.readiness: Readiness | None = None
         # Readiness as a range when the calibration bins are thin (quizapp.srs.calibration).
         self.range: ReadinessRange | None = None
+        self.fit: FitStatus | None = None  # suggests a (re)fit of the schedule when due
         self.new_per_day: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -125,7 +128,8 @@ class HomeScreen(BaseScreen):
             event.prevent_default()  # not BaseScreen's handler too (Textual calls each class's)
 
     def on_home_screen_range_loaded(self, message: RangeLoaded) -> None:
-        self.range = message.found
+        self.range = message.found.found
+        self.fit = message.found.fit
         self.render_texts()
 
     def on_home_screen_counts_loaded(self, message: CountsLoaded) -> None:
@@ -198,6 +202,10 @@ class HomeScreen(BaseScreen):
             notice = self.t("home.content_errors", n=len(backend.content_errors))
             if backend.skipped_decks:
                 notice = self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)) + "\n" + notice
+        if self.fit is not None and self.fit.refit_suggested:
+            key = "optimize.refit" if self.fit.fit_reviews is not None else "optimize.first_fit"
+            suggestion = self.t(key, usable=self.fit.usable_reviews, fit=self.fit.fit_reviews)
+            notice = f"{notice}\n{suggestion}" if notice else suggestion
         # File names come from the user's folder: plain text, never markup.
         self.query_one("#home-notice", Static).update(Text(notice))
 
