@@ -82,7 +82,7 @@ def histories(rows: Iterable[tuple[int, int, int]]) -> list[CardHistory]:
 
 
 def training_set(cards: list[CardHistory]) -> TrainingSet:
-    """One FSRS item per later-day review, oldest first."""
+    """One FSRS item per review a day or more after the one before it, oldest first."""
     targets: list[tuple[int, int, FSRSItem]] = []
     reviews = 0
     with_targets = 0
