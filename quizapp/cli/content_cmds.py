@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,27 +25,51 @@ def _load(args: argparse.Namespace) -> ContentSet:
     return load_all_content(dirs)
 
 
+def _is_builtin(content: ContentSet) -> Callable[[str], bool]:
+    """Whether an item id was loaded from the shipped content folder (not a user deck)."""
+    from quizapp.resources import content_dir
+
+    builtin = Path(content_dir()).resolve()
+    inside = {item_id: Path(file).resolve().is_relative_to(builtin) for item_id, file in content.origin.items()}
+    return lambda item_id: inside.get(item_id, False)
+
+
 def _missing_translations(content: ContentSet) -> tuple[list[ContentError], list[ContentError]]:
     """Texts given in one language only: (built-in ones — errors, user-deck ones — notes)."""
     from quizapp.content.loader import ContentError
     from quizapp.content.models import missing_translations
-    from quizapp.resources import content_dir
 
-    builtin = str(content_dir())
+    builtin = _is_builtin(content)
     errors: list[ContentError] = []
     notes: list[ContentError] = []
     for item in content.items:
         file = content.origin.get(item.id, "")
         for field, lang in missing_translations(item):
             finding = ContentError(file, item.id, field, f"no {'English' if lang == 'en' else 'Chinese'} text ({lang})")
-            (errors if file.startswith(builtin) else notes).append(finding)
+            (errors if builtin(item.id) else notes).append(finding)
     return errors, notes
+
+
+def _missing_references(content: ContentSet) -> list[ContentError]:
+    """Built-in items that name no source: what quizapp teaches must be checkable. A user's
+    own deck may omit references (it is their material)."""
+    from quizapp.content.loader import ContentError
+    from quizapp.content.models import missing_references
+
+    builtin = _is_builtin(content)
+    return [
+        ContentError(content.origin.get(item.id, ""), item.id, "references",
+                     "a built-in item must give references: (work, authors, year, where) for its claims")
+        for item in content.items
+        if builtin(item.id) and missing_references(item)
+    ]
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     content = _load(args)
     untranslated, notes = _missing_translations(content)
-    errors = [*content.errors, *untranslated]
+    unreferenced = _missing_references(content)
+    errors = [*content.errors, *untranslated, *unreferenced]
     ok = not errors
     if args.json:
         print(json.dumps({
@@ -52,6 +77,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             "qa": len(content.qa),
             "mcq": len(content.mcq),
             "missing_translations": {"builtin": len(untranslated), "user": len(notes)},
+            "without_references": len(unreferenced),
             "errors": [e.as_dict() for e in errors],
             "notes": [e.as_dict() for e in notes],
         }, ensure_ascii=False, indent=2))

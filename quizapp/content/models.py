@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 # Defined without pydantic (the study service needs them on every start); importable here too.
+from quizapp.content.citation import citation
 from quizapp.content.lang import LANGS as LANGS
 from quizapp.content.lang import Lang as Lang
 from quizapp.content.lang import Picked as Picked
@@ -158,7 +159,7 @@ class Reference(_Strict):
     url: NonEmpty | None = None
 
     def line(self) -> str:
-        return f'{self.authors} {self.year}, "{self.work}", {self.where}'
+        return citation(self.authors, self.year, self.work, self.where)
 
 
 class ComputationCheck(_Strict):
@@ -243,6 +244,11 @@ class ContentFile(_Strict):
 
 
 Item = QAItem | MCQItem
+
+
+def missing_references(item: Item) -> bool:
+    """Whether `item` names no source for its claims (an error for a built-in item)."""
+    return not item.references
 
 
 def missing_translations(item: Item) -> list[tuple[str, Lang]]:

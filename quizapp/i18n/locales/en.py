@@ -127,6 +127,7 @@ MESSAGES: dict[str, str] = {
     "study.answer": "Answer",
     "study.long_answer": "Long answer",
     "study.key_points": "Key points",
+    "card.references": "References",
     "study.hint_reveal": "Think of your answer, then press Space.",
     "study.hint_has_long": "(l shows the long answer)",
     # quiz

@@ -127,6 +127,7 @@ MESSAGES: dict[str, str] = {
     "study.answer": "答案",
     "study.long_answer": "详细解答",
     "study.key_points": "要点",
+    "card.references": "出处",
     "study.hint_reveal": "先想好答案，再按空格键查看。",
     "study.hint_has_long": "（按 l 查看详细解答）",
     # quiz

@@ -20,6 +20,7 @@ from quizapp.tui.item_detail_view import card_table, detail_heading, detail_mark
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
     from quizapp.srs.search import LabelFilter
@@ -154,6 +155,7 @@ class BrowseScreen(BaseScreen):
                 yield Static(id="browse-detail-head", classes="card-meta")
                 yield Static(id="browse-card-state")
                 yield MathMarkdown(id="browse-detail-body")
+                yield ReferenceList(id="browse-refs")
                 yield Static(id="browse-history")
         yield KeysFooter()
 
@@ -355,6 +357,9 @@ class BrowseScreen(BaseScreen):
 
     def _render_detail(self) -> None:
         head = self.query_one("#browse-detail-head", Static)
+        refs = self.query_one("#browse-refs", ReferenceList)
+        refs.show(self.detail.item if self.detail is not None else {}, self.t("card.references"))
+        refs.display = refs.has_lines
         state = self.query_one("#browse-card-state", Static)
         history = self.query_one("#browse-history", Static)
         detail = self.detail

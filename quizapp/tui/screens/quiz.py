@@ -18,6 +18,7 @@ from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -97,6 +98,7 @@ class QuizScreen(SessionScreen):
                 yield OptionRow(letter)
             yield Static(id="quiz-verdict", classes="quiz-verdict")
             yield MathMarkdown(id="quiz-explanation", classes="card-answer")
+            yield ReferenceList(id="quiz-refs")
         yield Static(id="quiz-hint", classes="card-hint")
 
     async def show_card(self, card: StudyCard) -> None:
@@ -107,6 +109,7 @@ class QuizScreen(SessionScreen):
         self.query_one("#quiz-meta", CardMeta).show(card, self.quiz_app.tr)
         await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
         await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
+        self.query_one("#quiz-refs", ReferenceList).show(card.item, self.t("card.references"))
         self.query_one("#quiz-scroll").scroll_home(animate=False)
         self._render_options()
 
@@ -120,12 +123,16 @@ class QuizScreen(SessionScreen):
         show_options(self, options, correct, self.chosen, answered)
         self.query_one("#quiz-verdict").display = answered
         self.query_one("#quiz-explanation").display = answered
+        refs = self.query_one("#quiz-refs", ReferenceList)
+        refs.display = answered and refs.has_lines
 
     def render_card_texts(self) -> None:
         card = self.current
         self.query_one("#quiz-meta", CardMeta).render_texts(self.quiz_app.tr)
         hint = self.t("quiz.hint_next") if self.chosen is not None else self.t("quiz.hint_choose")
         self.query_one("#quiz-hint", Static).update(hint)
+        if card is not None:
+            self.query_one("#quiz-refs", ReferenceList).show(card.item, self.t("card.references"))
         verdict = self.query_one("#quiz-verdict", Static)
         if card is None or self.chosen is None or self.rating is None:
             verdict.update("")

@@ -15,6 +15,7 @@ from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
 from quizapp.tui.widgets.math_markdown import MathMarkdown
 from quizapp.tui.widgets.rating_bar import RatingBar
+from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
     from quizapp.srs.views import StudyCard
@@ -54,6 +55,7 @@ class StudyScreen(SessionScreen):
             yield MathMarkdown(id="study-question", classes="card-question")
             yield Static(id="study-answer-title", classes="card-section-title")
             yield MathMarkdown(id="study-answer", classes="card-answer")
+            yield ReferenceList(id="study-refs")
             yield Static(id="study-long-title", classes="card-section-title")
             yield MathMarkdown(id="study-long", classes="card-answer")
         yield Static(id="study-hint", classes="card-hint")
@@ -67,6 +69,7 @@ class StudyScreen(SessionScreen):
         await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
         await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
         await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
+        self.query_one("#study-refs", ReferenceList).show(card.item, self.t("card.references"))
         self.query_one("#study-scroll").scroll_home(animate=False)
         self._show_sides(revealed=False)
 
@@ -74,6 +77,8 @@ class StudyScreen(SessionScreen):
         has_long = bool(self.current and self.current.item.get("long_answer"))
         for selector in ("#study-answer-title", "#study-answer", "#study-ratings"):
             self.query_one(selector).display = revealed
+        refs = self.query_one("#study-refs", ReferenceList)
+        refs.display = revealed and refs.has_lines
         for selector in ("#study-long-title", "#study-long"):
             self.query_one(selector).display = revealed and has_long and self.long_shown
         # Before the answer: how to reveal it. After: `l` for the long answer, when there is
@@ -88,6 +93,8 @@ class StudyScreen(SessionScreen):
         self.query_one("#study-answer-title", Static).update(self.t("study.answer"))
         self.query_one("#study-long-title", Static).update(self.t("study.long_answer"))
         self._render_hint(self.phase == "answer")
+        if self.current is not None:
+            self.query_one("#study-refs", ReferenceList).show(self.current.item, self.t("card.references"))
         self.query_one("#study-meta", CardMeta).render_texts(self.quiz_app.tr)
         labels = {}
         for rating in (1, 2, 3, 4):
