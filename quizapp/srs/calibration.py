@@ -172,11 +172,29 @@ def readiness_range(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) ->
     at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
     factor, decay = recall_curve(settings)
     ensure_pow(cur.connection)
-    cards = histories(read_rows(cur))
     recalls = card_recalls(cur, now, at_interview, factor, decay)
-    calibration = calibrate(cards, parameters_in_force(settings))
+    calibration = _calibration_on(cur, parameters_in_force(settings))
     return ReadinessRange(
         calibration,
         recall_range(calibration, [r for r, _ in recalls]),
         recall_range(calibration, [r for _, r in recalls]) if at_interview is not None else None,
     )
+
+
+# The last calibration worked out, by what it depends on: the database file, the parameters
+# and its reviews (their number, last id and sums of times and ratings — an answer, an undo
+# or an import changes them). Home asks again after every session; unless a review changed,
+# the replay of the whole history is not repeated.
+_LAST: dict[tuple[Any, ...], Calibration] = {}
+
+
+def _calibration_on(cur: sqlite3.Cursor, parameters: Sequence[float]) -> Calibration:
+    database = cur.execute("PRAGMA database_list").fetchone()
+    reviews = cur.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
+    key = (database[2] if database else None, tuple(parameters), *reviews)
+    found = _LAST.get(key)
+    if found is None:
+        found = calibrate(histories(read_rows(cur)), parameters)
+        _LAST.clear()
+        _LAST[key] = found
+    return found

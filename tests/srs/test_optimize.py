@@ -317,3 +317,25 @@ def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock
             FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
     for item_id, (stability, _difficulty, _due, _version) in cards().items():
         assert stability == pytest.approx(defaults[item_id].stability, rel=1e-6)
+
+
+def test_calibration_is_worked_out_again_when_the_reviews_change(prepared, clock, study):
+    from quizapp.srs import queue
+    from quizapp.srs.calibration import readiness_range
+
+    def usable_in_calibration() -> int:
+        with queue.step_transaction(prepared.db) as cur:
+            return readiness_range(cur, clock, study.settings()).calibration.reviews
+
+    add_learner(prepared.db, simulate(20, 240, seed=9, start=PAST))
+    first = usable_in_calibration()
+    assert first == usable_in_calibration() == optimize.usable_reviews(prepared.db, clock)
+    add_learner(prepared.db, simulate(20, 240, seed=10, start=PAST), prefix="more")
+    assert usable_in_calibration() == optimize.usable_reviews(prepared.db, clock) > first
+    # Other parameters: another calibration of the same reviews.
+    with queue.step_transaction(prepared.db) as cur:
+        other = readiness_range(cur, clock, study.settings().model_copy(
+            update={"fsrs_parameters": list(TRUE_PARAMETERS)})).calibration
+    with queue.step_transaction(prepared.db) as cur:
+        mine = readiness_range(cur, clock, study.settings()).calibration
+    assert other.reviews == mine.reviews and other != mine
