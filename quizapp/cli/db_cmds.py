@@ -153,12 +153,25 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
               f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
         if figures.readiness_now is not None:
-            line = f"readiness: {percent(figures.readiness_now)} predicted recall now"
+            now = percent(figures.readiness_now)
+            if figures.readiness_is_range and figures.readiness_range_now is not None:
+                now = "–".join(percent(value) for value in figures.readiness_range_now)
+            line = f"readiness: {now} predicted recall now"
             if figures.interview_date is not None:
                 line += f"; interview {figures.interview_date.isoformat()} in {figures.days_left} day(s)"
                 if figures.readiness_at_interview is not None:
-                    line += f", {percent(figures.readiness_at_interview)} then without more reviews"
+                    then = percent(figures.readiness_at_interview)
+                    if figures.readiness_is_range and figures.readiness_range_at_interview is not None:
+                        then = "–".join(percent(value) for value in figures.readiness_range_at_interview)
+                    line += f", {then} then without more reviews"
             print(line)
+        calibration = figures.calibration
+        if calibration is not None and calibration.reviews:
+            bins = ", ".join(f"{b.low:.0%}–{b.high:.0%}: {percent(b.predicted or 0)} → {percent(b.observed or 0)} "
+                             f"({b.reviews})" for b in calibration.bins if b.reviews)
+            print(f"calibration (predicted → recalled, reviews): {bins}")
+        if figures.fit is not None and figures.fit.refit_suggested:
+            print(f"{figures.fit.usable_reviews} usable reviews: `quizapp optimize` would fit the schedule to them")
     return 0
 
 

@@ -78,12 +78,12 @@ def ensure_pow(connection: sqlite3.Connection) -> None:
         connection.create_function("pow", 2, math.pow, deterministic=True)
 
 
-def recall_curve(desired_retention: float) -> tuple[float, float]:
-    """(factor F, decay D) of the scheduler's forgetting curve."""
-    from fsrs import Scheduler  # light (pure Python), but only needed here
+def recall_curve(settings: DaySettings) -> tuple[float, float]:
+    """(factor F, decay D) of the scheduler's forgetting curve, for the parameters in force."""
+    from quizapp.srs.fsrs_parameters import parameters_in_force
+    from quizapp.srs.fsrs_parameters import recall_curve as curve_of
 
-    decay = -Scheduler(desired_retention=desired_retention).parameters[20]
-    return 0.9 ** (1 / decay) - 1, decay
+    return curve_of(parameters_in_force(settings))
 
 
 def readiness(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) -> Readiness:
@@ -93,7 +93,7 @@ def readiness(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) -> Readi
     today = days.of(now)
     interview = parse_interview_date(settings.interview_date)
     at_interview = days.start(interview) if interview is not None and interview >= today else None
-    factor, decay = recall_curve(settings.desired_retention)
+    factor, decay = recall_curve(settings)
     ensure_pow(cur.connection)
     _, overall = recall_by_topic(cur, now, at_interview, factor, decay, topics=False)
     return Readiness(interview, (interview - today).days if interview else None, overall[0], overall[1])
@@ -159,6 +159,17 @@ def recall_by_topic(
     if not n:
         return per_topic, (None, None)
     return per_topic, (total[1] / n, total[2] / n if at_interview is not None else None)
+
+
+def card_recalls(cur: sqlite3.Cursor, now: datetime, at_interview: datetime | None, factor: float,
+                 decay: float) -> list[tuple[float, float]]:
+    """Each readiness card's predicted recall now and on the interview day (now without
+    one): what `quizapp.srs.calibration.recall_range` turns into a range."""
+    then = at_interview or now
+    params = {"now": now.strftime(_TIME_FORMAT), "then": then.strftime(_TIME_FORMAT), "factor": factor,
+              "decay": decay}
+    return cur.execute(f"SELECT {_recall_sql('now')}, {_recall_sql('then')} FROM cards c WHERE {_MEMORY_CARDS}",
+                       params).fetchall()
 
 
 def _tag_list(tags: Any) -> list[Any]:

@@ -10,6 +10,7 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
 from quizapp.srs.clock import from_naive_utc, to_naive_utc
+from quizapp.srs.fsrs_parameters import parameters_in_force
 from quizapp.srs.settings import Settings
 from quizapp.store.models import Card
 
@@ -17,19 +18,21 @@ RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
 
 def make_scheduler(settings: Settings, fuzz: bool | None = None) -> Scheduler:
-    """The scheduler `settings` configure; `fuzz` overrides their fuzzing (previews show
-    the unfuzzed interval)."""
+    """The scheduler `settings` configure, with the FSRS parameters in force; `fuzz`
+    overrides their fuzzing (previews show the unfuzzed interval)."""
     return _scheduler(
-        settings.desired_retention, tuple(settings.learning_steps_min), tuple(settings.relearning_steps_min),
+        parameters_in_force(settings), settings.desired_retention, tuple(settings.learning_steps_min), tuple(settings.relearning_steps_min),
         settings.fuzz if fuzz is None else fuzz,
     )
 
 
 @lru_cache(maxsize=16)
-def _scheduler(retention: float, learning: tuple[float, ...], relearning: tuple[float, ...], fuzz: bool) -> Scheduler:
+def _scheduler(parameters: tuple[float, ...], retention: float, learning: tuple[float, ...],
+               relearning: tuple[float, ...], fuzz: bool) -> Scheduler:
     # One per distinct configuration: review_card and the retrievability functions only read
     # the scheduler, and building one (parameter checks) is a good part of a study step.
     return Scheduler(
+        parameters=parameters,
         desired_retention=retention,
         learning_steps=tuple(timedelta(minutes=m) for m in learning),
         relearning_steps=tuple(timedelta(minutes=m) for m in relearning),

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from quizapp.srs.fsrs_parameters import parameters_problem
 from quizapp.srs.settings_limits import DEFAULT_LANGUAGE, DEFAULT_THEME, LIMITS, iso_date
 from quizapp.store.errors import ChangedElsewhere
 
@@ -42,6 +43,24 @@ class Settings(BaseModel):
     fuzz: bool = True
     # The interview day (ISO `YYYY-MM-DD`, or None): Stats predicts recall on it, Home counts down.
     interview_date: str | None = None
+    # FSRS parameters fitted to this collection's reviews (`quizapp optimize`, Settings →
+    # "Fit the schedule to my reviews"), the study day of the fit and how many usable
+    # reviews it used; None: FSRS's defaults (quizapp.srs.fsrs_parameters).
+    fsrs_parameters: list[float] | None = None
+    fsrs_fitted_on: str | None = None
+    fsrs_fit_reviews: int | None = Field(None, ge=0)
+
+    @field_validator("fsrs_parameters")
+    @classmethod
+    def _schedulable(cls, value: list[float] | None) -> list[float] | None:
+        if value is not None and (problem := parameters_problem(value)) is not None:
+            raise ValueError(problem)
+        return value
+
+    @field_validator("fsrs_fitted_on")
+    @classmethod
+    def _fit_date(cls, value: str | None) -> str | None:
+        return iso_date(value)
 
     @field_validator("interview_date")
     @classmethod

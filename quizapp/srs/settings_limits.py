@@ -54,6 +54,8 @@ class DaySettings(Protocol):
     def day_rollover_hour(self) -> int: ...
     @property
     def interview_date(self) -> str | None: ...
+    @property
+    def fsrs_parameters(self) -> list[float] | None: ...
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class HomeSettings:
     reviews_per_day: int = LIMITS["reviews_per_day"][0]
     day_rollover_hour: int = LIMITS["day_rollover_hour"][0]
     interview_date: str | None = None
+    fsrs_parameters: list[float] | None = None  # only ever None here: fitted ones go through the model
     language: str = DEFAULT_LANGUAGE
     theme: str = DEFAULT_THEME
 
@@ -82,6 +85,9 @@ def _plain(key: str, value: Any) -> bool:
             return isinstance(value, str) and iso_date(value) == value
         except ValueError:
             return False
+    if key == "fsrs_parameters":
+        # Fitted parameters are checked against the scheduler's bounds by the model alone.
+        return value is None
     if key == "language":
         return value in LANGUAGES
     if key == "theme":

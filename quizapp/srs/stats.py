@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -28,8 +28,10 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from quizapp.srs import queue
+from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
+from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
 from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
@@ -112,6 +114,18 @@ class StudyStats:
     leeches: int = 0
     streak: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # Calibration of the parameters in force on the past reviews, and readiness as a range
+    # (low, high) from it; `readiness_is_range` when the range is wider than POINT_WIDTH.
+    calibration: Calibration | None = None
+    readiness_range_now: tuple[float, float] | None = None
+    readiness_range_at_interview: tuple[float, float] | None = None
+    # The schedule's fit: when, on how many usable reviews, how many there are now.
+    fit: FitStatus | None = None
+
+    @property
+    def readiness_is_range(self) -> bool:
+        span = self.readiness_range_now
+        return span is not None and span[1] - span[0] >= POINT_WIDTH
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of `quizapp stats --json` (dates as ISO strings, rates as fractions)."""
@@ -126,6 +140,9 @@ class StudyStats:
             "readiness": {
                 "now": _round(self.readiness_now),
                 "at_interview": _round(self.readiness_at_interview),
+                "range_now": _span(self.readiness_range_now),
+                "range_at_interview": _span(self.readiness_range_at_interview),
+                "is_range": self.readiness_is_range,
                 "topics": [
                     {**asdict(t), "recall_now": _round(t.recall_now),
                      "recall_at_interview": _round(t.recall_at_interview), "mock_score": _round(t.mock_score)}
@@ -147,11 +164,17 @@ class StudyStats:
             "reviews_total": self.reviews_total,
             "leeches": self.leeches,
             "streak_days": self.streak,
+            "calibration": None if self.calibration is None else self.calibration.to_json(),
+            "fit": None if self.fit is None else self.fit.to_json(),
         }
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
+
+
+def _span(span: tuple[float, float] | None) -> list[float] | None:
+    return None if span is None else [round(span[0], 4), round(span[1], 4)]
 
 
 _UNIX_EPOCH = datetime(1970, 1, 1)
@@ -224,8 +247,9 @@ def _fmt(moment: datetime) -> str:
     return moment.strftime(_TIME_FORMAT)
 
 
-def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
-    """Every figure of the Stats screen, from a handful of aggregate queries."""
+def study_stats(db: Database, clock: Clock, settings: Settings, calibration: bool = True) -> StudyStats:
+    """Every figure of the Stats screen, from a handful of aggregate queries (and, with
+    `calibration`, `with_calibration`'s replay of the history)."""
     tz = clock.local_tz()
     days = _Days(tz, settings.day_rollover_hour)
     now = to_naive_utc(clock.now())
@@ -234,7 +258,7 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
     days_left = (interview - today).days if interview is not None else None
     # Recall "on the interview date" is predicted for the start of that study day.
     at_interview = days.start(interview) if interview is not None and interview >= today else None
-    factor, decay = recall_curve(settings.desired_retention)
+    factor, decay = recall_curve(settings)
 
     with db.session() as session:
         cur = queue.cursor(session)
@@ -271,7 +295,24 @@ def study_stats(db: Database, clock: Clock, settings: Settings) -> StudyStats:
             # is 500 here too).
             streak=DayCounter(clock).streak(cur, settings, bool(heatmap_counts.get(today))),
         )
-    return stats
+    return with_calibration(stats, db, clock, settings) if calibration else stats
+
+
+def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Settings) -> StudyStats:
+    """`stats` with calibration, the readiness range and the fit's status added.
+
+    Unlike the other figures this reads every review (each card's history is replayed with
+    the parameters in force), so its cost grows with the history: the Stats screen draws
+    the rest first and adds this when it is ready."""
+    with queue.step_transaction(db) as cur:
+        found = readiness_range(cur, clock, settings)
+    return replace(
+        stats,
+        calibration=found.calibration,
+        readiness_range_now=found.now,
+        readiness_range_at_interview=found.at_interview,
+        fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, found.calibration.reviews),
+    )
 
 
 def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:

@@ -13,7 +13,8 @@ from tests.reliability.conftest import can_drop_root, quizapp
 
 COMMANDS = [
     ["stats"], ["db", "current"], ["db", "upgrade"], ["db", "backup"], ["db", "check"],
-    ["export", "--format", "json", "-o", "OUT"], ["import", "IN"], [],  # [] = the TUI
+    ["export", "--format", "json", "-o", "OUT"], ["import", "IN"], ["optimize"], ["optimize", "--yes"],
+    [],  # [] = the TUI
 ]
 
 
@@ -104,7 +105,11 @@ def test_read_only_database_reads_work_and_writes_are_one_line(locked_folder, tm
                     ["export", "--format", "csv", "-o", str(tmp_path / "ro.csv")]):
         result = quizapp("--db", str(db), *command, unprivileged=True)
         assert result.returncode == 0, (command, result.stderr)
-    for command in (["import", str(tmp_path / "e.json")], ["db", "upgrade"], []):
+    # Fitting only reads (it refuses here for want of reviews: exit 1, one line); saving writes.
+    fitted = quizapp("--db", str(db), "optimize", unprivileged=True)
+    assert fitted.returncode == 1 and len(fitted.stderr.strip().splitlines()) == 1, fitted.stderr
+    assert "a fit needs 64" in fitted.stderr
+    for command in (["import", str(tmp_path / "e.json")], ["db", "upgrade"], ["optimize", "--yes"], []):
         one_line_refusal(quizapp("--db", str(db), *command, unprivileged=True), "read-only")
     assert db.read_bytes() == before
     assert beside(db) == []

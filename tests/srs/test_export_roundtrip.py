@@ -18,6 +18,7 @@ import srs_fake_engine as fake
 from sqlalchemy import func, select
 
 from quizapp.srs import bootstrap
+from quizapp.srs.settings import load_settings
 from quizapp.store.export_schema import Export
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review, Setting
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json, write_json
@@ -179,3 +180,23 @@ def test_settings_with_a_bad_value_are_refused(full, clock):
     assert caught.value.errors[0].startswith("settings.new_per_day: ")
     assert "settings.colour: unknown setting" in caught.value.errors
     assert copy.deepcopy(data)  # the parsed document itself is untouched
+
+
+def test_fitted_fsrs_parameters_survive_export_and_import(full, tmp_path, clock):
+    """The schedule's fit (parameters, day, review count) is a setting like any other."""
+    from quizapp.srs.fsrs_parameters import DEFAULTS
+
+    fitted = [round(value * 1.01, 4) if index < 4 else value for index, value in enumerate(DEFAULTS)]
+    full.save_settings(full.settings().model_copy(update={
+        "fsrs_parameters": fitted, "fsrs_fitted_on": "2026-02-20", "fsrs_fit_reviews": 1234}))
+    data = json.loads(_export(full.db, clock))
+    assert data["settings"]["fsrs_parameters"] == fitted
+    target = bootstrap.prepare(tmp_path / "fresh.db", clock=clock)
+    try:
+        with target.db.session() as session, session.begin():
+            import_json(session, data, now=clock.now())
+        with target.db.session() as session:
+            settings = load_settings(session)
+    finally:
+        target.db.close()
+    assert (settings.fsrs_parameters, settings.fsrs_fitted_on, settings.fsrs_fit_reviews) == (fitted, "2026-02-20", 1234)

@@ -23,7 +23,10 @@ from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.tiles import Tiles
 
 if TYPE_CHECKING:
+    from quizapp.srs.calibration import ReadinessRange
     from quizapp.srs.counts import DueCounts
+    from quizapp.srs.fsrs_parameters import FitStatus
+    from quizapp.srs.home_range import HomeRange
     from quizapp.srs.readiness import Readiness
     from quizapp.tui.backend import Backend
 
@@ -60,10 +63,18 @@ class HomeScreen(BaseScreen):
             self.readiness = readiness
             self.new_per_day = new_per_day
 
+    class RangeLoaded(Message):
+        def __init__(self, found: HomeRange) -> None:
+            super().__init__()
+            self.found = found
+
     def __init__(self) -> None:
         super().__init__(id="home")
         self.counts: DueCounts | None = None
         self.readiness: Readiness | None = None
+        # Readiness as a range when the calibration bins are thin (quizapp.srs.calibration).
+        self.range: ReadinessRange | None = None
+        self.fit: FitStatus | None = None  # suggests a (re)fit of the schedule when due
         self.new_per_day: int | None = None
 
     def compose(self) -> ComposeResult:
@@ -96,6 +107,15 @@ class HomeScreen(BaseScreen):
         figures = self.study.home_figures()
         self.post_message(self.CountsLoaded(figures.counts, figures.readiness, figures.settings.new_per_day))
 
+    @work(thread=True, exclusive=True, exit_on_error=False, group="home-range")
+    def load_range(self) -> None:
+        # After the counts are on screen: this replays every review's history.
+        from quizapp.srs.home_range import home_readiness_range
+
+        found = home_readiness_range(self.quiz_app.config.db_path, self.quiz_app.config.clock)
+        if found is not None:
+            self.post_message(self.RangeLoaded(found))
+
     def on_worker_state_changed(self, event: Any) -> None:
         from quizapp.store.errors import DatabaseDamaged
 
@@ -107,11 +127,18 @@ class HomeScreen(BaseScreen):
             self.quiz_app.exit_unusable(error)
             event.prevent_default()  # not BaseScreen's handler too (Textual calls each class's)
 
+    def on_home_screen_range_loaded(self, message: RangeLoaded) -> None:
+        self.range = message.found.found
+        self.fit = message.found.fit
+        self.render_texts()
+
     def on_home_screen_counts_loaded(self, message: CountsLoaded) -> None:
         self.counts = message.counts
         self.readiness = message.readiness
         self.new_per_day = message.new_per_day
         self.render_texts()
+        if message.readiness.now:
+            self.load_range()
 
     # -- texts --------------------------------------------------------------------
     def render_texts(self) -> None:
@@ -154,9 +181,14 @@ class HomeScreen(BaseScreen):
         if ready is None or ready.now is None:
             return self.t("home.heading")
         now = percent(ready.now)
+        then = percent(ready.at_interview) if ready.at_interview is not None else now
+        found = self.range
+        if found is not None and found.is_range and found.now is not None:
+            # Thin calibration bins: what the past reviews can support is a range.
+            now = "–".join(percent(value) for value in found.now)
+            then = "–".join(percent(value) for value in found.at_interview) if found.at_interview else now
         if ready.days_left is None or ready.days_left < 0:
             return self.t("home.heading_ready", now=now)
-        then = percent(ready.at_interview) if ready.at_interview is not None else now
         return self.t("home.heading_interview", days=ready.days_left, now=now, then=then)
 
     def show_notice(self, text: str) -> None:
@@ -170,6 +202,10 @@ class HomeScreen(BaseScreen):
             notice = self.t("home.content_errors", n=len(backend.content_errors))
             if backend.skipped_decks:
                 notice = self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)) + "\n" + notice
+        if self.fit is not None and self.fit.refit_suggested:
+            key = "optimize.refit" if self.fit.fit_reviews is not None else "optimize.first_fit"
+            suggestion = self.t(key, usable=self.fit.usable_reviews, fit=self.fit.fit_reviews)
+            notice = f"{notice}\n{suggestion}" if notice else suggestion
         # File names come from the user's folder: plain text, never markup.
         self.query_one("#home-notice", Static).update(Text(notice))
 

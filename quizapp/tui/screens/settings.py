@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,6 +19,8 @@ from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
+
+    from quizapp.srs.optimize import Fit
 
 # (field, kind) in the order shown; kind says how the text is parsed.
 TEXT_FIELDS: tuple[tuple[str, str], ...] = (
@@ -96,6 +99,27 @@ class SettingsScreen(BaseScreen):
             super().__init__()
             self.settings = settings
 
+    class FitProgress(Message):
+        """A stage of the fit (`read`, `fit`, `evaluate`), or the reason it stopped."""
+
+        def __init__(self, text: str, done: bool = False) -> None:
+            super().__init__()
+            self.text = text
+            self.done = done
+
+    class FitReady(Message):
+        def __init__(self, fit: Fit) -> None:
+            super().__init__()
+            self.fit = fit
+
+    class ParametersSaved(Message):
+        """The parameters in force changed (a fit saved, or back to defaults)."""
+
+        def __init__(self, values: dict[str, Any], notice: str) -> None:
+            super().__init__()
+            self.values = values
+            self.notice = notice
+
     def __init__(self) -> None:
         super().__init__(id="settings")
         self.stored: Settings | None = None
@@ -118,6 +142,13 @@ class SettingsScreen(BaseScreen):
             with Horizontal(id="settings-buttons"):
                 yield Button(id="settings-save", variant="primary")
                 yield Button(id="settings-cancel")
+            # The schedule's parameters: fitted to the reviews or FSRS's defaults. Saved on
+            # their own (a confirmed fit, or one press back), never by the form's Save.
+            yield Static(id="schedule-title", classes="settings-section-title")
+            yield Static(id="schedule-status", classes="settings-help")
+            with Horizontal(id="schedule-buttons"):
+                yield Button(id="schedule-fit")
+                yield Button(id="schedule-reset")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -141,6 +172,7 @@ class SettingsScreen(BaseScreen):
         # Chinese is stored. Only fields the user changes from here are written on save.
         self.stored = message.settings.model_copy(update={"language": self.quiz_app.tr.lang})
         self._fill(self.stored)
+        self._render_schedule()
         self.query_one("#settings-form").loading = False
         self.query_one(f"#field-{TEXT_FIELDS[0][0]}", Input).focus()
 
@@ -148,6 +180,109 @@ class SettingsScreen(BaseScreen):
         self.stored = message.settings
         self.quiz_app.apply_settings(message.settings)
         self.notify(self.t("settings.saved"), timeout=3)
+
+    # -- the schedule's parameters ----------------------------------------------------
+    @on(Button.Pressed, "#schedule-fit")
+    def _fit_pressed(self) -> None:
+        if self.stored is not None:
+            self._schedule_busy(True)
+            self.fit_schedule()
+
+    @on(Button.Pressed, "#schedule-reset")
+    def _reset_pressed(self) -> None:
+        if self.stored is not None:
+            self._schedule_busy(True)
+            self.reset_schedule()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="schedule")
+    def fit_schedule(self) -> None:
+        """Read, fit and evaluate off the UI thread (a 100k-review fit is under a second,
+        the read of the reviews about as long); each stage is shown as it starts."""
+        from quizapp.srs.optimize import FitFailed, NotEnoughReviews, fit_collection
+
+        service = self.study
+
+        def show(stage: str) -> None:
+            self.post_message(self.FitProgress(self.t(f"optimize.stage.{stage}")))
+
+        try:
+            fit = fit_collection(service.db, service.clock, progress=show)
+        except NotEnoughReviews as exc:
+            self.post_message(self.FitProgress(self.t(
+                "optimize.not_enough", usable=exc.usable, minimum=exc.usable + exc.needed, needed=exc.needed), True))
+            return
+        except FitFailed as exc:
+            self.post_message(self.FitProgress(self.t("optimize.failed", message=str(exc)), True))
+            return
+        self.post_message(self.FitReady(fit))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="schedule")
+    def save_fit(self, fit: Fit) -> None:
+        from quizapp.srs.optimize import save_fit
+
+        try:
+            self.db_write(lambda: save_fit(self.study.db, fit))
+        finally:
+            self.app.call_from_thread(self._schedule_busy, False)
+        self.post_message(self.ParametersSaved(
+            {"fsrs_parameters": fit.parameters, "fsrs_fitted_on": fit.day.isoformat(),
+             "fsrs_fit_reviews": fit.usable_reviews}, self.t("optimize.saved")))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="schedule")
+    def reset_schedule(self) -> None:
+        from quizapp.srs.optimize import reset_parameters
+
+        try:
+            self.db_write(lambda: reset_parameters(self.study.db))
+        finally:
+            self.app.call_from_thread(self._schedule_busy, False)
+        self.post_message(self.ParametersSaved(
+            {"fsrs_parameters": None, "fsrs_fitted_on": None, "fsrs_fit_reviews": None}, self.t("optimize.reset_done")))
+
+    def on_settings_screen_fit_progress(self, message: FitProgress) -> None:
+        self.query_one("#schedule-status", Static).update(Text(message.text))
+        if message.done:
+            self._schedule_busy(False)
+
+    def on_settings_screen_fit_ready(self, message: FitReady) -> None:
+        from quizapp.tui.screens.fit_dialog import FitDialog
+
+        fit = message.fit
+
+        def save_if_confirmed(use: bool | None) -> None:
+            if use:
+                self.save_fit(fit)
+            else:
+                self._schedule_busy(False)
+                self._render_schedule()
+
+        self.app.push_screen(FitDialog(fit), callback=save_if_confirmed)
+
+    def on_settings_screen_parameters_saved(self, message: ParametersSaved) -> None:
+        if self.stored is not None:
+            # What the form started from now holds the new parameters: its own Save, which
+            # writes only the fields changed in the form, leaves them alone.
+            self.stored = self.stored.model_copy(update=message.values)
+        self._render_schedule()
+        self.notify(message.notice, timeout=4)
+
+    def _schedule_busy(self, busy: bool) -> None:
+        self.query_one("#schedule-fit", Button).disabled = busy
+        self.query_one("#schedule-reset", Button).disabled = busy or self._defaults_in_force()
+
+    def _defaults_in_force(self) -> bool:
+        return self.stored is None or self.stored.fsrs_parameters is None
+
+    def _render_schedule(self) -> None:
+        stored = self.stored
+        if stored is None:
+            return
+        if stored.fsrs_parameters is None:
+            status = self.t("optimize.status.defaults")
+        else:
+            status = self.t("optimize.status.fitted", date=stored.fsrs_fitted_on or "–", n=stored.fsrs_fit_reviews or 0)
+        self.query_one("#schedule-status", Static).update(Text(status))
+        self.query_one("#schedule-reset", Button).disabled = self._defaults_in_force()
 
     # -- form -------------------------------------------------------------------------
     def _fill(self, settings: Settings) -> None:
@@ -269,6 +404,10 @@ class SettingsScreen(BaseScreen):
         self.query_one("#settings-help", Static).update(self.t("settings.help"))
         self.query_one("#settings-save", Button).label = self.t("settings.save")
         self.query_one("#settings-cancel", Button).label = self.t("settings.cancel")
+        self.query_one("#schedule-title", Static).update(Text(self.t("optimize.section"), style="bold"))
+        self.query_one("#schedule-fit", Button).label = self.t("optimize.fit")
+        self.query_one("#schedule-reset", Button).label = self.t("optimize.reset")
+        self._render_schedule()
         if self.stored is not None:
             # The on/off names are translated; keep what the user picked.
             fuzz = self.query_one("#field-fuzz", Select)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -33,7 +34,9 @@ KINDS = ("qa", "mcq", "skill")
 STATE_COLUMNS = ("new", "learning", "review", "relearning", "suspended")
 BAR = 10  # cells of a percentage bar
 HEAT_LEVELS = ("#0e4429", "#006d32", "#26a641", "#39d353")  # Anki/GitHub-style greens
-SECTIONS = ("readiness", "forecast", "heatmap", "retention", "intervals", "skills", "mocks", "mistakes", "states")
+SECTIONS = ("readiness", "calibration", "forecast", "heatmap", "retention", "intervals", "skills", "mocks", "mistakes",
+            "states")
+TITLE_KEYS = {"calibration": "optimize.calibration.title"}
 
 
 def percent(value: float | None) -> str:
@@ -131,10 +134,14 @@ class StatsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def load(self) -> None:
-        from quizapp.srs.stats import study_stats
+        from quizapp.srs.stats import study_stats, with_calibration
 
         service = self.study
-        self.post_message(self.Loaded(study_stats(service.db, service.clock, service.settings())))
+        settings = service.settings()
+        # The aggregate figures first; calibration replays every review, so it follows.
+        stats = study_stats(service.db, service.clock, settings, calibration=False)
+        self.post_message(self.Loaded(stats))
+        self.post_message(self.Loaded(with_calibration(stats, service.db, service.clock, settings)))
 
     def on_stats_screen_loaded(self, message: Loaded) -> None:
         self.stats = message.stats
@@ -161,12 +168,14 @@ class StatsScreen(BaseScreen):
         self.title = self.t("app.title")
         self.sub_title = self.t("stats.title")
         for section in SECTIONS:
-            self.query_one(f"#stats-{section}-title", Static).update(self.t(f"stats.section.{section}"))
+            title = TITLE_KEYS.get(section, f"stats.section.{section}")
+            self.query_one(f"#stats-{section}-title", Static).update(self.t(title))
         stats = self.stats
         if stats is None:
             return
         self.query_one("#stats-headline", Static).update(self._headline(stats))
         self.query_one("#stats-readiness", Static).update(self._topics(stats))
+        self.query_one("#stats-calibration", Static).update(self._calibration(stats))
         counts = [n for _, n in stats.forecast]
         self.query_one("#stats-forecast-chart", Sparkline).data = counts
         self.query_one("#stats-forecast", Static).update(
@@ -197,14 +206,30 @@ class StatsScreen(BaseScreen):
     def _headline(self, stats: StudyStats) -> Text:
         if stats.readiness_now is None:
             return Text(self.t("stats.readiness_empty"))
+        text = Text(self._readiness_line(stats), style="bold")
+        fit = stats.fit
+        if fit is not None and fit.refit_suggested:
+            key = "optimize.refit" if fit.fit_reviews is not None else "optimize.first_fit"
+            text.append("\n" + self.t(key, usable=fit.usable_reviews, fit=fit.fit_reviews), style="italic")
+        return text
+
+    def _readiness_line(self, stats: StudyStats) -> str:
+        now, then = percent(stats.readiness_now), percent(stats.readiness_at_interview)
+        if stats.readiness_is_range and stats.readiness_range_now is not None:
+            # Thin calibration bins: a range says what the reviews so far can support.
+            now = "–".join(percent(value) for value in stats.readiness_range_now)
+            if stats.readiness_range_at_interview is not None:
+                then = "–".join(percent(value) for value in stats.readiness_range_at_interview)
         if stats.interview_date is None:
-            line = self.t("stats.readiness_no_date", now=percent(stats.readiness_now))
+            line = self.t("stats.readiness_no_date", now=now)
         elif stats.days_left is not None and stats.days_left < 0:
-            line = self.t("stats.readiness_past", date=stats.interview_date.isoformat(), now=percent(stats.readiness_now))
+            line = self.t("stats.readiness_past", date=stats.interview_date.isoformat(), now=now)
         else:
             line = self.t("stats.readiness_date", date=stats.interview_date.isoformat(), days=stats.days_left,
-                          now=percent(stats.readiness_now), then=percent(stats.readiness_at_interview))
-        return Text(line, style="bold")
+                          now=now, then=then)
+        if stats.readiness_is_range and stats.calibration is not None:
+            line += "\n" + self.t("optimize.readiness_range", reviews=stats.calibration.reviews)
+        return line
 
     def _topics(self, stats: StudyStats) -> Table | Text:
         if not stats.topics:
@@ -231,6 +256,28 @@ class StatsScreen(BaseScreen):
                 percent(topic.mock_score) if topic.mock_answers else "–",
             )
         return table
+
+    def _calibration(self, stats: StudyStats) -> Group | Text:
+        calibration = stats.calibration
+        if calibration is None:
+            return Text(self.t("optimize.calibration.loading"), style="dim")
+        if not calibration.reviews:
+            return Text(self.t("optimize.calibration.none"), style="dim")
+        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
+        for key in ("predicted", "reviews", "expected", "recalled", "interval"):
+            table.add_column(self.t(f"optimize.calibration.col.{key}"), justify="left" if key == "predicted" else "right",
+                             no_wrap=True)
+        for b in calibration.bins:
+            if not b.reviews:
+                continue
+            low, high = b.interval
+            table.add_row(f"{b.low:.0%}–{b.high:.0%}", str(b.reviews), percent(b.predicted), percent(b.observed),
+                          f"{low:.0%}–{high:.0%}")
+        fit = stats.fit
+        parameters = (self.t("optimize.calibration.fitted", date=fit.fitted_on) if fit is not None and fit.fitted_on
+                      else self.t("optimize.calibration.defaults"))
+        # Below the table as its own paragraph: a caption would wrap to the table's width.
+        return Group(table, Text(self.t("optimize.calibration.caption", parameters=parameters), style="dim"))
 
     def _retention(self, stats: StudyStats) -> Table:
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
