@@ -210,9 +210,10 @@ class Coverage:
         return self.covered / len(self.judgements) if self.judgements else 0.0
 
 
-def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
-    """Judge `text` against key points given as `KeyPoint` models or their payload dicts."""
-    answer = AnswerText(text or "")
+def key_point_coverage(text: str | AnswerText, key_points: Sequence[Any]) -> Coverage:
+    """Judge `text` against key points given as `KeyPoint` models or their payload dicts
+    (an `AnswerText` already prepared saves cutting it again for another item)."""
+    answer = text if isinstance(text, AnswerText) else AnswerText(text or "")
     return Coverage([judge_point(answer, point) for point in key_points])
 
 
