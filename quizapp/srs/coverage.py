@@ -87,7 +87,10 @@ def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
         return True
     rest = text.compact[j : token.end]
     if token.kind == WORD:
-        return rest.isalpha() and (phrase.stem or rest in _INFLECTIONS) and text.compact[j - 1].isalpha()
+        # an inflection only after a real word: "a" must not find "as", nor "k" "ks"
+        word = text.compact[token.start : j]
+        inflected = rest in _INFLECTIONS and len(word) >= 3
+        return rest.isalpha() and (phrase.stem or inflected) and text.compact[j - 1].isalpha()
     if token.kind != CJK or polarity._is_a_not_a(token.text):
         return False
     inside = j - max(token.start, j - len(phrase.needle))
