@@ -21,6 +21,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from quizapp.srs import segmenter
 
@@ -129,7 +130,7 @@ class AnswerText:
                     j += 1
                 run = text[i:j]
                 cuts = segmenter.word_boundaries(run)
-                tokens += [Token(i + a, i + b, CJK, run[a:b]) for a, b in zip(cuts, cuts[1:])]
+                tokens += [Token(i + a, i + b, CJK, run[a:b]) for a, b in pairwise(cuts)]
             else:
                 tokens.append(Token(i, j, OTHER, ch))
             i = j

@@ -16,27 +16,32 @@ from quizapp.srs.answer_text import CJK, WORD, AnswerText
 
 WINDOW = 4  # words between a cue and the match it negates, at most
 
-_ZH_CUES = frozenset(
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭".split()
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
-_ZH_NOT_CUES = frozenset(
+_ZH_NOT_CUES = _words(
     "不同 不断 不仅 不少 不过 不久 不管 不论 无论 非常 无穷 无穷大 无限 不只 不光 不但 未来 不错 "
-    "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非".split()
+    "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
 )
-_EN_CUES = frozenset("not never no cannot without neither nor none nothing nobody nowhere hardly".split())
+_EN_CUES = _words("not never no cannot without neither nor none nothing nobody nowhere hardly")
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
 
 # Words that start a new proposition: a cue before them does not reach past them.
-_ZH_BREAKS = frozenset(
+_ZH_BREAKS = _words(
     "但 但是 而 而是 却 可是 只是 反而 就 则 才 会 导致 让 使 使得 所以 因此 因为 如果 否则 那么 于是 "
-    "从而 并且 而且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得".split()
+    "从而 并且 而且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得"
 )
-_EN_BREAKS = frozenset(
+_EN_BREAKS = _words(
     "but however whereas while instead rather so then because which and makes make made causes cause "
-    "leads lead will would so thus therefore hence since if when can only".split()
+    "leads lead will would so thus therefore hence since if when can only"
 )
 
 
@@ -66,8 +71,8 @@ def contains_cue(text: AnswerText) -> bool:
 def _harmless(text: AnswerText, index: int) -> bool:
     """An English cue followed by the word that makes it no negation ("not only")."""
     word = text.tokens[index].text
-    after = _EN_NOT_AFTER.get(word)
-    return bool(after) and index + 1 < len(text.tokens) and text.tokens[index + 1].text in after
+    after = _EN_NOT_AFTER.get(word, set())
+    return index + 1 < len(text.tokens) and text.tokens[index + 1].text in after
 
 
 def negation_before(text: AnswerText, start: int) -> int | None:
