@@ -57,12 +57,12 @@ def test_help_lists_the_commands(capsys):
     with pytest.raises(SystemExit):
         parse(["--help"])
     out = capsys.readouterr().out
-    assert "{content,drill,grade,db,stats,export,import,optimize,serve}" in out and "--start" in out
+    assert "{content,drill,grade,judge,db,stats,export,import,optimize,serve}" in out and "--start" in out
 
 
 def test_a_tui_start_does_not_import_the_command_modules():
     probe = ("import sys; from quizapp.cli.main import parse; parse(['--db', 'x.db', '--lang', 'en']); "
              "print(sorted(m for m in sys.modules if m.startswith('quizapp.cli.')))")
     loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    for module in ("content_cmds", "db_cmds", "drill_parser", "transfer_cmds", "serve_cmd"):
+    for module in ("content_cmds", "db_cmds", "drill_parser", "judge_cmd", "transfer_cmds", "serve_cmd"):
         assert f"quizapp.cli.{module}" not in loaded

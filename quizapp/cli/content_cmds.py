@@ -65,10 +65,26 @@ def _missing_references(content: ContentSet) -> list[ContentError]:
     ]
 
 
+def _weak_keywords(content: ContentSet) -> list[ContentError]:
+    """Weak keywords in user decks (question echo, one Chinese character, common words,
+    short stems): warnings, not errors — the deck still works, its ticks are just less sure."""
+    from quizapp.content.loader import ContentError
+    from quizapp.srs.keyword_check import weak_keywords
+
+    builtin = _is_builtin(content)
+    mine = [item for item in content.qa if not builtin(item.id)]
+    if not mine:
+        return []
+    references = [text for item in content.qa if builtin(item.id) for text in (item.answer.zh, item.answer.en) if text]
+    return [ContentError(content.origin.get(w.item_id, ""), w.item_id, w.field, f"keyword {w.keyword!r} {w.reason}")
+            for w in weak_keywords(mine, references)]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     content = _load(args)
     untranslated, notes = _missing_translations(content)
     unreferenced = _missing_references(content)
+    warnings = _weak_keywords(content)
     errors = [*content.errors, *untranslated, *unreferenced]
     ok = not errors
     if args.json:
@@ -80,14 +96,18 @@ def cmd_check(args: argparse.Namespace) -> int:
             "without_references": len(unreferenced),
             "errors": [e.as_dict() for e in errors],
             "notes": [e.as_dict() for e in notes],
+            "warnings": [e.as_dict() for e in warnings],
         }, ensure_ascii=False, indent=2))
     else:
         for error in errors:
             print(f"error: {error}")
         for note in notes:
             print(f"note: {note}")
+        for warning in warnings:
+            print(f"warning: {warning}")
         status = "ok" if ok else f"{len(errors)} error(s)"
         extra = f", {len(notes)} text(s) in one language only (user decks)" if notes else ""
+        extra += f", {len(warnings)} weak keyword(s) (user decks)" if warnings else ""
         print(f"{len(content.qa)} Q&A, {len(content.mcq)} MCQ — {status}{extra}")
     return 0 if ok else 1
 

@@ -1,101 +1,207 @@
-"""Which key points of a Q&A item a typed (spoken-style) answer already covers.
+"""Which key points of a Q&A item a typed (spoken-style) answer states, states wrongly, or
+leaves out — the one judgement the mock, its report, `quizapp judge`, stats and readiness use.
 
-A mock interview ticks the key points automatically before the user confirms or corrects
-the ticks, so the matching is deliberately forgiving about how something was typed:
-Chinese input methods produce full-width letters, digits and punctuation, people write
-`W_Q`, `WQ` or `w q` for the same thing, and Chinese has no spaces at all. Both the answer
-and every keyword go through the same `normalise`, and a key point counts as covered when
-any one of its keywords occurs in the answer (a Latin keyword only at the start of a word;
-a short symbol such as `w_o` or `-inf` only as a whole word, so `would` and `inference`
-do not reveal it).
+A point counts when the answer *states* it, not when it mentions its words:
+
+* A keyword matches whole words only (`quizapp.srs.answer_text`): Chinese on jieba's word
+  boundaries (「行」 is not found in 并行, 「不会」 not in 会不会), Latin words whole with
+  their inflections (`norm` finds "norms", not "normally"; end a keyword with `*` to match
+  a stem: `saturat*`), numbers and formula tokens whole (`0.1` ≠ `0/1` ≠ `[0, 1]`).
+* A match negated in its clause (`quizapp.srs.polarity`) does not state the point; it
+  states the opposite, so the point is "contradicted" (unless another keyword states it).
+* `requires`: further concepts the answer must also state, each by one of its phrasings.
+* `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
+  the point "contradicted" whatever else the answer says.
+
+Keywords of both languages are tried: Chinese answers mix in English terms.
+Every judgement carries its evidence: the words of the answer that stated or contradicted
+the point, with their offsets in the typed text, so the screens can show why.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, Literal
 
 from quizapp.content.bilingual import keywords_of
+from quizapp.srs import polarity, segmenter
+from quizapp.srs.answer_text import CJK, WORD, AnswerText, fold_keyword, is_cjk
 
-# Minus-like characters that NFKC leaves alone; they all mean "minus" in an answer.
-_MINUS_SIGNS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
+Status = Literal["stated", "contradicted", "absent"]
+STATED: Status = "stated"
+CONTRADICTED: Status = "contradicted"
+ABSENT: Status = "absent"
 
-
-def _is_word_char(ch: str) -> bool:
-    return ch.isascii() and ch.isalnum()
-
-
-def _fold(text: str) -> tuple[str, list[bool]]:
-    """`normalise(text)` plus, per kept character, whether it starts a Latin word there."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    folded = "".join(_MINUS_SIGNS.get(ch, ch) for ch in folded)
-    out: list[str] = []
-    starts: list[bool] = []
-    previous = ""  # the previous character of the folded text, kept or not
-    pending_minus = False
-    for ch in folded:
-        before, previous = previous, ch
-        if ch == "-":
-            pending_minus = True
-            continue
-        if unicodedata.category(ch)[0] in ("P", "Z", "C"):  # punctuation, spaces, controls
-            continue
-        if pending_minus and ch.isdigit():
-            out.append("-")
-            starts.append(True)
-            before = "-"
-        pending_minus = False
-        out.append(ch)
-        starts.append(not _is_word_char(before))
-    return "".join(out), starts
+# Endings a Latin keyword may take in the answer: "head" finds "heads", "mask" "masked".
+_INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing", "er", "ers", "'s"})
 
 
-def normalise(text: str) -> str:
-    """Fold `text` to the form keywords are matched in.
+@dataclass(frozen=True)
+class Phrase:
+    """One keyword, prepared: folded, whether it is a stem, whether it carries a negation."""
 
-    NFKC (full-width `ＱＫ，０．５` → `QK,0.5`, `²` → `2`), case-folded, whitespace and
-    punctuation removed. A hyphen directly before a digit is kept as a minus sign, so
-    `dim = −1` and `dim=-1` match each other but `-1` does not match every `1`.
-    Symbols (`√`, `=`, `^`, `∞`) are kept: they carry meaning in formulas.
-    """
-    return _fold(text)[0]
-
-
-# A keyword written with a symbol (`w_o`, `-inf`, `0/1`) that folds to this few characters
-# is a formula token, not a word stem: it must also end a word of the answer.
-_SYMBOL_TOKEN_MAX = 3
+    raw: str
+    needle: str
+    stem: bool
+    negative: bool
 
 
-def _is_symbol_token(keyword: str, needle: str) -> bool:
-    return len(needle) <= _SYMBOL_TOKEN_MAX and any(not (ch.isalnum() or ch.isspace()) for ch in keyword)
+@lru_cache(maxsize=8192)
+def phrase(raw: str) -> Phrase | None:
+    needle = fold_keyword(raw)
+    if not needle:
+        return None
+    return Phrase(raw, needle, raw.rstrip().endswith("*"), polarity.contains_cue(AnswerText(raw.rstrip("*"))))
 
 
-def _occurs(needle: str, haystack: str, starts: list[bool], whole: bool = False) -> bool:
-    """A keyword that begins with a Latin letter or digit must begin a word of the answer
-    (so `max` is not found in `softmax`, `row` not in `arrow`); it may end mid-word, so
-    prefixes such as `saturat` still match `saturation`, unless `whole` (a short symbol
-    token: `w_o` must not match `would`, `-inf` not `inference`). Chinese keywords match
-    anywhere."""
-    if not _is_word_char(needle[0]):
-        return needle in haystack
-    index = haystack.find(needle)
-    while index != -1:
-        end = index + len(needle)
-        ends_word = end == len(haystack) or not _is_word_char(haystack[end]) or starts[end]
-        if starts[index] and (ends_word or not whole):
-            return True
-        index = haystack.find(needle, index + 1)
-    return False
+@dataclass(frozen=True)
+class Hit:
+    """Where a phrase matched: compact offsets, and the start of the cue that negates it."""
+
+    phrase: Phrase
+    start: int
+    end: int
+    negated_from: int | None
+
+    @property
+    def evidence_start(self) -> int:
+        return self.start if self.negated_from is None else self.negated_from
+
+
+def _starts_ok(text: AnswerText, i: int, length: int) -> bool:
+    token = text.tokens[text.token_of[i]]
+    if token.start == i:
+        return True
+    # inside a Chinese word: only a keyword of 2+ characters, after a part that is a word itself
+    if token.kind != CJK or polarity._is_a_not_a(token.text):
+        return False
+    inside = min(length, token.end - i)
+    return inside >= 2 and segmenter.is_word(text.compact[token.start : i])
+
+
+def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
+    token = text.tokens[text.token_of[j - 1]]
+    if token.end == j:
+        return True
+    rest = text.compact[j : token.end]
+    if token.kind == WORD:
+        # an inflection only after a real word: "a" must not find "as", nor "k" "ks"
+        word = text.compact[token.start : j]
+        inflected = rest in _INFLECTIONS and len(word) >= 3
+        return rest.isalpha() and (phrase.stem or inflected) and text.compact[j - 1].isalpha()
+    if token.kind != CJK or polarity._is_a_not_a(token.text):
+        return False
+    inside = j - max(token.start, j - len(phrase.needle))
+    return inside >= 2 and segmenter.is_word(rest)
+
+
+def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
+    """Every whole-word occurrence of `phrase` in `text`, each with its negation (if any)."""
+    hits: list[Hit] = []
+    needle, haystack = phrase.needle, text.compact
+    i = haystack.find(needle)
+    while i != -1:
+        j = i + len(needle)
+        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j):
+            negated = None if phrase.negative else polarity.negation_before(text, i)
+            hits.append(Hit(phrase, i, j, negated))
+        i = haystack.find(needle, i + 1)
+    return hits
+
+
+def _phrases(words: Sequence[str]) -> list[Phrase]:
+    return [p for word in words if (p := phrase(str(word))) is not None]
+
+
+@dataclass(frozen=True)
+class PointJudgement:
+    """One key point's status, the phrase that decided it, and the answer's words for it."""
+
+    status: Status
+    keyword: str | None = None
+    evidence: str | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # offsets in the typed text, for highlighting
+
+    def as_json(self) -> dict[str, Any]:
+        return {"status": self.status, "evidence": self.evidence}
+
+
+def _evidence(text: AnswerText, hits: Sequence[Hit]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    ordered = sorted(hits, key=lambda h: h.start)
+    quote = " … ".join(text.quote(h.evidence_start, h.end) for h in ordered)
+    return quote, tuple(text.span(h.evidence_start, h.end) for h in ordered)
+
+
+def _concept(text: AnswerText, words: Sequence[str]) -> tuple[Hit | None, Hit | None]:
+    """The first hit stating a concept, and the first negated one (either may be None)."""
+    stated = negated = None
+    for p in _phrases(words):
+        for hit in find(text, p):
+            if hit.negated_from is None:
+                if stated is None or hit.start < stated.start:
+                    stated = hit
+            elif negated is None:
+                negated = hit
+        if stated is not None:
+            break
+    return stated, negated
+
+
+def _field(point: Any, name: str) -> Any:
+    return point.get(name) if isinstance(point, Mapping) else getattr(point, name, None)
+
+
+def judge_point(text: AnswerText, point: Any) -> PointJudgement:
+    """Judge one key point (a `KeyPoint` or its payload dict) against a prepared answer."""
+    if not text.compact:
+        return PointJudgement(ABSENT)
+    contradicts = _field(point, "contradicts")
+    if contradicts:
+        for p in _phrases(keywords_of(contradicts)):
+            hit = next((h for h in find(text, p) if h.negated_from is None), None)
+            if hit is not None:
+                quote, spans = _evidence(text, [hit])
+                return PointJudgement(CONTRADICTED, p.raw, quote, spans)
+    concepts = [keywords_of(_field(point, "keywords"))]
+    concepts += [keywords_of(words) for words in _field(point, "requires") or []]
+    found: list[Hit] = []
+    for words in concepts:
+        stated, negated = _concept(text, words)
+        if stated is None:
+            if negated is not None:
+                quote, spans = _evidence(text, [negated])
+                return PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
+            return PointJudgement(ABSENT)
+        found.append(stated)
+    quote, spans = _evidence(text, found)
+    return PointJudgement(STATED, found[0].phrase.raw, quote, spans)
 
 
 @dataclass(frozen=True)
 class Coverage:
-    """Per key point: covered or not, and the keyword that revealed it (None if uncovered)."""
+    """The judgement of one answer: per key point, its status and evidence."""
 
-    points: list[bool]
-    matched: list[str | None]
+    judgements: list[PointJudgement]
+
+    @property
+    def points(self) -> list[bool]:
+        """Per key point: ticked (stated) or not."""
+        return [j.status == STATED for j in self.judgements]
+
+    @property
+    def statuses(self) -> list[Status]:
+        return [j.status for j in self.judgements]
+
+    @property
+    def matched(self) -> list[str | None]:
+        """Per key point: the keyword (or contradicting phrase) that decided it."""
+        return [j.keyword for j in self.judgements]
+
+    @property
+    def evidence(self) -> list[str | None]:
+        return [j.evidence for j in self.judgements]
 
     @property
     def covered(self) -> int:
@@ -103,33 +209,20 @@ class Coverage:
 
     @property
     def share(self) -> float:
-        """Share of key points covered, 0..1 (0 for an item without key points)."""
-        return self.covered / len(self.points) if self.points else 0.0
+        """Share of key points stated, 0..1 (0 for an item without key points)."""
+        return self.covered / len(self.judgements) if self.judgements else 0.0
 
 
-def _keywords_of(point: Any) -> Sequence[str]:
-    """Both languages' keywords: `{zh: [...], en: [...]}`, a plain list, or a `Keywords`."""
-    keywords = point.get("keywords") if isinstance(point, Mapping) else getattr(point, "keywords", None)
-    return keywords_of(keywords)
-
-
-def key_point_coverage(text: str, key_points: Sequence[Any]) -> Coverage:
-    """Match `text` against key points given as `KeyPoint` models or `{text, keywords}` dicts."""
-    answer, starts = _fold(text or "")
-    points: list[bool] = []
-    matched: list[str | None] = []
-    for point in key_points:
-        hit = None
-        if answer:
-            for keyword in _keywords_of(point):
-                needle = normalise(str(keyword))
-                if needle and _occurs(needle, answer, starts, _is_symbol_token(str(keyword), needle)):
-                    hit = str(keyword)
-                    break
-        points.append(hit is not None)
-        matched.append(hit)
-    return Coverage(points=points, matched=matched)
+def key_point_coverage(text: str | AnswerText, key_points: Sequence[Any]) -> Coverage:
+    """Judge `text` against key points given as `KeyPoint` models or their payload dicts
+    (an `AnswerText` already prepared saves cutting it again for another item)."""
+    answer = text if isinstance(text, AnswerText) else AnswerText(text or "")
+    return Coverage([judge_point(answer, point) for point in key_points])
 
 
 def share_of(points: Sequence[bool]) -> float:
     return sum(1 for p in points if p) / len(points) if points else 0.0
+
+
+def has_chinese(text: str) -> bool:
+    return any(is_cjk(ch) for ch in text)

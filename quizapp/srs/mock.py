@@ -48,6 +48,7 @@ from quizapp.srs.mock_views import (
     MockReport,
     MockSummary,
     MockView,
+    ReportPoint,
     ReportQuestion,
     TopicScore,
     WeakTopic,
@@ -71,6 +72,7 @@ __all__ = [
     "MockService",
     "MockSummary",
     "MockView",
+    "ReportPoint",
     "ReportQuestion",
     "TopicScore",
     "WeakTopic",
@@ -89,6 +91,30 @@ def _typed_cells(partial: object) -> dict[str, str]:
     if not isinstance(partial, Mapping):
         return {}
     return {str(k): str(v) for k, v in partial.items()}
+
+def _report_points(item: Mapping[str, Any], answer: Mapping[str, Any] | None) -> list[ReportPoint]:
+    """A Q&A answer's key points as stored with it. Answers saved before the matcher kept
+    statuses and evidence have their automatic ticks only: stated or absent, no evidence."""
+    if not answer:
+        return []
+    key_points = list(item.get("key_points") or [])
+    auto = list(answer.get("auto_points") or [])
+    ticked = list(answer.get("points") or auto)
+    statuses = list(answer.get("statuses") or ["stated" if a else "absent" for a in auto])
+    evidence = list(answer.get("evidence") or [None] * len(statuses))
+    points = []
+    for n, point in enumerate(key_points[: len(statuses)]):
+        text = point.get("text") if isinstance(point, Mapping) else None
+        points.append(
+            ReportPoint(
+                texts=texts_of(text),
+                status=str(statuses[n]),
+                evidence=evidence[n] if n < len(evidence) and isinstance(evidence[n], str) else None,
+                ticked=bool(ticked[n]) if n < len(ticked) else False,
+            )
+        )
+    return points
+
 
 class MockService:
     def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
@@ -317,7 +343,15 @@ class MockService:
             points = [bool(p) for p in confirmed]
         else:
             points = list(auto.points)
-        data = {"text": text, "auto_points": list(auto.points), "points": points, "confirmed": confirmed is not None}
+        data = {
+            "text": text,
+            "auto_points": list(auto.points),
+            "points": points,
+            "confirmed": confirmed is not None,
+            # what the matcher found, and the answer's words it found them in (the report shows them)
+            "statuses": list(auto.statuses),
+            "evidence": list(auto.evidence),
+        }
         return data, share_of(points)
 
     def answer_qa(
@@ -550,6 +584,7 @@ class MockService:
                         over_time=q.over_time,
                         drill=drill,
                         question_texts=texts_of(q.item.get("question")) if q.kind != "drill" else {},
+                        points=_report_points(q.item, q.answer) if q.kind == "qa" else [],
                     )
                 )
             topics = topic_scores(rows)

@@ -149,6 +149,22 @@ class DrillOutcome:
 
 
 @dataclass(frozen=True)
+class ReportPoint:
+    """One key point of a Q&A answer in the report: what the matcher found, the words of the
+    answer it found them in, and the tick that counted (the candidate's, when corrected)."""
+
+    texts: dict[str, str]  # {lang: text} of the key point
+    status: str  # the matcher's: stated | contradicted | absent
+    evidence: str | None  # the answer's words that stated or contradicted the point
+    ticked: bool  # the tick that counted for the score
+
+    @property
+    def corrected(self) -> bool:
+        """The candidate changed the matcher's tick by hand."""
+        return self.ticked != (self.status == "stated")
+
+
+@dataclass(frozen=True)
 class ReportQuestion:
     position: int
     kind: str
@@ -162,6 +178,12 @@ class ReportQuestion:
     over_time: bool
     drill: dict[str, Any] | None  # {"type", "seed", "difficulty"} for a drill
     question_texts: dict[str, str] = field(default_factory=dict)  # {lang: text} of a Q&A/MCQ question
+    points: list[ReportPoint] = field(default_factory=list)  # a Q&A answer's key points
+
+    @property
+    def corrected(self) -> int:
+        """How many of the key-point ticks the candidate changed by hand."""
+        return sum(1 for point in self.points if point.corrected)
 
 
 @dataclass(frozen=True)

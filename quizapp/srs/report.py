@@ -61,6 +61,34 @@ def _question_text(row: ReportQuestion, t: Translator) -> str:
     return text_in(row.question_texts or row.question, t.lang)
 
 
+def _points_markdown(report: MockReport, t: Translator) -> list[str]:
+    """Each answered Q&A question's key points: the tick that counted, the answer's words
+    behind it, and the ticks the candidate changed by hand (as the report screen shows)."""
+    rows = [row for row in report.questions if row.kind == "qa" and row.answered and row.points]
+    if not rows:
+        return []
+    lines = ["", f"## {t('report.points')}", ""]
+    for row in rows:
+        covered = sum(1 for p in row.points if p.ticked)
+        head = f"**{row.position + 1}.** " + t("report.points_line", covered=covered, total=len(row.points))
+        if row.corrected:
+            head += " " + t("report.points_corrected", n=row.corrected)
+        lines.append(head)
+        lines.append("")
+        for point in row.points:
+            wrong = point.status == "contradicted" and not point.ticked
+            mark = "☑" if point.ticked else "☒" if wrong else "☐"
+            line = f"- {mark} {_cell(text_in(point.texts, t.lang))}"
+            if point.evidence:
+                quote = f"«{_cell(point.evidence)}»"
+                line += " — " + (t("report.point_wrong", evidence=quote) if point.status == "contradicted" else quote)
+            if point.corrected:
+                line += " " + t("report.point_changed")
+            lines.append(line)
+        lines.append("")
+    return lines[:-1]
+
+
 def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = None) -> str:
     """The whole report: title, date, total, question table, topic scores, weakest topics.
 
@@ -93,6 +121,7 @@ def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = No
             f"| {row.position + 1} | {_named(t, 'report.kind', row.kind)} | {_cell(_question_text(row, t))} "
             f"| {score} | {time} | {over} |"
         )
+    lines += _points_markdown(report, t)
     lines += [
         "",
         f"## {t('report.topics')}",

@@ -13,6 +13,7 @@ import pytest
 
 from quizapp.content.loader import load_builtin
 from quizapp.content.models import QAItem
+from quizapp.content.render import to_unicode
 from quizapp.srs.coverage import key_point_coverage
 
 ANSWERS = [
@@ -43,7 +44,9 @@ ANSWERS = [
         "q15",
         "During training we feed the whole sequence at once with teacher forcing; without the "
         "mask position t could peek at the next token. The same holds at inference time.",
-        "xx.x.",
+        # "the same holds at inference" does not state the train/inference mismatch (issue 20:
+        # a point counts when the answer states it)
+        "xx...",
     ),
     (
         "q19",
@@ -79,7 +82,7 @@ ANSWERS = [
     (
         "q26",
         "Without splitting, parameters and compute would grow h-fold.",
-        "..xx.",
+        "..x..",  # it does not say that the compute then matches one head's (issue 20)
     ),
     (
         "q36",
@@ -114,7 +117,8 @@ def test_the_english_answer_text_ticks_every_point_with_its_long_answer(items):
     assert len(bank) == 23
     missed = []
     for item in bank:
-        text = f"{item.answer.en}\n{item.long_answer.en}"
+        # as the candidate reads it: LaTeX rendered (3·d_model², W₂σ(W₁x+b₁)+b₂), not its source
+        text = to_unicode(f"{item.answer.en}\n{item.long_answer.en}")
         coverage = key_point_coverage(text, item.key_points)
         missed += [(item.id, n) for n, hit in enumerate(coverage.points) if not hit]
     assert missed == []

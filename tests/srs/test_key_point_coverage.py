@@ -1,31 +1,34 @@
-"""Automatic key-point ticks for typed answers: Chinese, English, full-width input."""
+"""The key-point matcher: whole words, numbers whole, negation, requires, contradicts,
+evidence, and input as Chinese IMEs type it."""
 
 from __future__ import annotations
 
 import pytest
 
 from quizapp.content.models import KeyPoint
-from quizapp.srs.coverage import key_point_coverage, normalise
+from quizapp.srs.coverage import CONTRADICTED, STATED, key_point_coverage
 
 SOFTMAX_POINTS = [
     {"text": "对 dim=-1 做", "keywords": ["dim=-1", "最后一维"]},
-    {"text": "每行是一个 query 的分布", "keywords": ["每行", "每一行", "row"]},
-    {"text": "每行和为 1", "keywords": ["和为1", "和为 1", "sum to 1"]},
-    {"text": "减最大值保证数值稳定", "keywords": ["减最大值", "数值稳定", "max"]},
+    {"text": "每行是一个 query 的分布", "keywords": ["每行", "每一行", "every row"]},
+    {"text": "每行和为 1", "keywords": ["和为1", "加起来等于1", "sum to 1"]},
+    {"text": "减最大值保证数值稳定", "keywords": ["减最大值", "数值稳定", "subtract the max"]},
 ]
 
 
-def test_chinese_answer_ticks_the_points_it_mentions():
-    text = "softmax 要在最后一维上做，这样每一行的权重和为1。"
-    cov = key_point_coverage(text, SOFTMAX_POINTS)
+def statuses(text, points):
+    return key_point_coverage(text, points).statuses
+
+
+def test_chinese_answer_ticks_the_points_it_states():
+    cov = key_point_coverage("softmax 要在最后一维上做，这样每一行的权重加起来等于 1。", SOFTMAX_POINTS)
     assert cov.points == [True, True, True, False]
     assert cov.share == pytest.approx(0.75)
-    assert cov.matched[0] == "最后一维"
-    assert cov.matched[3] is None
+    assert cov.matched[0] == "最后一维" and cov.matched[3] is None
 
 
 def test_english_answer_is_case_insensitive():
-    cov = key_point_coverage("Apply it per ROW over DIM = -1 and subtract the MAX first", SOFTMAX_POINTS)
+    cov = key_point_coverage("Apply it to EVERY ROW over DIM = -1 and subtract the MAX first", SOFTMAX_POINTS)
     assert cov.points == [True, True, False, True]
 
 
@@ -33,76 +36,182 @@ def test_full_width_input_from_a_chinese_ime_matches():
     # Full-width letters, digits, '＝', '－' and a U+2212 minus, as Chinese IMEs produce them.
     cov = key_point_coverage("ｄｉｍ＝－１，每行和为１", SOFTMAX_POINTS)
     assert cov.points == [True, True, True, False]
+    assert cov.evidence[0] == "ｄｉｍ＝－１"  # quoted as typed
     assert key_point_coverage("dim = −1", SOFTMAX_POINTS).points[0]
 
 
-def test_spacing_and_punctuation_differences_do_not_matter():
-    points = [{"text": "投影", "keywords": ["W_Q"]}, {"text": "和为 1", "keywords": ["和为 1"]}]
-    assert key_point_coverage("Q = X·WQ；和为1", points).points == [True, True]
-    assert key_point_coverage("w q", points).points == [True, False]
-
-
-def test_a_minus_sign_is_not_dropped_into_a_bare_digit():
-    points = [{"text": "dim -1", "keywords": ["-1"]}]
-    assert not key_point_coverage("有 1 个头", points).points[0]
-    assert key_point_coverage("dim=-1", points).points[0]
-
-
-def test_nothing_typed_covers_nothing():
-    cov = key_point_coverage("", SOFTMAX_POINTS)
-    assert cov.points == [False] * 4 and cov.share == 0.0
+def test_nothing_typed_states_nothing():
+    assert key_point_coverage("", SOFTMAX_POINTS).statuses == ["absent"] * 4
     assert key_point_coverage("   ", SOFTMAX_POINTS).share == 0.0
     assert key_point_coverage("anything", []).share == 0.0
 
 
 def test_content_models_work_as_well_as_dicts():
     points = [KeyPoint(text="饱和", keywords=["饱和", "one-hot"]), KeyPoint(text="方差", keywords=["方差"])]
-    cov = key_point_coverage("不缩放 softmax 会变成 one hot", points)
-    assert cov.points == [True, False] and cov.share == 0.5
+    cov = key_point_coverage("不缩放的话 softmax 会变成 one hot", points)
+    assert cov.points == [True, False]
+
+
+# -- word boundaries ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("answer", "stated"),
+    [("第 2 行", True), ("按行做 softmax", False), ("每行和为一", False), ("并行计算", False), ("进行归一化", False), ("这样不行", False)],
+)
+def test_a_one_character_chinese_keyword_is_a_whole_word(answer, stated):
+    assert key_point_coverage(answer, [{"text": "行", "keywords": ["行"]}]).points == [stated]
+
+
+def test_a_not_a_questions_neither_state_nor_negate():
+    points = [{"text": "不会泄漏", "keywords": ["不会"]}, {"text": "会泄漏", "keywords": ["泄漏"]}]
+    assert statuses("训练时会不会泄漏未来信息？", points) == ["absent", STATED]
+    assert statuses("不会，因为有 mask", points)[0] == STATED
+
+
+def test_a_chinese_keyword_of_two_characters_matches_inside_a_compound():
+    points = [{"text": "并行", "keywords": ["并行"]}, {"text": "点积", "keywords": ["点积"]}]
+    assert key_point_coverage("它支持并行计算，用缩放点积", points).points == [True, True]
 
 
 @pytest.mark.parametrize(
-    ("raw", "folded"),
+    ("answer", "stated"),
+    [("layer norm", True), ("two norms", True), ("normally we scale", False), ("normalise it", False)],
+)
+def test_a_latin_keyword_is_a_whole_word_with_its_inflections(answer, stated):
+    assert key_point_coverage(answer, [{"text": "norm", "keywords": ["norm"]}]).points == [stated]
+
+
+def test_in_order_to_is_not_order_and_max_is_not_in_softmax():
+    points = [{"text": "顺序", "keywords": ["order"]}, {"text": "max", "keywords": ["max"]}]
+    assert key_point_coverage("in order to use softmax", points).points == [True, False]
+    assert key_point_coverage("we use softmax in an orderly way", points).points == [False, False]
+
+
+def test_a_keyword_ending_in_a_star_is_a_stem():
+    points = [{"text": "saturation", "keywords": ["saturat*"]}]
+    assert key_point_coverage("softmax saturates", points).points == [True]
+    assert key_point_coverage("saturation", points).evidence == ["saturation"]
+    assert key_point_coverage("a saturn", points).points == [False]
+
+
+# -- numbers and formula tokens ---------------------------------------------------------------
+MASK_AND_DROPOUT = [
+    {"text": "0/1 mask", "keywords": ["0/1"]},
+    {"text": "dropout 0.1", "keywords": ["0.1"]},
+    {"text": "range", "keywords": ["[0, 1]"]},
+    {"text": "speed", "keywords": ["64"]},
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
     [
-        ("ＱＫ＾Ｔ", "qk^t"),
-        ("O(S²)", "os2"),
-        ("第 i 行，第 j 列。", "第i行第j列"),
-        ("√d_k", "√dk"),
-        ("dim = −1", "dim=-1"),
+        ("I set dropout to 0.1.", [False, True, False, False]),
+        ("the padding mask is a 0/1 tensor", [True, False, False, False]),
+        ("weights lie in [0,1]", [False, False, True, False]),
+        ("a 6.4x speed-up", [False, False, False, False]),
+        ("dropout 0.15", [False, False, False, False]),
+        ("d = 64", [False, False, False, True]),
     ],
 )
-def test_normalise(raw, folded):
-    assert normalise(raw) == folded
+def test_numbers_are_kept_whole(answer, expected):
+    assert key_point_coverage(answer, MASK_AND_DROPOUT).points == expected
 
 
-def test_a_latin_keyword_must_start_a_word_but_may_be_a_prefix():
-    points = [{"text": "max", "keywords": ["max"]}, {"text": "saturation", "keywords": ["saturat"]}]
-    assert key_point_coverage("softmax saturates", points).points == [False, True]
-    assert key_point_coverage("subtract the max; 最大值max", points).points == [True, False]
-    assert key_point_coverage("减去max", points).points == [True, False]
+def test_formula_tokens_are_kept_whole():
+    points = [
+        {"text": "scale", "keywords": ["√d_k"]},
+        {"text": "mask", "keywords": ["-inf"]},
+        {"text": "shape", "keywords": ["[B, S]"]},
+    ]
+    assert key_point_coverage("除以 √d_k，mask 填 −inf，形状 [B,S]", points).points == [True, True, True]
+    assert key_point_coverage("除以 √d_kv，inference 时 [B, S, D]", points).points == [False, False, False]
+    assert key_point_coverage("d_k, inf, B, S", points).points == [False, False, False]
 
 
-def test_a_short_symbol_keyword_must_be_a_whole_word():
-    # `w_o` folds to "wo" and `-inf` to "inf": as prefixes they would tick on "would" and
-    # "inference", which every English answer contains.
-    points = [{"text": "W_O", "keywords": ["w_o"]}, {"text": "−∞", "keywords": ["-inf"]}]
-    assert key_point_coverage("it would work at inference time", points).points == [False, False]
-    assert key_point_coverage("concat, then W_O; fill with -inf", points).points == [True, True]
-    assert key_point_coverage("拼接后乘W_O融合，填-inf", points).points == [True, True]
-    assert key_point_coverage("scores.masked_fill(mask, float('-inf')) @ Wo", points).points == [True, True]
-    # Plain words keep prefix matching; longer symbol keywords too.
-    words = [{"text": "gpu", "keywords": ["gpu"]}, {"text": "d_model/h", "keywords": ["d_model/h"]}]
-    assert key_point_coverage("GPUs; d_model/heads", words).points == [True, True]
+# -- negation ---------------------------------------------------------------------------------
+SYMMETRIC = [{"text": "S 对称", "keywords": {"zh": ["对称"], "en": ["symmetric"]}}]
 
-def test_english_answer_to_a_builtin_item_ticks_the_three_points_it_covers():
-    """Mock interviews match both languages' keywords: q07 (why divide by √d_k) answered in
-    English, covering variance, saturation and vanishing gradients but not the rest."""
-    from quizapp.content.loader import load_builtin
 
-    payload = load_builtin().by_id()["q07"].model_dump(mode="json")  # as the mock service stores it
-    english = "The dot product's variance grows with d_k, so large scores saturate the softmax and the gradients vanish."
-    cov = key_point_coverage(english, payload["key_points"])
-    assert cov.points == [True, True, True, False, False]
-    assert cov.matched[:3] == ["variance", "saturat", "gradient"]
-    chinese = "点积的方差随 d_k 增大，分数太大 softmax 会饱和，梯度消失。"
-    assert key_point_coverage(chinese, payload["key_points"]).points == [True, True, True, False, False]
+@pytest.mark.parametrize(
+    "answer",
+    ["S 不对称", "S 并不一定是对称的", "S 没有对称性", "S is not symmetric", "S isn't symmetric", "S is never symmetric",
+     "S 并非对称", "S is no longer symmetric"],
+)
+def test_a_negated_keyword_contradicts_the_point(answer):
+    cov = key_point_coverage(answer, SYMMETRIC)
+    assert cov.statuses == [CONTRADICTED]
+    assert cov.evidence[0] is not None
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["S 是对称的", "S 一定是对称的", "S is symmetric", "not only is S square, S is symmetric", "不同的 head 的 S 对称"],
+)
+def test_an_unnegated_keyword_states_the_point(answer):
+    assert key_point_coverage(answer, SYMMETRIC).statuses == [STATED]
+
+
+def test_a_negation_does_not_reach_past_the_clause_or_a_new_proposition():
+    points = [{"text": "饱和", "keywords": ["饱和", "saturat*"]}]
+    assert statuses("不缩放会饱和", points) == [STATED]
+    assert statuses("if you do not scale, softmax saturates", points) == [STATED]
+    assert statuses("not scaling makes the softmax saturate", points) == [STATED]
+    assert statuses("it does not change the result but it saturates", points) == [STATED]
+    assert statuses("缩放之后就不会饱和", points) == [CONTRADICTED]
+
+
+def test_a_negation_far_before_the_keyword_does_not_count():
+    points = [{"text": "linear", "keywords": ["linear"]}]
+    assert statuses("no, the cost of the whole thing is linear", points) == [STATED]
+
+
+def test_a_keyword_that_carries_its_own_negation_is_stated_by_it():
+    points = [{"text": "不需要缩小", "keywords": ["无需缩小", "do not need to shrink", "no need to shrink"]}]
+    assert statuses("这里无需缩小", points) == [STATED]
+    assert statuses("you do not need to shrink anything", points) == [STATED]
+
+
+# -- requires / contradicts -------------------------------------------------------------------
+MQA = {
+    "text": "MQA：所有 query head 共享一组 K/V",
+    "keywords": {"zh": ["一组 k/v", "一个 kv 头"], "en": ["one k/v head", "a single kv head"]},
+    "requires": [{"zh": ["所有头共享", "所有 query 头共享"], "en": ["shared by all query heads", "all heads share"]}],
+    "contradicts": {"zh": ["每个头都有自己的 k/v"], "en": ["each head has its own k/v"]},
+}
+
+
+def test_requires_needs_every_concept():
+    assert statuses("MQA 只有一个 KV 头", [MQA]) == ["absent"]
+    assert statuses("所有头共享", [MQA]) == ["absent"]
+    cov = key_point_coverage("MQA 只有一个 KV 头，所有头共享它", [MQA])
+    assert cov.statuses == [STATED]
+    assert cov.evidence == ["一个 KV 头 … 所有头共享"]
+    text = "MQA 只有一个 KV 头，所有头共享它"
+    spans = key_point_coverage(text, [MQA]).judgements[0].spans
+    assert [text[a:b] for a, b in spans] == ["一个 KV 头", "所有头共享"]
+
+
+def test_a_required_concept_that_is_negated_contradicts():
+    assert statuses("there is one K/V head, but it is not shared by all query heads", [MQA]) == [CONTRADICTED]
+
+
+def test_a_contradicting_phrase_wins_and_is_the_evidence():
+    cov = key_point_coverage("One K/V head, shared by all query heads; each head has its own K/V too", [MQA])
+    assert cov.statuses == [CONTRADICTED]
+    assert cov.evidence == ["each head has its own K/V"]
+    assert cov.points == [False]
+
+
+def test_a_negated_contradicting_phrase_does_not_contradict():
+    point = {"text": "S 不对称", "keywords": ["不对称", "not symmetric"], "contradicts": ["对称", "symmetric"]}
+    assert statuses("S 一定是对称的", [point]) == [CONTRADICTED]
+    assert statuses("S 不对称，因为 W_Q ≠ W_K", [point]) == [STATED]
+    assert statuses("S is not symmetric", [point]) == [STATED]
+
+
+def test_evidence_quotes_the_typed_words_including_the_negation():
+    cov = key_point_coverage("Honestly, it doesn't saturate at all", [{"text": "s", "keywords": ["saturat*"]}])
+    assert cov.evidence == ["doesn't saturate"]
+    text = "S 并不对称"
+    judgement = key_point_coverage(text, SYMMETRIC).judgements[0]
+    assert [text[a:b] for a, b in judgement.spans] == ["不对称"]

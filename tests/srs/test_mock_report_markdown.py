@@ -96,3 +96,24 @@ def test_topics_and_drill_types_are_named_in_the_report_language():
     assert topic_name("drill:attention", "en") != "drill:attention"
     assert topic_name("drill:attention", "zh") != topic_name("drill:attention", "en")
     assert topic_name("drill:nope", "en") == "nope"
+
+
+def test_markdown_lists_each_qa_answers_key_points_with_evidence_and_hand_changes(mocks, clock):
+    view = mocks.create(MockConfig(seed=13, n_qa=2, n_mcq=0, n_drill=0))
+    first = view.questions[0].item["key_points"]
+    typed = keywords_of(first[0]["keywords"])[0]
+    mocks.answer_qa(view.mock_id, 0, typed, 60)
+    auto = [True] + [False] * (len(first) - 1)
+    mocks.answer_qa(view.mock_id, 1, "", 60, confirmed_points=None)
+    corrected = list(auto)
+    corrected[-1] = True
+    report = mocks.report(view.mock_id)
+    text = report_markdown(report)
+    assert "## 问答题要点" in text
+    assert f"**1.** 要点 1/{len(first)}" in text
+    assert f"«{typed}»" in text
+    # a hand-made change is said so
+    view2 = mocks.create(MockConfig(seed=13, n_qa=1, n_mcq=0, n_drill=0))
+    mocks.answer_qa(view2.mock_id, 0, typed, 60, confirmed_points=corrected)
+    text2 = report_markdown(mocks.report(view2.mock_id), "en")
+    assert "(1 tick(s) changed by you)" in text2 and "(changed by you)" in text2

@@ -1,4 +1,5 @@
-"""The mock/drill services import neither Textual nor (until a drill is graded) the engine."""
+"""The mock/drill services import neither Textual nor (until a drill is graded) the engine,
+nor (until an answer is judged) the Chinese segmenter."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ def test_services_import_without_ui_or_engine():
     code = (
         "import sys\n"
         "import quizapp.srs.mock, quizapp.srs.drills, quizapp.srs.coverage, quizapp.srs.report\n"
-        "bad = [m for m in ('textual', 'quizapp.tui', 'quizapp.engine') if m in sys.modules]\n"
+        "bad = [m for m in ('textual', 'quizapp.tui', 'quizapp.engine', 'jieba') if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -267,6 +267,10 @@ async def test_whole_mock_with_a_timeout_and_the_report(db, clock):
         questions = text_of(app, "#mock-report-questions")
         assert "⚠" in questions and "2:01 / 2:00" in questions
         assert "Softmax" in text_of(app, "#mock-report-topics")  # the tag by its catalog name
+        # each Q&A answer's key points with the words behind the ticks, and the hand-made change
+        points = text_of(app, "#mock-report-points")
+        assert "要点 3/3" in points and "其中 1 处由你手动更正" in points and "«最大值»" in points
+        assert rows[0].corrected == 1 and rows[1].corrected == 0
 
     # Read back from the database: the typed texts and the timeout are stored exactly.
     mocks = mocks_of(db, clock)
@@ -279,7 +283,8 @@ async def test_whole_mock_with_a_timeout_and_the_report(db, clock):
         assert first["confirmed"] is True
         assert isinstance(second.pop("review_id"), int)  # fed to the scheduler when finished
         assert second == {"text": "减去最大值", "auto_points": [True, False, False], "points": [True, False, False],
-                          "confirmed": False, "timed_out": True}
+                          "confirmed": False, "timed_out": True, "statuses": ["stated", "absent", "absent"],
+                          "evidence": ["最大值", None, None]}
         assert view.questions[2].answer["choice"] == "C"
         assert view.questions[3].answer["attempt_id"] is not None
         missed = mocks.study.item_detail("t-s10").reviews[-1]
@@ -702,7 +707,7 @@ def used_keys() -> set[str]:
     keys |= {f"mock.setup.count.{kind}" for kind, _ in COUNT_ROWS}
     keys |= {f"mock.kind.{kind}" for kind in ("qa", "mcq", "drill")}
     keys |= {f"mock.status.{status}" for status in ("in_progress", "abandoned", "completed")}
-    keys |= {f"mock.report.{name}_title" for name in ("questions", "topics", "weak")}
+    keys |= {f"mock.report.{name}_title" for name in ("questions", "points", "topics", "weak")}
     keys |= {f"mock.history.col.{c}" for c in ("id", "date", "status", "score", "time", "answered", "seed")}
     return keys
 

@@ -185,3 +185,17 @@ def test_mock_report_80x24(snap_compare, app_for, clock):
         await steady(pilot)
 
     assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_mock_qa_key_points_review_80x24(snap_compare, app_for, clock):
+    """The review at 80×24: every key point with the answer's words behind its tick (one
+    stated wrongly, ✗), one tick changed by hand, and the covered figure (scrolled to)."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await start(pilot)
+        await type_text(pilot, "点积的方差随维度增大，softmax 不会饱和")
+        clock.advance(seconds=75)
+        await press(pilot, "ctrl+s", "3")
+        await steady(pilot)
+
+    assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)

@@ -104,7 +104,7 @@ def test_importing_the_app_does_not_import_the_database_layer():
     """Home must draw before SQLAlchemy, Alembic, pydantic content and fsrs are loaded."""
     code = (
         "import sys; import quizapp.tui.app, quizapp.tui.screens.home; "
-        "heavy = [m for m in ('sqlalchemy', 'alembic', 'fsrs', 'yaml', 'quizapp.store') if m in sys.modules]; "
+        "heavy = [m for m in ('sqlalchemy', 'alembic', 'fsrs', 'yaml', 'quizapp.store', 'jieba') if m in sys.modules]; "
         "print(','.join(heavy))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)

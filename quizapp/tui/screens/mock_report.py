@@ -1,5 +1,7 @@
-"""The report of a mock interview: total score, each question's score and time, scores per
-topic, and the weakest topics with one key (`r`) that makes their items due now.
+"""The report of a mock interview: total score, each question's score and time, the key
+points of each Q&A answer (with the words of the answer behind each tick, and the ticks the
+candidate changed by hand), scores per topic, and the weakest topics with one key (`r`)
+that makes their items due now.
 
 `e` writes the same report as Markdown (`quizapp.srs.report`) into the user data folder's
 `reports/`. Any interview's report opens here: a finished one, or an abandoned one as it
@@ -98,6 +100,8 @@ class MockReportScreen(BaseScreen):
             yield Static(id="mock-report-summary")
             yield Static(id="mock-report-questions-title", classes="mock-report-title")
             yield Static(id="mock-report-questions")
+            yield Static(id="mock-report-points-title", classes="mock-report-title")
+            yield Static(id="mock-report-points")
             yield Static(id="mock-report-topics-title", classes="mock-report-title")
             yield Static(id="mock-report-topics")
             yield Static(id="mock-report-weak-title", classes="mock-report-title")
@@ -136,13 +140,17 @@ class MockReportScreen(BaseScreen):
     def render_texts(self) -> None:
         self.title = self.t("app.title")
         self.sub_title = self.t("mock.report.title", id=self.mock_id)
-        for name in ("questions", "topics", "weak"):
+        for name in ("questions", "points", "topics", "weak"):
             self.query_one(f"#mock-report-{name}-title", Static).update(self.t(f"mock.report.{name}_title"))
         report = self.report
         if report is None:
             return
         self.query_one("#mock-report-summary", Static).update(self._summary(report))
         self.query_one("#mock-report-questions", Static).update(self._questions(report))
+        points = self._points(report)
+        self.query_one("#mock-report-points", Static).update(points)
+        self.query_one("#mock-report-points", Static).display = bool(points)
+        self.query_one("#mock-report-points-title", Static).display = bool(points)
         self.query_one("#mock-report-topics", Static).update(self._topics(report))
         self.query_one("#mock-report-weak", Static).update(self._weakest(report))
         if not report.weakest:
@@ -193,6 +201,29 @@ class MockReportScreen(BaseScreen):
                 Text("⚠", style="bold red") if row.over_time else "",
             )
         return table
+
+    def _points(self, report: MockReport) -> Text:
+        """Per answered Q&A question: its key points, ticked as they counted, each with the
+        answer's words behind it; ticks the candidate changed are said so."""
+        from quizapp.tui.widgets.qa_pane import point_line
+
+        text = Text()
+        for row in report.questions:
+            if row.kind != "qa" or not row.answered or not row.points:
+                continue
+            if text:
+                text.append("\n")
+            covered = sum(1 for p in row.points if p.ticked)
+            text.append(f"{row.position + 1}. ", style="bold")
+            text.append(self.t("mock.report.points_line", covered=covered, total=len(row.points)), style="bold")
+            if row.corrected:
+                text.append("  " + self.t("mock.report.points_corrected", n=row.corrected), style="italic")
+            for n, point in enumerate(row.points):
+                shown = self.material({"question": point.texts})["question"] or ""
+                text.append("\n  ")
+                text.append(point_line(self.t, n, str(shown), point.ticked, point.status,
+                                       point.evidence, corrected=point.corrected))
+        return text
 
     def _topics(self, report: MockReport) -> Table:
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")

@@ -72,7 +72,16 @@ class MockRunScreen(BaseScreen):
 
     def on_mount(self) -> None:
         self.load()
+        self.warm_up_matcher()
         self.set_interval(0.5, self.tick)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="mock-matcher")
+    def warm_up_matcher(self) -> None:
+        """Load the Chinese segmenter (about a second) while the first question is read, so
+        that judging the first typed answer does not wait for it; Home never loads it."""
+        from quizapp.srs.segmenter import warm_up
+
+        warm_up()
 
     @property
     def current(self) -> MockQuestion | None:

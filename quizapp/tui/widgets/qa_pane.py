@@ -1,7 +1,8 @@
 """The Q&A question of a mock interview: a typed answer, then the key-point review.
 
 `ctrl+s` submits the typed answer: the pane shows the reference answer and the key points,
-ticked automatically where the answer covers them (`QAPane.Reviewing` tells the screen, whose
+ticked automatically where the answer states them, each with the words of the answer that
+stated it — or, marked ✗, that stated it wrongly (`QAPane.Reviewing` tells the screen, whose
 clock stops for the question). `1`–`n` (as many as there are key points) or a click correct
 the ticks; `enter` confirms, and `QAPane.Answered` carries the text and the ticks the user
 changed (None when the automatic ones were kept) to the screen, which stores them.
@@ -29,14 +30,43 @@ if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion
 
 
+EVIDENCE_CHARS = 60  # a quote longer than this is cut (…): the points must fit at 80×24
+
+
+def quoted(evidence: str) -> str:
+    return "«" + (evidence if len(evidence) <= EVIDENCE_CHARS else evidence[: EVIDENCE_CHARS - 1] + "…") + "»"
+
+
+def point_line(t: Any, index: int, text: str, ticked: bool, status: str, evidence: str | None,
+               corrected: bool) -> Text:
+    """A key point with its tick (☑ stated, ☒ stated wrongly, ☐ not said) and, on the next
+    line, the words of the answer behind the tick, and whether the candidate changed it."""
+    line = Text(f"{index + 1} ")
+    wrong = status == "contradicted" and not ticked
+    line.append("☑ " if ticked else "☒ " if wrong else "☐ ", style="bold")
+    line.append(render_math(text))
+    notes: list[str] = []
+    if evidence and status == "contradicted":
+        notes.append(t("mock.run.point_contradicted", evidence=quoted(evidence)))
+    elif evidence:
+        notes.append(quoted(evidence))
+    if corrected:
+        notes.append(t("mock.run.point_corrected"))
+    if notes:  # plain strings appended as text, never parsed as markup
+        line.append("\n    " + "  ".join(notes), style="dim")
+    return line
+
+
 class QAPane(QuestionPane):
     DEFAULT_CSS = """
     QAPane > TextArea { height: 9; margin: 0 1; }
     QAPane > TextArea.-reviewing { height: 5; }
+    QAPane > .mock-review { height: auto; }
     QAPane .mock-point { padding: 0 1 0 2; height: auto; }
     QAPane .mock-point.-ticked { color: $text-success; }
     QAPane .mock-point.-corrected { text-style: italic; }
-    QAPane .mock-score { padding: 0 1; margin-top: 1; height: auto; text-style: bold; }
+    QAPane .mock-point.-contradicted { color: $text-error; }
+    QAPane .mock-score { padding: 0 1; height: auto; text-style: bold; }
     """
 
     BINDINGS = [
@@ -73,7 +103,8 @@ class QAPane(QuestionPane):
         self.typed = ""
         self.auto_points: list[bool] = []
         self.points: list[bool] = []
-        self.matched: list[str | None] = []
+        self.statuses: list[str] = []
+        self.evidence: list[str | None] = []
 
     def compose(self) -> ComposeResult:
         yield MathMarkdown(classes="card-question")
@@ -84,10 +115,11 @@ class QAPane(QuestionPane):
             yield Static(classes="mock-title mock-ref-title", markup=False)
             yield MathMarkdown(classes="card-answer")
             yield Static(classes="mock-title mock-points-title", markup=False)
+            # the covered figure above the points it counts: in view with them at 80×24
+            yield Static(classes="mock-score", markup=False)
             self.key_points = list(self.material(self.question.item).get("key_points") or [])[:MAX_POINTS]
             for index in range(len(self.key_points)):
                 yield KeyPointRow(index)
-            yield Static(classes="mock-score", markup=False)
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         item = self.material(self.question.item)
@@ -130,7 +162,8 @@ class QAPane(QuestionPane):
         coverage = key_point_coverage(self.typed, self.key_points)
         self.auto_points = list(coverage.points)
         self.points = list(coverage.points)
-        self.matched = list(coverage.matched)
+        self.statuses = list(coverage.statuses)
+        self.evidence = list(coverage.evidence)
         self.reviewing = True
         area.read_only = True
         area.add_class("-reviewing")
@@ -139,7 +172,13 @@ class QAPane(QuestionPane):
         self.focus()
         self.refresh_bindings()
         self.post_message(self.Reviewing(self))
-        self.call_after_refresh(self.query_one(".mock-ref-title").scroll_visible, top=True, animate=False)
+        self.call_after_refresh(self._show_review)
+
+    def _show_review(self) -> None:
+        """The reference answer from its title down; on a small terminal (80×24), the key
+        points and their figure at the top instead (the answer is a scroll away)."""
+        title = ".mock-ref-title" if self.app.size.height > 24 else ".mock-points-title"
+        self.query_one(title).scroll_visible(top=True, animate=False)
 
     def action_toggle_point(self, index: int) -> None:
         if self.reviewing and not self.confirming and 0 <= index < len(self.points):
@@ -175,17 +214,13 @@ class QAPane(QuestionPane):
             index = row.index
             ticked = index < len(self.points) and self.points[index]
             auto = index < len(self.auto_points) and self.auto_points[index]
-            text = Text(f"{index + 1} ")
-            text.append("☑ " if ticked else "☐ ", style="bold")
-            text.append(render_math(str(self.key_points[index].get("text", ""))))
-            matched = self.matched[index] if index < len(self.matched) else None
-            if ticked != auto:
-                text.append("   " + self.t("mock.run.point_corrected"), style="dim")
-            elif matched:
-                text.append("   " + self.t("mock.run.point_matched", keyword=matched), style="dim")
-            row.update(text)
+            status = self.statuses[index] if index < len(self.statuses) else "absent"
+            evidence = self.evidence[index] if index < len(self.evidence) else None
+            row.update(point_line(self.t, index, str(self.key_points[index].get("text", "")),
+                                  ticked, status, evidence, corrected=ticked != auto))
             row.set_class(ticked, "-ticked")
             row.set_class(ticked != auto, "-corrected")
+            row.set_class(status == "contradicted" and not ticked, "-contradicted")
         covered, total = sum(self.points), len(self.key_points)
         share = covered / total if total else 0.0
         score = self.t("mock.run.qa_score", covered=covered, total=total, pct=percent(share))

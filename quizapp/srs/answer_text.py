@@ -1,0 +1,161 @@
+"""A typed answer (or a keyword) folded and cut into words, for the key-point matcher.
+
+Folding makes typing differences vanish and keeps meaning: NFKC (full-width `ＱＫ，０．５`
+from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash → `-`, `n't` →
+` not`. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
+where it was stays a word boundary. Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
+three different things, and `√d_k`, `-inf`, `[B, S]` stay formula tokens.
+
+Words ("tokens") are:
+* Latin words and numbers: letters, digits and `_` (`d_k`, `w_q`), with a `.` between
+  digits (`0.1`, `6.4x` is one word, so neither `64` nor `0.1` hides in it);
+* Chinese words, from jieba (`quizapp.srs.segmenter`);
+* every other character alone (`√`, `/`, `[`, `=`, `-`, `，`).
+
+Offsets are kept back to the raw text, so the matcher can quote the words it matched.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
+
+from quizapp.srs import segmenter
+
+# Dash-like characters that NFKC leaves alone; in an answer they all mean minus or hyphen.
+_DASHES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
+_NOT = re.compile(r"n['’]t\b")
+# Punctuation that ends a clause (a negation does not reach past it). `.` only when it is
+# not inside a number, which the word rule already takes care of.
+CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”")
+
+WORD, CJK, OTHER = "w", "c", "o"
+
+
+def is_cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf" or "\uf900" <= ch <= "\ufaff"
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch == "_" or (ch.isalnum() and not is_cjk(ch))
+
+
+def fold(raw: str) -> tuple[str, list[int]]:
+    """The folded text and, per folded character, its index in `raw`."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, ch in enumerate(raw):
+        for out in unicodedata.normalize("NFKC", ch).casefold():
+            chars.append(_DASHES.get(out, out))
+            origin.append(index)
+    text = "".join(chars)
+    if "'" in text or "’" in text:  # doesn't → does not: "not" is the negation cue
+        pieces: list[str] = []
+        mapped: list[int] = []
+        last = 0
+        for m in _NOT.finditer(text):
+            pieces.append(text[last : m.start()])
+            mapped += origin[last : m.start()]
+            pieces.append(" not")
+            mapped += [origin[m.start()]] * 4
+            last = m.end()
+        pieces.append(text[last:])
+        mapped += origin[last:]
+        text, origin = "".join(pieces), mapped
+    return text, origin
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int  # in compact coordinates
+    end: int
+    kind: str  # WORD, CJK or OTHER
+    text: str
+
+
+def _compact(raw: str) -> tuple[str, list[int], set[int], set[int]]:
+    """The folded text without whitespace; per character its raw index; the positions
+    where whitespace (or a hyphen inside a word) was; the positions where a line began."""
+    folded, origin = fold(raw)
+    compact: list[str] = []
+    mapped: list[int] = []
+    gaps: set[int] = set()
+    line_breaks: set[int] = set()
+    n = len(folded)
+    for i, ch in enumerate(folded):
+        if ch.isspace() or unicodedata.category(ch)[0] == "C":
+            gaps.add(len(compact))
+            if ch in "\n\r":
+                line_breaks.add(len(compact))
+            continue
+        if ch == "-" and 0 < i < n - 1 and folded[i - 1].isalpha() and folded[i + 1].isalpha():
+            gaps.add(len(compact))  # long-range = long range; a minus sign is kept
+            continue
+        compact.append(ch)
+        mapped.append(origin[i])
+    return "".join(compact), mapped, gaps, line_breaks
+
+
+class AnswerText:
+    """An answer folded, without whitespace (`compact`), cut into tokens."""
+
+    def __init__(self, raw: str) -> None:
+        self.raw = raw
+        self.compact, self.origin, gaps, self.line_breaks = _compact(raw)
+        self.tokens = self._tokens(gaps)
+        self.token_of: list[int] = [0] * len(self.compact)
+        for index, token in enumerate(self.tokens):
+            for i in range(token.start, token.end):
+                self.token_of[i] = index
+
+    def _tokens(self, gaps: set[int]) -> list[Token]:
+        text = self.compact
+        tokens: list[Token] = []
+        i, n = 0, len(text)
+        while i < n:
+            ch = text[i]
+            j = i + 1
+            if _is_word_char(ch):
+                while j < n and j not in gaps and (
+                    _is_word_char(text[j])
+                    or (text[j] == "." and text[j - 1].isdigit() and j + 1 < n and text[j + 1].isdigit())
+                ):
+                    j += 1
+                tokens.append(Token(i, j, WORD, text[i:j]))
+            elif is_cjk(ch):
+                while j < n and j not in gaps and is_cjk(text[j]):
+                    j += 1
+                run = text[i:j]
+                cuts = segmenter.word_boundaries(run)
+                tokens += [Token(i + a, i + b, CJK, run[a:b]) for a, b in pairwise(cuts)]
+            else:
+                tokens.append(Token(i, j, OTHER, ch))
+            i = j
+        return tokens
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Raw offsets (start, end) of compact characters start..end-1, widened to whole
+        Latin words (a stem `saturat*` quotes "saturates", `not` quotes "doesn't")."""
+        a, b = self.origin[start], self.origin[end - 1] + 1
+        raw = self.raw
+        while a > 0 and _is_word_char(raw[a - 1]) and _is_word_char(raw[a]):
+            a -= 1
+        while b < len(raw) and _is_word_char(raw[b]) and _is_word_char(raw[b - 1]):
+            b += 1
+        return a, b
+
+    def quote(self, start: int, end: int) -> str:
+        a, b = self.span(start, end)
+        return " ".join(self.raw[a:b].split())
+
+    def ends_clause(self, token: Token) -> bool:
+        return (token.kind == OTHER and token.text in CLAUSE_PUNCT) or token.end in self.line_breaks
+
+
+@lru_cache(maxsize=8192)
+def fold_keyword(keyword: str) -> str:
+    """A keyword in the compact form answers are searched in (a trailing `*` removed)."""
+    return _compact(keyword.rstrip("*"))[0]

@@ -1,0 +1,97 @@
+"""Whether a matched phrase is negated in its clause: "S is *not* symmetric", 「并不对称」.
+
+A negation cue (不, 没有, 并非, 无需, not, never, no longer, doesn't, …) negates a match
+when it comes shortly before it in the same clause: at most `WINDOW` words back, with no
+clause punctuation and no word that starts a new proposition in between (但/而是/会/导致,
+but/so/makes/will …: in 「不缩放会饱和」 the 不 belongs to 缩放, not to 饱和). A cue inside
+the matched word itself (不 in 不对称 when the keyword is 对称) negates it too.
+
+Words that begin like a cue but are not negations (不同, 不断, 不仅, 无论, 非常, 无穷,
+会不会, "not only", "no matter") are not cues.
+"""
+
+from __future__ import annotations
+
+from quizapp.srs.answer_text import CJK, WORD, AnswerText
+
+WINDOW = 4  # words between a cue and the match it negates, at most
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ZH_CUES = _words(
+    "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭"
+)
+_ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
+_ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
+_ZH_NOT_CUES = _words(
+    "不同 不断 不仅 不少 不过 不久 不管 不论 无论 非常 无穷 无穷大 无限 不只 不光 不但 未来 不错 "
+    "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
+)
+_EN_CUES = _words("not never no cannot without neither nor none nothing nobody nowhere hardly")
+_EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
+
+# Words that start a new proposition: a cue before them does not reach past them.
+_ZH_BREAKS = _words(
+    "但 但是 而 而是 却 可是 只是 反而 就 则 才 会 导致 让 使 使得 所以 因此 因为 如果 否则 那么 于是 "
+    "从而 并且 而且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得"
+)
+_EN_BREAKS = _words(
+    "but however whereas while instead rather so then because which and makes make made causes cause "
+    "leads lead will would so thus therefore hence since if when can only"
+)
+
+
+def is_cue(word: str) -> bool:
+    if word in _ZH_NOT_CUES or word in _ZH_BREAKS:
+        return False
+    if _is_a_not_a(word):
+        return False
+    return (
+        word in _ZH_CUES
+        or word in _EN_CUES
+        or word.startswith(_ZH_CUE_STARTS)
+        or (len(word) <= 3 and word.startswith(_ZH_CUE_CHARS))
+    )
+
+
+def _is_a_not_a(word: str) -> bool:
+    """会不会, 是不是, 有没有, 可不可以: a question, not a negation."""
+    return len(word) >= 3 and word[1] in "不没" and word[0] == word[2]
+
+
+def contains_cue(text: AnswerText) -> bool:
+    """Whether a phrase carries its own negation (`not symmetric`, 「不对称」, 「无需」)."""
+    return any(is_cue(token.text) and not _harmless(text, i) for i, token in enumerate(text.tokens))
+
+
+def _harmless(text: AnswerText, index: int) -> bool:
+    """An English cue followed by the word that makes it no negation ("not only")."""
+    word = text.tokens[index].text
+    after = _EN_NOT_AFTER.get(word, set())
+    return index + 1 < len(text.tokens) and text.tokens[index + 1].text in after
+
+
+def negation_before(text: AnswerText, start: int) -> int | None:
+    """The compact offset of the cue that negates a match starting at `start`, or None."""
+    index = text.token_of[start]
+    token = text.tokens[index]
+    if start > token.start and is_cue(text.compact[token.start : start]):
+        return token.start  # 不|对称 inside the one word 不对称
+    words = 0
+    for back in range(index - 1, -1, -1):
+        previous = text.tokens[back]
+        if text.ends_clause(previous):
+            return None
+        if previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
+            return None
+        if is_cue(previous.text) and not _harmless(text, back):
+            return previous.start
+        if previous.kind in (WORD, CJK):
+            words += 1
+            if words >= WINDOW:
+                return None
+    return None
