@@ -41,7 +41,8 @@ from quizapp.engine.types import (
     Problem,
     Verdict,
 )
-from quizapp.engine.variants import hand_path, rounded_solutions, written_path
+from quizapp.engine.rule import right_by_hand
+from quizapp.engine.variants import rounded_solutions
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
 
@@ -105,7 +106,7 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
             continue
         blank = np.isnan(user)
         if not spec.integer:
-            right |= _right_by_hand(problem, spec, user)
+            right |= right_by_hand(problem, spec.name, user)
             n_right = np.count_nonzero(right)
         carried = np.zeros(right.shape, dtype=bool)
         if not (right | blank).all():
@@ -174,19 +175,6 @@ def _transposed_truth(problem: Problem, spec: PartSpec, raw: Any) -> bool:
     except AnswerFormatError:
         return False
     return bool(close(value, problem.solution[spec.name].T, spec.integer).all())
-
-
-def _right_by_hand(problem: Problem, spec: PartSpec, user: np.ndarray) -> np.ndarray:
-    """Cells that are right for a hand calculation though further than TOL from the exact
-    value: within TOL of the span between the exact value, what the hint tables give, and
-    what follows from the earlier parts written to 3 decimals."""
-    truth = problem.solution[spec.name]
-    lo, hi = truth, truth
-    for path in (hand_path(problem), written_path(problem)):
-        if path is not None:
-            lo, hi = np.fmin(lo, path[spec.name]), np.fmax(hi, path[spec.name])
-    with np.errstate(invalid="ignore"):
-        return (user >= lo - TOL) & (user <= hi + TOL)
 
 
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:
