@@ -11,8 +11,7 @@ import pytest
 
 from quizapp.engine import CellStatus, from_given, generate, grade, list_types
 from quizapp.engine.degenerate import degenerate
-from quizapp.engine.ops import MissingTableValue
-from quizapp.engine.ops import TOL
+from quizapp.engine.ops import TOL, MissingTableValue
 from quizapp.engine.rule import reach
 from quizapp.engine.variants import hand_solution
 

@@ -70,7 +70,7 @@ def test_no_problem_accepts_more_than_the_bound_and_every_hand_solver_is_right(t
 def test_the_bound_caps_a_path_that_would_reach_further():
     problem = generate("causal_mask", 164, 3)  # the widest problem today: O reaches 0.0039
     truth = problem.solution["O"]
-    lo, hi = reach(problem, "O")
+    _, hi = reach(problem, "O")
     index = np.unravel_index(np.argmax(hi - truth), truth.shape)
     answers = dict(problem.solution)
     far = truth.copy()
