@@ -78,7 +78,7 @@ class Calc:
     hand from the hint tables (`hand`: every eˣ and √x read from the problem's tables,
     every written-down value rounded to 3 decimals)."""
 
-    __slots__ = ("decimals", "half_up", "hand", "mistake", "roots", "round_outputs", "written")
+    __slots__ = ("decimals", "half_up", "hand", "mistake", "roots", "round_outputs", "tie", "written")
 
     def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False,
                  hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None,
@@ -91,6 +91,7 @@ class Calc:
         self.roots = roots  # when a set: collects every x whose √x the solution takes (for the √ table)
         self.written = written if written is not None else (3 if hand is not None else None)  # decimals written down
         self.half_up = half_up  # how written-down values are rounded: half up (school) or half to even (NumPy)
+        self.tie = False  # set when a written-down value was a half (0.0625 to 3): only then do the two roundings differ
 
     def r(self, x):
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
@@ -101,7 +102,13 @@ class Calc:
     def round_output(self, x):
         """A stage's result as it is written down (3 decimals by hand)."""
         if self.written is not None:
-            return round_half_up(x, self.written) if self.half_up else np.round(x, self.written)
+            if self.half_up:
+                return round_half_up(x, self.written)
+            if not self.tie and self.hand is not None:
+                with np.errstate(invalid="ignore"):
+                    scaled = np.abs(np.asarray(x, dtype=float)) * 10.0 ** self.written
+                    self.tie = bool(np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6))
+            return np.round(x, self.written)
         return self.r(x)
 
     def sqrt(self, x: float) -> float:
@@ -123,9 +130,8 @@ def round_half_up(x, decimals: int):
     NumPy's `round` goes to even (0.062). The 1e-9 keeps 1.0005, stored as 1.000499…, a half."""
     arr = np.asarray(x, dtype=float)
     scale = 10.0 ** decimals
-    with np.errstate(invalid="ignore"):
-        out = np.sign(arr) * np.floor(np.abs(arr) * scale + 0.5 + 1e-9) / scale
-    return out if np.ndim(x) else float(out)
+    out = np.copysign(np.floor(np.abs(arr) * scale + 0.5 + 1e-9) / scale, arr)  # no warnings: ±∞, NaN pass
+    return out if out.ndim else float(out)
 
 
 def close(user: np.ndarray, truth: np.ndarray, integer: bool = False, finite: bool = False) -> np.ndarray:

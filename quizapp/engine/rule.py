@@ -26,12 +26,12 @@ CARRY_DECIMALS = (3, 4)  # what a hand-solver carries from one part to the next
 HALF_UP = (False, True)  # half to even (NumPy, Python), half up (school)
 
 
-def hand_path(problem: Problem, carry: int, half_up: bool) -> list[dict[str, np.ndarray]] | None:
+def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[str, np.ndarray]], bool] | None:
     """Each part as a hand-solver computes it before typing it: from the problem's tables,
     and from the earlier parts as they wrote them (`carry` decimals, rounded `half_up` or
     to even). With 4 decimals also the part as written to 4 (0.70705 → 0.7071 → typed
     0.707: rounding twice). None when a table lacks a value the path needs (the self-test
-    forbids it)."""
+    forbids it). Also whether a written-down value was a half (then the other rounding differs)."""
     calc = Calc(round_outputs=True, hand=hand_tables(problem), written=carry, half_up=half_up)
     try:
         env = run_stages(problem._stages, dict(problem._env), calc)
@@ -45,7 +45,7 @@ def hand_path(problem: Problem, carry: int, half_up: bool) -> list[dict[str, np.
                     out[stage.name] = np.asarray(stage.fn(bare, *[env[name] for name in stage.inputs]), dtype=float)
     except MissingTableValue:
         return None
-    return [out]
+    return [out], calc.tie
 
 
 def _typed_after_carrying(path: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
@@ -65,11 +65,16 @@ def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict
     if cache is None:
         paths, typed = [], []
         for carry in CARRY_DECIMALS:
-            for half_up in HALF_UP:
-                for path in hand_path(problem, carry, half_up) or ():
+            for half_up in HALF_UP:  # half to even first: half up only when some value was a half
+                found = hand_path(problem, carry, half_up)
+                if found is None:
+                    continue
+                for path in found[0]:
                     paths.append(path)
                     if carry > 3:
                         typed += _typed_after_carrying(path)
+                if not found[1]:
+                    break
         cache = problem.__dict__["_hand_paths"] = (paths, typed)
     return cache
 

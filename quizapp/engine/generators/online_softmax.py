@@ -17,7 +17,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import significant, softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import num, table_num, vec
+from quizapp.engine.text import mat, num, table_num, vec
 from quizapp.i18n import Translator
 
 # difficulty -> (blocks, keys per block, score range, value range)
@@ -138,6 +138,7 @@ class OnlineSoftmaxFamily(Family):
                 lines.append(t("engine.online_softmax.next", b=b + 1, s=vec(block), m_old=num(old), m=num(m),
                                scale=scale, d=num(old - m), l_old=num(env["l"][b - 1]), e=e, l=num(ell),
                                acc_old=num(env["acc"][b - 1]), v=vec(vals), acc=num(acc)))
+        lines.append(f"m = {mat(env['m'])}, ℓ = {mat(env['l'])}, acc = {mat(env['acc'])}")
         full = float(softmax(g["s"]) @ g["v"])
         lines.append(t("engine.online_softmax.final", acc=num(env["acc"][-1]), l=num(env["l"][-1]),
                        o=num(env["o"]), full=num(full)))
