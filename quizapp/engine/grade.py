@@ -2,9 +2,11 @@
 
 Every cell gets a `CellStatus`:
 
-* RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞), or
-  of the span up to what a hand calculation gets: using the problem's hint tables (eˣ to
-  4 significant digits, √x to 4 decimals), or the earlier parts as written to 3 decimals;
+* RIGHT by the README's rule (`rule.py`): within `TOL` of the exact value (exact for
+  integer parts and ±∞), or of what a hand path through the problem's own tables reaches
+  carrying 3 or 4 decimals, rounded either way — never more than `rule.BOUND` off; a tied
+  argmax accepts every tied column (`Family.also_right`), and a part equal to an earlier
+  one (rope's dot_shifted = dot) is right wherever that one is;
 * CARRIED when it is not, but follows from the user's *own* earlier parts (follow-through
   marking, as STACK does; by interval reasoning over the rounding of what they typed, and
   across blank parts — see `follow.py`): whoever slips in S still earns part of the credit

@@ -1,5 +1,6 @@
 """The rule for "right" (README, "Drill scoring"), pinned from both sides over every type,
-difficulty and 200 seeds (the full sweep runs by default: about 15 s on one core).
+difficulty and 200 seeds (the full sweep runs by default: about 20 s on one core; no
+generated problem is degenerate either).
 
 * The bound: no generated problem accepts a cell further than `BOUND` from the exact value.
 * Honesty: two simulated hand-solvers, who use only the problem's own hint tables, are
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from quizapp.engine import CellStatus, generate, grade, list_types
+from quizapp.engine.degenerate import degenerate
 from quizapp.engine.family import run_stages
 from quizapp.engine.ops import Calc, MissingTableValue, round_half_up
 from quizapp.engine.rule import BOUND, reach
@@ -53,6 +55,7 @@ def test_no_problem_accepts_more_than_the_bound_and_every_hand_solver_is_right(t
     for difficulty in (1, 2, 3):
         for seed in SEEDS:
             problem = generate(type_id, seed, difficulty)
+            assert degenerate(problem) is None, (difficulty, seed)
             width = widest(problem)
             if width > worst[0]:
                 worst = (width, (difficulty, seed))
