@@ -5,9 +5,11 @@
 Each problem is generated from its seed and graded against the answer a careful student
 types: the solution rounded to 3 decimals, as text (formatting that text is not timed).
 A second column grades a classic mistake instead (when the type has one), which also
-exercises mistake diagnosis and, since issue 8, the hand-calculation span (table-only and
-3-decimal paths) and the interval follow-through, which makes it several times slower than
-the correct column. The aim is at least 5,000 `attention` problems per second at difficulty
+exercises mistake diagnosis and the rule's hand paths (`quizapp/engine/rule.py`: tables,
+3 or 4 decimals carried, half-up paths only when a value was a half) and the interval
+follow-through, which makes it several times slower than the correct column. All 27 types
+are listed (online_softmax, rmsnorm, residual_gradient and attention_cost since issue 24);
+grading a wrong `attention` answer should stay at ≥ 400/s on an idle machine. The aim is at least 5,000 `attention` problems per second at difficulty
 1–2 (correct column); difficulty 3 is reported. Note the machine's load (`uptime`) with the
 figures: the runs measure CPU time, but a loaded shared machine still lowers them.
 """

@@ -28,4 +28,8 @@ DRILL_TYPES: tuple[str, ...] = (
     "dropout",
     "gqa_kv",
     "symmetric_scores",
+    "online_softmax",
+    "rmsnorm",
+    "residual_gradient",
+    "attention_cost",
 )

@@ -254,8 +254,14 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
         lines.append(t("engine.cli.hint", message=hint_message(key, lang)))
     word = t("engine.cli.all_right") if verdict.correct else t("engine.cli.not_all_right")
     if verdict.carried_score > 0:
+        # points of 100, not a percentage of the score: "10.7 of the 75 points", never "11% of it"
         lines.append(t("engine.cli.score_carried", score=percent(verdict.score), verdict=word,
-                       carried=percent(verdict.carried_score)))
+                       points=_points(verdict.score), carried=_points(verdict.carried_score)))
     else:
         lines.append(t("engine.cli.score", score=percent(verdict.score), verdict=word))
     return lines
+
+
+def _points(fraction: float) -> str:
+    """A share of the drill's 100 points, to one decimal: 0.1071 → "10.7", 0.75 → "75"."""
+    return f"{fraction * 100:.1f}".removesuffix(".0")

@@ -11,7 +11,8 @@ import math
 
 import numpy as np
 
-from quizapp.engine.text import dot_terms, mat, num, subscript, vec
+from quizapp.engine.ops import significant
+from quizapp.engine.text import approx_sign, dot_terms, mat, num, subscript, table_num, vec
 from quizapp.i18n import Translator
 
 
@@ -55,7 +56,7 @@ def scale_lines(t: Translator, s: np.ndarray, d_k: int, scaled: np.ndarray, name
     lines = [t("engine.explain.scale", d_k=d_k, root=root_text)]
     if not exact_root:
         distinct = sorted({float(x) for x in np.ravel(s) if x != 0})
-        examples = t("engine.comma").join(f"{num(x)}/{root:.4f} = {num(x / root)}" for x in distinct[:4])
+        examples = t("engine.comma").join(f"{num(x)}/{root:.4f} ≈ {num(x / root)}" for x in distinct[:4])
         if examples:
             lines.append("  " + examples)
     lines.append(f"{name} = S/√{d_k} = {mat(scaled)}")
@@ -68,11 +69,12 @@ def softmax_lines(t: Translator, x: np.ndarray, a: np.ndarray, name: str = "A") 
     lines = [t("engine.explain.softmax", name=name)]
     for i, (row, out) in enumerate(zip(x2, a2)):
         with np.errstate(over="ignore"):
-            e = np.exp(row)
+            e = np.array([significant(float(v)) for v in np.exp(row)])  # as the eˣ table gives them (16.92)
         total = float(np.sum(e))
         label = t("engine.row", n=i + 1) if x2.shape[0] > 1 else t("engine.explain.the_row")
-        lines.append("  " + t("engine.explain.softmax_row", label=label, x=vec(row), exp=vec(e), total=num(total),
-                              out=vec(out)))
+        exp = "[" + ", ".join(table_num(v) for v in e) + "]"
+        lines.append("  " + t("engine.explain.softmax_row", label=label, x=vec(row), eq=approx_sign(*np.exp(row)),
+                              exp=exp, total=table_num(round(total, 6)), out=vec(out)))
     lines.append(t("engine.explain.rows_sum_to_one", name=name, value=mat(a)))
     return lines
 

@@ -40,7 +40,7 @@ def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT)
 
 
 class Family:
-    """Base class of the sixteen problem families (one module each under `generators/`)."""
+    """Base class of the problem families (one module each under `generators/`)."""
 
     id: ClassVar[str]
     title_zh: ClassVar[str]
@@ -49,7 +49,10 @@ class Family:
     optional: ClassVar[tuple[str, ...]] = ()  # given names that may be present
     required_params: ClassVar[tuple[str, ...]] = ()  # scalar params that must be given
     param_defaults: ClassVar[dict[str, Scalar | None]] = {}  # optional params (None: derived)
-    mistake_ids: ClassVar[tuple[str, ...]] = ()  # mistakes worth computing for this family
+    mistake_ids: ClassVar[tuple[str, ...]] = ()  # mistakes worth computing for this family ("id@variant": one way of it)
+    # part -> an earlier part it always equals (rope: dot_shifted = dot): what is right or
+    # carried in the one is so in the other, whichever way the user got there
+    equal_parts: ClassVar[dict[str, str]] = {}
 
     # --- to implement -------------------------------------------------------------
     def sample(self, rng: np.random.Generator, difficulty: int) -> tuple[dict[str, np.ndarray], dict[str, Scalar]]:
@@ -73,6 +76,15 @@ class Family:
 
     def hints(self, env: dict[str, Any]) -> list[Hint]:
         return []
+
+    def extra_roots(self, env: dict[str, Any]) -> set[float]:
+        """Values whose √ the table shows beside those the solution takes (decoys)."""
+        return set()
+
+    def also_right(self, problem: Problem, name: str, user: np.ndarray) -> np.ndarray | None:
+        """Cells of part `name` that are right though not the solution's value (a tied
+        argmax: any tied column); None when the part has a single right value per cell."""
+        return None
 
     def prompt(self, problem: Problem, lang: str) -> str:
         raise NotImplementedError

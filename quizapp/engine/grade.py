@@ -2,9 +2,11 @@
 
 Every cell gets a `CellStatus`:
 
-* RIGHT when it is within `TOL` of the exact value (exact for integer parts and ±∞), or
-  of the span up to what a hand calculation gets: using the problem's hint tables (eˣ to
-  4 significant digits, √x to 4 decimals), or the earlier parts as written to 3 decimals;
+* RIGHT by the README's rule (`rule.py`): within `TOL` of the exact value (exact for
+  integer parts and ±∞), or of what a hand path through the problem's own tables reaches
+  carrying 3 or 4 decimals, rounded either way — never more than `rule.BOUND` off; a tied
+  argmax accepts every tied column (`Family.also_right`), and a part equal to an earlier
+  one (rope's dot_shifted = dot) is right wherever that one is;
 * CARRIED when it is not, but follows from the user's *own* earlier parts (follow-through
   marking, as STACK does; by interval reasoning over the rounding of what they typed, and
   across blank parts — see `follow.py`): whoever slips in S still earns part of the credit
@@ -22,14 +24,16 @@ format errors, and callers must not count the attempt.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from quizapp.engine.follow import Interval, follows, upstream_intervals
 from quizapp.engine.mistakes import MISTAKES
-from quizapp.engine.ops import TOL, close
+from quizapp.engine.ops import close
 from quizapp.engine.parse import parse_answer, to_array
+from quizapp.engine.rule import right_by_hand
 from quizapp.engine.text import shape_text
 from quizapp.engine.types import (
     CARRIED_CREDIT,
@@ -41,7 +45,7 @@ from quizapp.engine.types import (
     Problem,
     Verdict,
 )
-from quizapp.engine.variants import hand_path, rounded_solutions, written_path
+from quizapp.engine.variants import rounded_solutions
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
 
@@ -99,22 +103,30 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
             continue
         finite = not spec.allow_inf
         right = close(user, truth, spec.integer, finite)
+        other = problem._family.also_right(problem, spec.name, user)
+        if other is not None:
+            right |= other
         n_right = np.count_nonzero(right)
         if n_right == right.size:  # the hot path: a correct part
             part_verdicts[spec.name] = PartVerdict(1.0, right.tolist(), None, True, ())
             continue
         blank = np.isnan(user)
+        same = problem._family.equal_parts.get(spec.name)
         if not spec.integer:
-            right |= _right_by_hand(problem, spec, user)
+            right |= right_by_hand(problem, spec.name, user)
+            if same is not None:
+                right |= right_by_hand(problem, same, user)
             n_right = np.count_nonzero(right)
         carried = np.zeros(right.shape, dtype=bool)
+        if same is not None and same in parsed:  # the same number as the user's own equal part
+            carried = close(user, parsed[same], spec.integer) & ~right & ~blank
         if not (right | blank).all():
             # Only now is follow-through worth computing: a cell already right needs no second chance.
             if upstream is None:
                 upstream = upstream_intervals(problem, parsed)
             interval = upstream.get(spec.name)
             if interval is not None:
-                carried = follows(user, interval, spec.integer) & ~right & ~blank
+                carried |= follows(user, interval, spec.integer) & ~right & ~blank
         n_carried = np.count_nonzero(carried)
         found = tuple(_diagnose(problem, spec, user))
         diagnosis.extend(found)
@@ -125,6 +137,8 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         part_verdicts[spec.name] = PartVerdict(n_right / right.size + carried_score, right.tolist(), None,
                                                not blank.all(), found, carried_score, _status_codes(right, carried, blank))
 
+    if len(diagnosis) > 1:
+        diagnosis, part_verdicts = _prune(problem, parsed, diagnosis, part_verdicts)
     n = len(part_verdicts)
     score = sum(pv.score for pv in part_verdicts.values()) / n
     carried_score = sum(pv.carried_score for pv in part_verdicts.values()) / n
@@ -176,27 +190,42 @@ def _transposed_truth(problem: Problem, spec: PartSpec, raw: Any) -> bool:
     return bool(close(value, problem.solution[spec.name].T, spec.integer).all())
 
 
-def _right_by_hand(problem: Problem, spec: PartSpec, user: np.ndarray) -> np.ndarray:
-    """Cells that are right for a hand calculation though further than TOL from the exact
-    value: within TOL of the span between the exact value, what the hint tables give, and
-    what follows from the earlier parts written to 3 decimals."""
-    truth = problem.solution[spec.name]
-    lo, hi = truth, truth
-    for path in (hand_path(problem), written_path(problem)):
-        if path is not None:
-            lo, hi = np.fmin(lo, path[spec.name]), np.fmax(hi, path[spec.name])
-    with np.errstate(invalid="ignore"):
-        return (user >= lo - TOL) & (user <= hi + TOL)
-
-
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:
-    found = []
+    found: list[Diagnosis] = []
     for mistake, changed in problem.mistakes.items():
         wrong = changed.get(spec.name)
         if wrong is not None and close(user, wrong, spec.integer).all():
-            info = MISTAKES[mistake]
-            found.append(Diagnosis(spec.name, mistake, info.zh, info.en))
+            info = MISTAKES[mistake.split("@")[0]]  # "rope_wrong_direction@q": one way of making it
+            if all(d.mistake != info.id for d in found):
+                found.append(Diagnosis(spec.name, info.id, info.zh, info.en))
     return found
+
+
+def _prune(problem: Problem, parsed: dict[str, np.ndarray], diagnosis: list[Diagnosis],
+           part_verdicts: dict[str, PartVerdict]) -> tuple[list[Diagnosis], dict[str, PartVerdict]]:
+    """Where two mistakes explain the same part, keep those that the rest of the answer
+    agrees with: halving every KV cache (forgot K or V) and caching h/g heads both give
+    the same GQA figure, but a right factor h/g rules the second out."""
+    def consistent(mistake: str) -> bool:
+        for variant, changed in problem.mistakes.items():
+            if variant.split("@")[0] != mistake:
+                continue
+            if all(name not in parsed or close(parsed[name], wrong, problem.part(name).integer).all()
+                   for name, wrong in changed.items()):
+                return True
+        return False
+
+    keep: list[Diagnosis] = []
+    for found in diagnosis:
+        rivals = [d for d in diagnosis if d.part == found.part and d.mistake != found.mistake]
+        if rivals and not consistent(found.mistake) and any(consistent(d.mistake) for d in rivals):
+            continue
+        keep.append(found)
+    if len(keep) == len(diagnosis):
+        return diagnosis, part_verdicts
+    verdicts = {name: replace(pv, diagnosis=tuple(d for d in pv.diagnosis if d in keep))
+                for name, pv in part_verdicts.items()}
+    return keep, verdicts
 
 
 def _rounded_early(problem: Problem, spec: PartSpec, user: np.ndarray, truth: np.ndarray,

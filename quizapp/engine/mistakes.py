@@ -160,6 +160,34 @@ _ALL += [
             "can score higher."),
 ]
 
+_ALL += [
+    # Online softmax, RMSNorm, residuals, attention cost
+    Mistake("online_forgot_rescale",
+            "忘了重新缩放：最大值从 m_old 变成 m_new 时，旧的 ℓ 和 acc 要先乘 e^(m_old − m_new)，否则新旧两部分的基准不一致。",
+            "Forgot the rescale: when the max moves from m_old to m_new, the old ℓ and acc must be multiplied by "
+            "e^(m_old − m_new) first, or the old and new terms are on different scales."),
+    Mistake("rms_subtracted_mean",
+            "RMSNorm 不减均值：那是 LayerNorm；RMSNorm 直接用 √(mean(x²) + ε) 缩放 x。",
+            "RMSNorm does not subtract the mean (that is LayerNorm): it scales x by √(mean(x²) + ε) directly."),
+    Mistake("rms_forgot_eps",
+            "漏了 ε：分母是 √(mean(x²) + ε)，ε 防止除以 0。",
+            "Left out ε: the denominator is √(mean(x²) + ε); ε keeps it away from 0."),
+    Mistake("residual_one_plus_product",
+            "残差不是最后加一次 1：每个块的导数都是 1 + a_i，总梯度是 Π(1 + a_i)，不是 1 + Π a_i。",
+            "The identity is not added once at the end: every block's derivative is 1 + a_i, so the gradient is "
+            "Π(1 + a_i), not 1 + Π a_i."),
+    Mistake("residual_dropped_identity",
+            "有残差时漏了恒等项：y = x + f(x) 的导数是 1 + f′，不是 f′。",
+            "Dropped the identity term: the derivative of y = x + f(x) is 1 + f′, not f′."),
+    Mistake("flops_forgot_two",
+            "一次乘加算 2 个 FLOP：(S×d)(d×S) 要 S²·d 次乘加，即 2·S²·d FLOP。",
+            "A multiply-add is 2 FLOPs: (S×d)(d×S) takes S²·d multiply-adds, i.e. 2·S²·d FLOPs."),
+    Mistake("flash_keeps_scores",
+            "FlashAttention 不保存 S×S 的分数矩阵：分块在 SRAM 里算完即丢，只保存每行的 m 和 ℓ，显存 O(S)。",
+            "FlashAttention never stores the S×S scores: each block is used in SRAM and dropped; only m and ℓ per "
+            "row are kept, O(S) memory."),
+]
+
 MISTAKES: dict[str, Mistake] = {m.id: m for m in _ALL}
 
 REQUIRED_MISTAKES = (

@@ -37,22 +37,15 @@ class HandTables:
         self.tables = tables or {}  # other tables by hint kind (sin_table, cos_table)
 
     def lookup(self, kind: str, x: float) -> float:
-        rows = self.tables.get(kind, {})
-        key = round(x, 4) + 0.0
-        if key not in rows:
-            raise MissingTableValue(f"{kind}({key})")
-        return rows[key]
+        return _nearest(self.tables.get(kind, {}), x, 4, f"{kind}({round(x, 4) + 0.0})")
 
     def exp(self, x: np.ndarray) -> np.ndarray:
         def one(v: float) -> float:
             if v == -math.inf:
                 return 0.0
-            key = round(v, 3) + 0.0
-            if key == 0:
+            if round(v, 3) == 0:
                 return 1.0
-            if key not in self.exp_rows:
-                raise MissingTableValue(f"e^{key}")
-            return self.exp_rows[key]
+            return _nearest(self.exp_rows, v, 3, f"e^{round(v, 3) + 0.0}")
         arr = np.asarray(x, dtype=float)
         return np.array([one(v) for v in arr.ravel().tolist()]).reshape(arr.shape)
 
@@ -67,22 +60,38 @@ class HandTables:
         return self.sqrt_rows[min(near, key=lambda key: abs(key - x))]
 
 
+def _nearest(rows: dict[float, float], x: float, decimals: int, what: str) -> float:
+    """The row for x as a table keyed to `decimals` places shows it — or, for an x carried
+    with one more decimal (2.8285, a half), the nearest row within half a unit (2.828)."""
+    key = round(x, decimals) + 0.0
+    if key in rows:
+        return rows[key]
+    half = 0.5 * 10.0 ** -decimals + 1e-9
+    near = [row for row in rows if abs(row - x) <= half]
+    if not near:
+        raise MissingTableValue(what)
+    return rows[min(near, key=lambda row: abs(row - x))]
+
+
 class Calc:
     """How to run a family's stages: exactly, as a mistake, rounding intermediates, or by
     hand from the hint tables (`hand`: every eˣ and √x read from the problem's tables,
     every written-down value rounded to 3 decimals)."""
 
-    __slots__ = ("decimals", "hand", "mistake", "roots", "round_outputs", "written")
+    __slots__ = ("decimals", "half_up", "hand", "mistake", "roots", "round_outputs", "tie", "written")
 
     def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False,
-                 hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None) -> None:
+                 hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None,
+                 half_up: bool = False) -> None:
         self.mistake = mistake
         self.decimals = decimals
         # also round each stage's result (the parts themselves), not only what happens inside
         self.round_outputs = round_outputs
         self.hand = hand
         self.roots = roots  # when a set: collects every x whose √x the solution takes (for the √ table)
-        self.written = 3 if hand is not None else written  # decimals of the values written down
+        self.written = written if written is not None else (3 if hand is not None else None)  # decimals written down
+        self.half_up = half_up  # how written-down values are rounded: half up (school) or half to even (NumPy)
+        self.tie = False  # set when a written-down value was a half (0.0625 to 3): only then do the two roundings differ
 
     def r(self, x):
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
@@ -93,6 +102,12 @@ class Calc:
     def round_output(self, x):
         """A stage's result as it is written down (3 decimals by hand)."""
         if self.written is not None:
+            if self.half_up:
+                return round_half_up(x, self.written)
+            if not self.tie and self.hand is not None:
+                with np.errstate(invalid="ignore"):
+                    scaled = np.abs(np.asarray(x, dtype=float)) * 10.0 ** self.written
+                    self.tie = bool(np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6))
             return np.round(x, self.written)
         return self.r(x)
 
@@ -108,6 +123,15 @@ class Calc:
 
 
 EXACT = Calc()
+
+
+def round_half_up(x, decimals: int):
+    """Round as a person does, halves away from zero (0.0625 → 0.063, −0.0625 → −0.063);
+    NumPy's `round` goes to even (0.062). The 1e-9 keeps 1.0005, stored as 1.000499…, a half."""
+    arr = np.asarray(x, dtype=float)
+    scale = 10.0 ** decimals
+    out = np.copysign(np.floor(np.abs(arr) * scale + 0.5 + 1e-9) / scale, arr)  # no warnings: ±∞, NaN pass
+    return out if out.ndim else float(out)
 
 
 def close(user: np.ndarray, truth: np.ndarray, integer: bool = False, finite: bool = False) -> np.ndarray:

@@ -183,6 +183,6 @@ def _build(fam: Family, given: dict[str, np.ndarray], params: Params,
     return Problem(
         type=fam.id, seed=seed, difficulty=difficulty, given=given, params=shown, parts=specs,
         solution=solution,
-        hints=fam.hints(env) + _root_hints(roots),
+        hints=fam.hints(env) + _root_hints(roots | fam.extra_roots(env)),
         _family=fam, _env=env, _stages=stages,
     )

@@ -74,3 +74,23 @@ def subscript(i: int) -> str:
 def table_num(x: float) -> str:
     """A hint-table value with all its digits (16.92, 0.04979, 1.4142), minus as U+2212."""
     return num(x, 6, trim=True)
+
+
+def exact_text(x: float, max_decimals: int = 6) -> str | None:
+    """x with all its decimals when it has at most `max_decimals` (0.0625, 6.1875), else None."""
+    for decimals in range(max_decimals + 1):
+        if abs(x * 10 ** decimals - round(x * 10 ** decimals)) < 1e-9:
+            text = f"{x:.{decimals}f}"
+            return ("0" if not text.strip("-0.") else text).replace("-", MINUS)
+    return None
+
+
+def eq(x: float, decimals: int = 3) -> str:
+    """'= 0.0625' when x is written exactly, '≈ 0.707' when it is rounded (to `decimals`)."""
+    text = exact_text(float(x))
+    return f"= {text}" if text is not None else f"≈ {num(x, decimals)}"
+
+
+def approx_sign(*values: float) -> str:
+    """'=' when every value is written exactly by `num`, else '≈'."""
+    return "=" if all(exact_text(float(v), 3) is not None for v in values) else "≈"

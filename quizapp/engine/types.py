@@ -119,7 +119,8 @@ class Diagnosis:
 class CellStatus(StrEnum):
     """How one graded cell stands.
 
-    * RIGHT   — matches the true value (within the 3-decimal band; exact for integers, ±∞);
+    * RIGHT   — matches the true value by the README's rule (`rule.py`: within the rounding
+      of a careful hand path, at most `rule.BOUND` off; exact for integers, ±∞);
     * CARRIED — wrong against the truth, but consistent with the user's own earlier parts
       (follow-through): it earns partial credit (`CARRIED_CREDIT`) and is never "right";
     * WRONG   — neither;

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from quizapp.engine.family import run_stages
-from quizapp.engine.ops import Calc, HandTables, MissingTableValue, close
+from quizapp.engine.ops import Calc, HandTables, close
 from quizapp.engine.types import Problem
 
 ROUNDING_DECIMALS = (1, 2)
@@ -37,7 +37,9 @@ def mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
             truth = problem.solution[spec.name]
             if wrong.shape != truth.shape or np.isnan(wrong).any():
                 continue
-            if not close(wrong, truth, spec.integer).all():
+            right = close(wrong, truth, spec.integer)
+            other = problem._family.also_right(problem, spec.name, wrong)
+            if not (right if other is None else right | other).all():
                 changed[spec.name] = wrong
         if changed:
             out[mistake] = changed
@@ -63,53 +65,3 @@ def hand_tables(problem: Problem) -> HandTables:
     for hint in problem.hints:
         tables.setdefault(hint.kind, {}).update((float(x), float(y)) for x, y in hint.rows)
     return HandTables(tables.pop("exp_table", {}), tables.pop("sqrt_table", {}), tables)
-
-
-def hand_solution(problem: Problem) -> dict[str, np.ndarray]:
-    """The answers of a person who uses only the problem's hint tables (eˣ, √x) and writes
-    every part down to 3 decimals, computing each part from the parts they wrote before.
-
-    Raises `MissingTableValue` when the tables lack a value the calculation needs.
-    """
-    cache = problem.__dict__.get("_hand_solution")
-    if cache is None:
-        env = _rerun(problem, Calc(round_outputs=True, hand=hand_tables(problem)))
-        cache = {spec.name: np.asarray(env[spec.name], dtype=float) for spec in problem.parts}
-        problem.__dict__["_hand_solution"] = cache
-    return cache
-
-
-def _unrounded_parts(problem: Problem, calc: Calc) -> dict[str, np.ndarray]:
-    """Each part computed by `calc` from the earlier parts as written (rounded), the part
-    itself not yet rounded: the grader's TOL is what rounding the answer needs."""
-    env = _rerun(problem, calc)
-    names = {spec.name for spec in problem.parts}
-    out = {}
-    bare = Calc(hand=calc.hand) if calc.hand is not None else Calc()
-    bare.written = None
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        for stage in problem._stages:
-            if stage.name in names:
-                out[stage.name] = np.asarray(stage.fn(bare, *[env[name] for name in stage.inputs]), dtype=float)
-    return out
-
-
-def hand_path(problem: Problem) -> dict[str, np.ndarray] | None:
-    """`hand_solution` before each part is rounded (None when a table lacks a value)."""
-    cache = problem.__dict__.get("_hand_path", False)
-    if cache is False:
-        try:
-            cache = _unrounded_parts(problem, Calc(round_outputs=True, hand=hand_tables(problem)))
-        except MissingTableValue:
-            cache = None
-        problem.__dict__["_hand_path"] = cache
-    return cache
-
-
-def written_path(problem: Problem) -> dict[str, np.ndarray]:
-    """Each part computed from the earlier parts as written to 3 decimals (hidden steps,
-    eˣ and √x, at full precision), before the part itself is rounded."""
-    cache = problem.__dict__.get("_written_path")
-    if cache is None:
-        cache = problem.__dict__["_written_path"] = _unrounded_parts(problem, Calc(round_outputs=True, written=3))
-    return cache

@@ -2,6 +2,7 @@
 
 from quizapp.engine.generators.alibi import AlibiFamily
 from quizapp.engine.generators.attention import AttentionFamily
+from quizapp.engine.generators.attention_cost import AttentionCostFamily
 from quizapp.engine.generators.causal_mask import CausalMaskFamily
 from quizapp.engine.generators.cross_attention import CrossAttentionFamily
 from quizapp.engine.generators.dropout import DropoutFamily
@@ -11,10 +12,13 @@ from quizapp.engine.generators.layernorm import LayerNormFamily
 from quizapp.engine.generators.memory import MemoryFamily
 from quizapp.engine.generators.multi_head import MultiHeadFamily
 from quizapp.engine.generators.noam_lr import NoamLRFamily
+from quizapp.engine.generators.online_softmax import OnlineSoftmaxFamily
 from quizapp.engine.generators.padding_mask import PaddingMaskFamily
 from quizapp.engine.generators.params import ParamsFamily
 from quizapp.engine.generators.positional_encoding import PositionalEncodingFamily
 from quizapp.engine.generators.qkv import QKVFamily
+from quizapp.engine.generators.residual_gradient import ResidualGradientFamily
+from quizapp.engine.generators.rmsnorm import RMSNormFamily
 from quizapp.engine.generators.rope import RopeFamily
 from quizapp.engine.generators.saturation import SaturationFamily
 from quizapp.engine.generators.scaled_scores import ScaledScoresFamily
@@ -29,5 +33,5 @@ ALL_FAMILIES = (
     AttentionFamily(), CausalMaskFamily(), PaddingMaskFamily(), CrossAttentionFamily(), MultiHeadFamily(),
     LayerNormFamily(), FFNFamily(), SaturationFamily(), ShapesFamily(), ParamsFamily(), MemoryFamily(),
     PositionalEncodingFamily(), RopeFamily(), AlibiFamily(), NoamLRFamily(), DropoutFamily(), GQAKVFamily(),
-    SymmetricScoresFamily(),
+    SymmetricScoresFamily(), OnlineSoftmaxFamily(), RMSNormFamily(), ResidualGradientFamily(), AttentionCostFamily(),
 )

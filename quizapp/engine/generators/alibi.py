@@ -13,7 +13,7 @@ import numpy as np
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import mat, num
+from quizapp.engine.text import eq, mat, num
 from quizapp.i18n import Translator
 
 # difficulty -> (H choices, n)
@@ -53,7 +53,7 @@ class AlibiFamily(Family):
 
     def part_specs(self, given, params):
         n = int(params["n"])
-        return [part("m", (), zh="斜率 m = 2^(−8h/H)", en="slope m = 2^(−8h/H)"),
+        return [part("m", (), zh="斜率 m = 2^(−8·head/H)", en="slope m = 2^(−8·head/H)"),
                 part("bias", (n, n), allow_inf=True, zh="偏置矩阵（未来位置 −∞）", en="bias matrix (future −∞)")]
 
     def prompt(self, problem, lang):
@@ -64,5 +64,5 @@ class AlibiFamily(Family):
     def steps(self, problem, lang):
         t = Translator(lang)
         p, s = problem.params, problem.solution
-        return [f"m = 2^(−8·{p['head']}/{p['H']}) = 2^{num(-8 * p['head'] / p['H'])} = {num(s['m'])}",
+        return [f"m = 2^(−8·{p['head']}/{p['H']}) = 2^{num(-8 * p['head'] / p['H'])} {eq(float(s['m']))}",
                 t("engine.alibi.bias", bias=mat(s["bias"])), t("engine.alibi.why")]

@@ -22,7 +22,7 @@ SETUPS = {1: (2, 4, (-1, 1), (-1, 1)), 2: (2, 4, (-2, 2), (-2, 2)), 3: (3, 4, (-
 
 
 def hidden_stage(calc, x, w1, b1):
-    return x @ w1 if calc.mistake == "forgot_bias" else x @ w1 + b1
+    return x @ w1 if calc.mistake in ("forgot_bias", "forgot_bias@b1") else x @ w1 + b1
 
 
 def relu_stage(calc, h):
@@ -30,7 +30,7 @@ def relu_stage(calc, h):
 
 
 def output_stage(calc, r, w2, b2):
-    y = r @ w2 if calc.mistake == "forgot_bias" else r @ w2 + b2
+    y = r @ w2 if calc.mistake in ("forgot_bias", "forgot_bias@b2") else r @ w2 + b2
     return np.maximum(y, 0.0) if calc.mistake == "relu_on_output" else y
 
 
@@ -40,7 +40,8 @@ class FFNFamily(Family):
     title_en = "Feed-forward network (FFN)"
     required = ("x", "W1", "W2")
     optional = ("b1", "b2")
-    mistake_ids = ("forgot_relu", "forgot_bias", "relu_on_output")
+    # forgot_bias: both biases, or only b₁, or only b₂ (each named the same)
+    mistake_ids = ("forgot_relu", "forgot_bias", "forgot_bias@b1", "forgot_bias@b2", "relu_on_output")
 
     def sample(self, rng, difficulty):
         d_model, d_ff, (wlo, whi), (blo, bhi) = SETUPS[difficulty]

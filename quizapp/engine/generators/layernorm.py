@@ -15,7 +15,7 @@ import numpy as np
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import MINUS, num, signed, vec
+from quizapp.engine.text import MINUS, approx_sign, eq, exact_text, num, signed, vec
 from quizapp.i18n import Translator
 
 GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
@@ -90,6 +90,14 @@ class LayerNormFamily(Family):
             extras["beta"] = np.zeros(n)
         return extras
 
+    def extra_roots(self, env):
+        """√ rows beside σ²'s own, so the table does not give the variance away: the
+        neighbours on the grid variances of n integers lie on (k/n²), and the unbiased
+        variance the classic mistake needs."""
+        n, var = env["x"].shape[0], float(env["var"])
+        grid = {var + k / n ** 2 for k in (-2, -1, 1, 2)} | {var * n / (n - 1)}
+        return {round(v, 6) for v in grid if v > 0}
+
     def stages(self, given, params):
         return [Stage("mu", ("x",), mean_stage), Stage("var", ("x", "mu"), variance_stage),
                 Stage("x_hat", ("x", "mu", "var"), normalise_stage),
@@ -112,13 +120,17 @@ class LayerNormFamily(Family):
         env, x = problem.value, problem.given["x"]
         n = x.shape[0]
         mu, var = float(env["mu"]), float(env["var"])
+        root = math.sqrt(var)
+        exact_root = root == round(root, 2)  # no table row needed (√6.25 = 2.5)
+        sigma = num(root) if exact_root else f"{root:.4f}"
+        root_text = f"= {sigma}" if exact_root else f"≈ {sigma}"
         deviations = " + ".join(f"({num(v)} {MINUS} {signed(mu)})²" for v in x)
         lines = [
-            f"μ = ({' + '.join(num(v) for v in x)})/{n} = {num(mu)}",
-            t("engine.layernorm.variance", deviations=deviations, n=n, total=num(np.sum((x - mu) ** 2)),
-              var=num(var)),
-            f"σ = √{num(var)} ≈ {math.sqrt(var):.4f}",
-            f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{math.sqrt(var):.4f} = {vec(env['x_hat'])}",
+            f"μ = ({' + '.join(num(v) for v in x)})/{n} {eq(mu)}",
+            t("engine.layernorm.variance", deviations=deviations, n=n, total=exact_text(float(np.sum((x - mu) ** 2)))
+              or num(np.sum((x - mu) ** 2)), var=eq(var)),
+            f"σ = √{exact_text(var) or num(var)} {root_text}",
+            f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{sigma} {approx_sign(*env['x_hat'])} {vec(env['x_hat'])}",
         ]
         if "gamma" in problem.given:
             lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = {vec(env['y'])}")

@@ -5,7 +5,7 @@ Given `heads` (h×d_head: row i is head i's output for one token) and `W_O`
 default 1). Derived and shown: h, d_model. Parts:
 
 * `d_head` (scalar) = d_model / h
-* `Q_head_shape` (4 integers) = [B, h, S, d_head], one head's Q after the split
+* `Q_head_shape` (3 integers) = [B, S, d_head], one head's Q (one slice of the split [B, h, S, d_head])
 * `scores_shape` (4 integers) = [B, h, S, S]
 * `concat_shape` (3 integers) = [B, S, d_model]
 * `concat` (d_model) = head₁ ‖ … ‖ head_h for the token
@@ -34,8 +34,8 @@ def d_head_stage(calc, d_model, h):
     return d_model if calc.mistake == "no_head_split" else d_model / h
 
 
-def q_head_shape_stage(calc, b, h, s, d_head):
-    return [b, h, s, d_head]
+def q_head_shape_stage(calc, b, s, d_head):
+    return [b, s, d_head]
 
 
 def scores_shape_stage(calc, b, h, s, d_head):
@@ -92,7 +92,7 @@ class MultiHeadFamily(Family):
 
     def stages(self, given, params):
         return [Stage("d_head", ("d_model", "h"), d_head_stage),
-                Stage("Q_head_shape", ("B", "h", "S", "d_head"), q_head_shape_stage),
+                Stage("Q_head_shape", ("B", "S", "d_head"), q_head_shape_stage),
                 Stage("scores_shape", ("B", "h", "S", "d_head"), scores_shape_stage),
                 Stage("concat_shape", ("B", "S", "d_model"), concat_shape_stage),
                 Stage("concat", ("heads",), concat_stage),
@@ -102,8 +102,8 @@ class MultiHeadFamily(Family):
         d_model, d_out = given["W_O"].shape
         return [
             part("d_head", (), integer=True, zh="每个头的维度 d_head", en="per-head size d_head"),
-            part("Q_head_shape", (4,), integer=True, zh="一个头的 Q 的形状 [B, h, S, d_head]",
-                 en="shape of one head's Q [B, h, S, d_head]"),
+            part("Q_head_shape", (3,), integer=True, zh="一个头的 Q 的形状 [B, S, d_head]",
+                 en="shape of one head's Q [B, S, d_head]"),
             part("scores_shape", (4,), integer=True, zh="注意力分数的形状", en="shape of the attention scores"),
             part("concat_shape", (3,), integer=True, zh="拼接后的形状", en="shape after the concat"),
             part("concat", (d_model,), zh="这个 token 拼接后的向量", en="this token's concatenated vector"),

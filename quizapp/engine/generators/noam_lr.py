@@ -8,6 +8,8 @@ step = warmup) and `lr_after`. Mistake: `noam_no_warmup` (step^−0.5 also durin
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
@@ -26,10 +28,11 @@ SETUPS = {
 
 
 def lr(calc, d_model, step, warmup):
-    decay = step ** -0.5
-    rise = step * warmup ** -1.5
+    # every root through calc.sqrt: √4000 is not exact, so it goes in the problem's √ table
+    decay = 1 / calc.sqrt(step)
+    rise = step / (warmup * calc.sqrt(warmup))
     value = decay if calc.mistake == "noam_no_warmup" else min(decay, rise)
-    return np.asarray(d_model ** -0.5 * value / UNIT)
+    return np.asarray(value / calc.sqrt(d_model) / UNIT)
 
 
 def before_stage(calc, d_model, step_before, warmup):
@@ -81,8 +84,15 @@ class NoamLRFamily(Family):
         t = Translator(lang)
         p, s = problem.params, problem.solution
         root = num(p["d_model"] ** 0.5)
-        return [f"d_model^−0.5 = 1/{root}; warmup^−1.5 = 1/{num(p['warmup'] ** 1.5)}",
-                t("engine.noam_lr.rise", step=p["step_before"], root=root, w15=num(p["warmup"] ** 1.5),
+        w_root = math.sqrt(p["warmup"])
+        if w_root == round(w_root):
+            w15 = num(p["warmup"] ** 1.5)
+            w15_line = f"1/({p['warmup']}·{num(w_root)}) = 1/{w15}"
+        else:  # √4000 from the table: 4000·63.2456 ≈ 252982.4
+            w15 = f"{p['warmup'] * round(w_root, 4):.1f}"
+            w15_line = f"1/({p['warmup']}·√{p['warmup']}) ≈ 1/({p['warmup']}·{w_root:.4f}) ≈ 1/{w15}"
+        return [f"d_model^−0.5 = 1/{root}; warmup^−1.5 = {w15_line}",
+                t("engine.noam_lr.rise", step=p["step_before"], root=root, w15=w15,
                   lr=num(s["lr_before"])),
                 t("engine.noam_lr.peak", root=root, warmup=p["warmup"], lr=num(s["lr_peak"])),
                 t("engine.noam_lr.decay", root=root, step=p["step_after"], lr=num(s["lr_after"]))]

@@ -14,7 +14,7 @@ from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import pick
-from quizapp.engine.text import num, vec
+from quizapp.engine.text import num, table_num, vec
 from quizapp.engine.types import Hint
 from quizapp.i18n import Translator
 
@@ -35,6 +35,12 @@ def pe_stage(calc, theta):
     out = np.empty(2 * theta.shape[0])
     out[0::2], out[1::2] = sin, cos
     return out
+
+
+def _table(value: float) -> str:
+    """sin/cos as the table row gives it (4 decimals)."""
+    shown = round(float(value), 4) + 0.0
+    return f"{'=' if shown == value else '≈'} {table_num(shown)}"
 
 
 class PositionalEncodingFamily(Family):
@@ -77,9 +83,9 @@ class PositionalEncodingFamily(Family):
         theta, pe = problem.solution["theta"], problem.solution["PE"]
         values = t("engine.list_sep").join(num(10000.0 ** (2 * i / d)) for i in range(d // 2))
         lines = [t("engine.positional_encoding.denominators", last=d // 2 - 1, values=values),
-                 f"θ = {pos}/… = {vec(theta)}"]
+                 f"θ_i = pos/10000^(2i/d) = {pos}/{vec([10000.0 ** (2 * i / d) for i in range(d // 2)])} = {vec(theta)}"]
         for i, angle in enumerate(theta):
             lines.append(t("engine.positional_encoding.dim", even=2 * i, odd=2 * i + 1, angle=num(angle),
-                           sin=num(pe[2 * i]), cos=num(pe[2 * i + 1])))
+                           sin=_table(pe[2 * i]), cos=_table(pe[2 * i + 1])))
         lines.append(t("engine.positional_encoding.summary", pe=vec(pe)))
         return lines

@@ -16,7 +16,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
-from quizapp.engine.text import num, vec
+from quizapp.engine.text import num, table_num, vec
 from quizapp.engine.types import Hint
 from quizapp.i18n import Translator
 
@@ -24,19 +24,21 @@ from quizapp.i18n import Translator
 SETUPS = {1: ((0.5, 1.0), (0, 2), (0, 2)), 2: ((0.25, 0.5, 1.0), (1, 3), (-1, 2)), 3: ((0.2, 0.3, 0.5), (1, 5), (-2, 3))}
 
 
-def rotate(calc, x, angle):
+def rotate(calc, x, angle, which=""):
+    """R(angle)·x; `which` ("q" or "k") names the vector, for the mistake of rotating only
+    that one the wrong way (at m = 0 or n = 0 it is the only way the mistake shows)."""
     cos, sin = tabled(calc, "cos_table", np.cos, angle), tabled(calc, "sin_table", np.sin, angle)
-    if calc.mistake == "rope_wrong_direction":
+    if calc.mistake in ("rope_wrong_direction", f"rope_wrong_direction@{which}"):
         sin = -sin
     return np.array([x[0] * cos - x[1] * sin, x[0] * sin + x[1] * cos], dtype=float)
 
 
 def q_stage(calc, q, m, theta):
-    return rotate(calc, q, m * theta)
+    return rotate(calc, q, m * theta, "q")
 
 
 def k_stage(calc, k, n, theta):
-    return rotate(calc, k, n * theta)
+    return rotate(calc, k, n * theta, "k")
 
 
 def dot_stage(calc, q_rot, k_rot):
@@ -44,7 +46,14 @@ def dot_stage(calc, q_rot, k_rot):
 
 
 def shifted_stage(calc, q, k, m, n, shift, theta):
-    return np.asarray(rotate(calc, q, (m + shift) * theta) @ rotate(calc, k, (n + shift) * theta), dtype=float)
+    return np.asarray(rotate(calc, q, (m + shift) * theta, "q") @ rotate(calc, k, (n + shift) * theta, "k"),
+                      dtype=float)
+
+
+def _table(value: float) -> str:
+    """A sin/cos as its table row gives it (4 decimals), '≈' when that is rounded."""
+    shown = round(float(value), 4) + 0.0
+    return f"{'=' if shown == value else '≈'} {table_num(shown)}"
 
 
 class RopeFamily(Family):
@@ -54,7 +63,8 @@ class RopeFamily(Family):
     required = ("q", "k")
     required_params = ("m", "n", "theta")
     param_defaults = {"shift": 1}
-    mistake_ids = ("rope_wrong_direction",)
+    mistake_ids = ("rope_wrong_direction", "rope_wrong_direction@q", "rope_wrong_direction@k")
+    equal_parts = {"dot_shifted": "dot"}  # only n − m matters: the shifted dot is the dot
 
     def sample(self, rng, difficulty):
         thetas, (p_lo, p_hi), (v_lo, v_hi) = SETUPS[difficulty]
@@ -106,7 +116,7 @@ class RopeFamily(Family):
         for name, vec_name, pos in (("q_rot", "q", p["m"]), ("k_rot", "k", p["n"])):
             angle = pos * p["theta"]
             lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}: "
-                         f"cos = {num(np.cos(angle))}, sin = {num(np.sin(angle))} → {vec(s[name])}")
+                         f"cos {_table(np.cos(angle))}, sin {_table(np.sin(angle))} → {vec(s[name])}")
         lines.append(f"dot = q_rot·k_rot = {num(s['dot'])}")
         lines.append(t("engine.rope.offset", dot=num(s["dot_shifted"]), offset=p["n"] - p["m"]))
         return lines

@@ -66,6 +66,18 @@ class SymmetricScoresFamily(Family):
     def derive(self, given, params):
         return {} if "W" in given else {"W": np.eye(given["X"].shape[1])}
 
+    def also_right(self, problem, name, user):
+        """A row whose maximum is tied: every tied column is its argmax (1-based)."""
+        if name != "argmax":
+            return None
+        s = problem.solution["S"]
+        cols = np.asarray(user, dtype=float)
+        with np.errstate(invalid="ignore"):
+            valid = (cols >= 1) & (cols <= s.shape[1]) & (cols == np.round(cols))
+        index = np.where(valid, np.nan_to_num(cols, nan=1.0), 1).astype(int) - 1
+        picked = s[np.arange(s.shape[0]), index]
+        return valid & (picked == s.max(axis=1))
+
     def stages(self, given, params):
         return [Stage("S", ("X", "W"), scores_stage), Stage("argmax", ("S",), argmax_stage)]
 

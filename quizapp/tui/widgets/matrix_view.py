@@ -77,7 +77,8 @@ class MatrixView(Static):
 
 
 HINT_COLUMNS = 8  # (x, f(x)) pairs per line of a hint table
-_HINT_HEADS = {"exp_table": ("x", "eˣ"), "sqrt_table": ("x", "√x")}
+_HINT_HEADS = {"exp_table": ("x", "eˣ"), "sqrt_table": ("x", "√x"), "sin_table": ("x", "sin x"),
+               "cos_table": ("x", "cos x")}
 
 
 def hint_tables(hints: Sequence[Any], titles: Callable[[str], str]) -> Text | None:
@@ -99,6 +100,7 @@ def hint_tables(hints: Sequence[Any], titles: Callable[[str], str]) -> Text | No
             xs = [num(x) for x, _ in chunk]
             ys = [num(y, decimals=6, trim=True) for _, y in chunk]  # tables keep all their digits (0.04979)
             width = max(len(cell) for cell in xs + ys) + 2
-            text.append("\n" + head.ljust(3) + "".join(x.rjust(width) for x in xs))
-            text.append("\n" + fx.ljust(3) + "".join(y.rjust(width) for y in ys))
+            label = max(len(head), len(fx))  # both rows' labels padded alike, so columns line up
+            text.append("\n" + head.ljust(label) + "".join(x.rjust(width) for x in xs))
+            text.append("\n" + fx.ljust(label) + "".join(y.rjust(width) for y in ys))
     return text

@@ -1,0 +1,104 @@
+"""What "right" means (README, "Drill scoring"), in one place.
+
+A cell is right when it is within the rounding of a value a careful hand-solver can reach:
+the exact value, or the value along the problem's own hand path — every eˣ, √x, sin and cos
+read from the problem's hint tables, every written-down part carried to 3 or 4 decimals,
+rounded half up or half to even. The hand paths only widen "right" towards what honest
+work reaches, and never beyond `BOUND` from the exact value. Anything else that follows
+from the user's own earlier answers is carried (`follow.py`).
+
+`tests/engine/test_engine_rule.py` pins both sides: the widest band any generated problem
+accepts is within `BOUND`, and simulated hand-solvers (4-decimal "careful", 3-decimal
+"typed") are graded all right on every problem.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from quizapp.engine.family import run_stages
+from quizapp.engine.ops import TOL, Calc, MissingTableValue, round_half_up
+from quizapp.engine.types import Problem
+from quizapp.engine.variants import hand_tables
+
+BOUND = 0.0040 + 1e-9  # the widest a right cell may be from the exact value (1e-9: float noise)
+CARRY_DECIMALS = (3, 4)  # what a hand-solver carries from one part to the next
+HALF_UP = (False, True)  # half to even (NumPy, Python), half up (school)
+
+
+def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[str, np.ndarray]], bool] | None:
+    """Each part as a hand-solver computes it before typing it: from the problem's tables,
+    and from the earlier parts as they wrote them (`carry` decimals, rounded `half_up` or
+    to even). With 4 decimals also the part as written to 4 (0.70705 → 0.7071 → typed
+    0.707: rounding twice). None when a table lacks a value the path needs (the self-test
+    forbids it). Also whether a written-down value was a half (then the other rounding differs)."""
+    calc = Calc(round_outputs=True, hand=hand_tables(problem), written=carry, half_up=half_up)
+    try:
+        env = run_stages(problem._stages, dict(problem._env), calc)
+        bare = Calc(hand=calc.hand)
+        bare.written = None
+        names = {spec.name for spec in problem.parts}
+        out = {}
+        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+            for stage in problem._stages:
+                if stage.name in names:  # the part itself unrounded: typing it is the band's TOL
+                    out[stage.name] = np.asarray(stage.fn(bare, *[env[name] for name in stage.inputs]), dtype=float)
+    except MissingTableValue:
+        return None
+    return [out], calc.tie
+
+
+def _typed_after_carrying(path: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
+    """What a solver carrying 4 decimals types: the part written to 4, then rounded to 3
+    (0.70705 → 0.7071 → 0.707, which is 0.00055 from 0.70705: rounding twice)."""
+    out = []
+    for half_up in HALF_UP:
+        rnd = round_half_up if half_up else np.round
+        out.append({name: rnd(rnd(value, 4), 3) for name, value in path.items()})
+    return out
+
+
+def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict[str, np.ndarray]]]:
+    """Every hand path of the rule, and the values typed after carrying 4 decimals (cached
+    on the problem; a right answer never needs them)."""
+    cache = problem.__dict__.get("_hand_paths")
+    if cache is None:
+        paths, typed = [], []
+        for carry in CARRY_DECIMALS:
+            for half_up in HALF_UP:  # half to even first: half up only when some value was a half
+                found = hand_path(problem, carry, half_up)
+                if found is None:
+                    continue
+                for path in found[0]:
+                    paths.append(path)
+                    if carry > 3:
+                        typed += _typed_after_carrying(path)
+                if not found[1]:
+                    break
+        cache = problem.__dict__["_hand_paths"] = (paths, typed)
+    return cache
+
+
+def reach(problem: Problem, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The span of values the rule's solvers reach for part `name`, the exact value included,
+    widened by TOL (typing the value to 3 decimals) — before `BOUND` caps it."""
+    truth = problem.solution[name]
+    paths, typed = hand_paths(problem)
+    lo, hi = truth, truth
+    for path in paths:
+        lo, hi = np.fmin(lo, path[name]), np.fmax(hi, path[name])
+    lo, hi = lo - TOL, hi + TOL
+    for values in typed:
+        lo, hi = np.fmin(lo, values[name] - 1e-9), np.fmax(hi, values[name] + 1e-9)
+    return lo, hi
+
+
+def right_by_hand(problem: Problem, name: str, user: np.ndarray) -> np.ndarray:
+    """Cells of `user` that are right by the rule though further than TOL from the exact value."""
+    truth = problem.solution[name]
+    with np.errstate(invalid="ignore"):
+        near = np.abs(user - truth) <= BOUND
+        if not near.any():  # nothing a hand path could make right: skip computing them
+            return near
+        lo, hi = reach(problem, name)
+        return near & (user >= lo) & (user <= hi)
