@@ -156,6 +156,11 @@ async def test_ctrl_q_while_the_answer_waits_for_a_busy_database_keeps_it(tmp_pa
         await settle(pilot)
         await press(pilot, "ctrl+r")
         await settle(pilot)
+        end = time.monotonic() + 60
+        while type(app.focused).__name__ != "TextArea":  # the answer field, mounted and focused
+            assert time.monotonic() < end, "no answer field"
+            await pilot.pause(0.05)
+        await settle(pilot)
         locker = hold_write_lock(db, 120)
         try:
             app.screen.pane.query_one("TextArea").insert(TYPED)

@@ -323,14 +323,14 @@ class MockRunScreen(BaseScreen):
         if self.saver.writing():
             return
         from quizapp.srs.mock import MockError
-        from quizapp.store.errors import DatabaseBusy
+        from quizapp.store.errors import DatabaseBusy, StorageFull
 
         elapsed, review = self._quit_state()
         self.closing = True
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
             try:
                 self.saver.abandon_now(elapsed, review)
-            except DatabaseBusy:
+            except (DatabaseBusy, StorageFull):
                 n = (self.position or 0) + 1
                 self.quiz_app.exit_message = f"quizapp: {self.t('mock.run.quit_unsaved', n=n, id=self.mock_id)}"
 
