@@ -284,7 +284,7 @@ class MockService:
         raise MockError(f"interview {mock.id} has no question {position}")
 
     def _open_question(
-        self, session: Session, mock_id: int, position: int, kind: str | None
+        self, session: Session, mock_id: int, position: int, kind: str | None, provisional_ok: bool = False
     ) -> tuple[MockInterview, MockAnswer]:
         mock = self._mock(session, mock_id)
         if mock.status != IN_PROGRESS:
@@ -292,7 +292,7 @@ class MockService:
         answer = self._answer_row(session, mock, position)
         if kind is not None and answer.kind != kind:
             raise MockError(f"question {position} is {answer.kind}, not {kind}")
-        if answer.answered_at is not None:
+        if answer.answered_at is not None and not (provisional_ok and (answer.answer or {}).get(self.PROVISIONAL)):
             raise MockAnswerTaken(f"question {position} is already answered")
         return mock, answer
 
@@ -363,13 +363,51 @@ class MockService:
         confirmed_points: Sequence[bool] | None = None,
     ) -> MockQuestion:
         """Save a typed answer. Key points are ticked automatically; `confirmed_points` (the
-        user's corrected ticks, one per key point) override them. Score = share covered."""
+        user's corrected ticks, one per key point) override them. Score = share covered.
+        An answer stored provisionally by `score_qa` is confirmed: its ticks and score are
+        replaced, its time and answer text stay as scored."""
+        with self.db.session() as session, session.begin():
+            mock, answer = self._open_question(session, mock_id, position, "qa", provisional_ok=True)
+            item = session.get(Item, answer.item_id) if answer.item_id else None
+            if answer.answered_at is not None:  # scored before: this is its confirmation
+                data, score = self._qa_data(item, str((answer.answer or {}).get("text", text)), confirmed_points)
+                self._confirm(answer, data, score)
+            else:
+                data, score = self._qa_data(item, text, confirmed_points)
+                self._save(mock, answer, data, score, time_used_s, self._late(answer, time_used_s))
+            return self._question(answer, item)
+
+    # -- a scored Q&A answer, stored before its ticks are confirmed ----------------------
+    # ctrl+s shows the score; the user may then be killed, hung up on or terminated before
+    # Enter. So the answer and its automatic ticks are stored at once, marked provisional
+    # (`PROVISIONAL` in the answer's JSON), and `answer_qa` later confirms them in place.
+    PROVISIONAL = "provisional"
+
+    def score_qa(self, mock_id: int, position: int, text: str, time_used_s: float) -> MockQuestion:
+        """Store a typed answer with its automatic ticks as soon as it is scored (counted as
+        answered; `answer_qa` confirms or corrects the ticks). Raises `MockAnswerTaken` if
+        the question was already answered (e.g. confirmed before this write ran)."""
         with self.db.session() as session, session.begin():
             mock, answer = self._open_question(session, mock_id, position, "qa")
             item = session.get(Item, answer.item_id) if answer.item_id else None
-            data, score = self._qa_data(item, text, confirmed_points)
+            data, score = self._qa_data(item, text, None)
+            data[self.PROVISIONAL] = True
             self._save(mock, answer, data, score, time_used_s, self._late(answer, time_used_s))
             return self._question(answer, item)
+
+    def _confirm(self, answer: MockAnswer, data: dict[str, Any], score: float) -> None:
+        # Compare-and-swap on the provisional row's own answered_at (the write lock is held
+        # since BEGIN IMMEDIATE): a second confirmation from elsewhere changes nothing.
+        session = object_session(answer)
+        assert session is not None
+        result = session.execute(
+            update(MockAnswer)
+            .where(MockAnswer.id == answer.id, MockAnswer.answered_at == answer.answered_at)
+            .values(answer=data, score=float(score))
+            .execution_options(synchronize_session="fetch")
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
 
     @staticmethod
     def _choice_letter(choice: str | int | None) -> str | None:

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
-from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage
+from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage, storage_problem
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
     from sqlalchemy.orm import Session
@@ -80,15 +80,18 @@ def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
         try:
             cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield cur
+            cur.execute("COMMIT")
         except BaseException:
+            # (a COMMIT that failed on a full disk leaves the transaction open: end it here)
             if pooled.driver_connection.in_transaction:  # type: ignore[union-attr]
                 cur.execute("ROLLBACK")
             raise
-        else:
-            cur.execute("COMMIT")
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
             raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from exc
+        full = storage_problem(db.path, exc)
+        if full is not None:
+            raise full from exc
         raise
     except sqlite3.DatabaseError as exc:
         # Damage met here is the same one-line refusal as through the engine.

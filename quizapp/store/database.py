@@ -35,6 +35,7 @@ from quizapp.store.errors import (
     damaged,
     is_damage,
     reading_error,
+    storage_problem,
 )
 from quizapp.store.models import json_text
 from quizapp.store.preflight import head_revision, known_revisions, stored_revision
@@ -203,7 +204,9 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> Non
         cursor.execute("PRAGMA foreign_keys=ON")
         if not readonly:
             cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        # FULL: a commit is on disk (the -wal fsynced) before the next card is shown, as Anki
+        # promises; NORMAL could lose the last answers to a power cut (benchmarks/scale.py).
+        cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
@@ -217,6 +220,9 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> Non
             "locked" in str(original) or "busy" in str(original)
         ):
             raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from context.sqlalchemy_exception
+        full = storage_problem(path, original)
+        if full is not None:
+            raise full from context.sqlalchemy_exception
         if is_damage(original):
             # No start scans the whole file: a damaged page is reported when a query meets it.
             raise damaged(path, original) from context.sqlalchemy_exception
@@ -266,6 +272,7 @@ def upgrade_database(path: Path) -> OpenResult:
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if revision != head and path.exists() and path.stat().st_size > 0:
+        refuse_if_open_elsewhere(path, revision)
         check_database(path)  # the full integrity check before the backup and the upgrade
         backup = backup_file(path, "pre-upgrade")
         log.info("backed up %s to %s before upgrading from %s", path, backup, revision)
@@ -274,6 +281,48 @@ def upgrade_database(path: Path) -> OpenResult:
     if backup is not None:
         compact_file(path)
     return OpenResult(path=path, upgraded_from=revision if revision != head else None, backup=backup)
+
+
+# SQLite's WAL index (`DB-shm`): every connection holds a shared POSIX lock on this byte
+# (UNIX_SHM_DMS, after the 8 lock slots at 120) as long as it has the database open.
+_SHM_DMS_BYTE = 128
+
+
+def open_elsewhere(path: Path) -> bool:
+    """Whether another process has the (WAL-mode) database at `path` open: a lock on its
+    -shm's DMS byte, asked with F_GETLK (which takes no lock and never sees our own).
+
+    Only asked before an upgrade, when this process has no connection to the file: closing
+    the descriptor opened here would drop any POSIX lock this process held on the -shm."""
+    shm = Path(f"{path}-shm")
+    if not shm.exists():
+        return False
+    try:
+        import fcntl
+        import struct
+
+        fd = os.open(shm, os.O_RDONLY)
+    except (ImportError, OSError):
+        return False
+    try:
+        # struct flock: l_type, l_whence (short), l_start, l_len (off_t), l_pid (int)
+        query = struct.pack("hhqqixxxx", fcntl.F_WRLCK, os.SEEK_SET, _SHM_DMS_BYTE, 1, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+        return struct.unpack("hhqqixxxx", answer)[0] != fcntl.F_UNLCK
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def refuse_if_open_elsewhere(path: Path, revision: str | None) -> None:
+    """An upgrade never runs under another quizapp (or any program) that has the database
+    open: that copy would go on with the old schema's queries and fail. One line instead."""
+    if open_elsewhere(path):
+        raise DatabaseLocked(
+            f"{path} needs an upgrade (schema {revision}) but another quizapp or program has it "
+            "open; close it, then start this quizapp again"
+        )
 
 
 def migrate(path: Path, target: str, *, down: bool = False) -> None:

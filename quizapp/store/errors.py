@@ -23,6 +23,46 @@ class DatabaseBusy(DatabaseLocked):
     """Another quizapp held the write lock for longer than the busy timeout; nothing was written."""
 
 
+class StorageFull(DatabaseError):
+    """A write found no room: the disk is full or the file size limit (ulimit -f) is
+    reached. Nothing was written (the transaction rolled back); the same write can be
+    tried again once there is room."""
+
+
+def storage_problem(path: object, exc: BaseException) -> StorageFull | None:
+    """The real cause of a failed write, when it is a lack of room, or None.
+
+    SQLite reports a full disk as SQLITE_FULL, but a write past the file size limit (EFBIG)
+    only as "disk I/O error"; the limit and the free space are asked directly."""
+    import os
+    import sqlite3
+
+    if not isinstance(exc, sqlite3.OperationalError):
+        return None
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_FULL" or "disk is full" in str(exc):
+        return StorageFull(f"the disk holding {path} is full; free some space (quizapp tries again)")
+    if not name.startswith("SQLITE_IOERR") and "disk I/O error" not in str(exc):
+        return None
+    try:
+        import resource
+
+        soft, _hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+        if soft != resource.RLIM_INFINITY:
+            return StorageFull(f"{path} reached the file size limit ({soft} bytes, `ulimit -f`); "
+                               "raise it (quizapp tries again)")
+    except (ImportError, OSError, ValueError):
+        pass
+    try:
+        folder = os.path.dirname(os.path.abspath(str(path)))
+        stats = os.statvfs(folder)
+        if stats.f_bavail * stats.f_frsize < 1 << 20:  # under 1 MiB left: that is the cause
+            return StorageFull(f"the disk holding {path} is full; free some space (quizapp tries again)")
+    except OSError:
+        pass
+    return None
+
+
 class DatabaseDamaged(DatabaseError):
     """SQLite found a damaged page while reading (found when read: no start scans the whole file)."""
 

@@ -7,7 +7,9 @@ share it. Screens live in `quizapp.tui.screens` and are imported when first open
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -110,6 +112,7 @@ class QuizApp(App[None]):
         self._stored_theme: str | None = None
         self._backend_settled = asyncio.Event()  # the open worker ended (opened or failed)
         self._after_backend: list[Callable[[], object]] = []  # calls waiting for the service
+        self._signals: list[int] = []  # signals that quit as ctrl+q does (while running)
 
     # -- startup --------------------------------------------------------------
     def get_default_screen(self) -> Screen:
@@ -124,6 +127,7 @@ class QuizApp(App[None]):
         self.title = self.tr("app.title")
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._frame_expected = True
+        self._install_quit_signals()
         self._read_home_figures()
 
     def on_ready(self) -> None:
@@ -237,8 +241,38 @@ class QuizApp(App[None]):
             self._pending = None
             self.open_mode(mode, **options)
 
+    # -- quitting: ctrl+q, SIGTERM and SIGHUP alike --------------------------------------
+    async def action_quit(self) -> None:
+        """Quit, unless the screen is still storing an answer (`hold_quit`, the mock run):
+        then it says so and quits when the answer is in."""
+        hold = getattr(self.screen, "hold_quit", None)
+        if callable(hold) and hold():
+            return
+        self.exit()
+
+    def _install_quit_signals(self) -> None:
+        # SIGTERM (kill, systemd, a closing session) and SIGHUP (the terminal went away) quit
+        # as ctrl+q does: screens store and mark what they hold, Textual restores the
+        # terminal (no alternate screen or mouse reporting left on). Not in tests' headless
+        # runs, and only on the main thread, where asyncio may own signals.
+        if self.is_headless or threading.current_thread() is not threading.main_thread():
+            return
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._quit_on_signal)
+                self._signals.append(signum)
+
+    def _quit_on_signal(self) -> None:
+        self.call_later(self.action_quit)
+
     def on_unmount(self) -> None:
         self._first_frame.set()
+        if self._signals:
+            loop = asyncio.get_running_loop()
+            for signum in self._signals:
+                loop.remove_signal_handler(signum)
+            self._signals.clear()
         if self.backend is not None:
             self.backend.close()
 

@@ -6,6 +6,10 @@ the user sees "the database is busy (another quizapp is writing) — retrying" o
 same write is tried again until it goes through or the screen's worker is cancelled (the
 user left the screen). A write that lost a race (ChangedElsewhere) is not retried: it is
 re-raised for the screen, and BaseScreen shows the "changed elsewhere" notice.
+
+A write that found no room (a full disk, the file size limit) rolled back whole, so it is
+kept and tried again the same way, every few seconds, with a notice naming the cause: the
+screen goes on as soon as there is room, and nothing typed is lost meanwhile.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.store.errors import DatabaseBusy
+from quizapp.store.errors import DatabaseBusy, StorageFull
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -21,6 +25,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 BUSY_KEY = "db.busy"
+FULL_KEY = "db.full"
+FULL_RETRY_S = 2.0
 CHANGED_KEY = "db.changed_elsewhere"
 
 
@@ -28,17 +34,32 @@ def write_retrying(screen: Screen, write: Callable[[], T], *, notice: str) -> T:
     """Run `write()` (in a worker thread) until the database lets it through."""
     from textual.worker import NoActiveWorker, get_current_worker
 
-    notified = False
+    notified: set[str] = set()
     while True:
         try:
             return write()
-        except DatabaseBusy:
+        except (DatabaseBusy, StorageFull) as exc:
             try:
-                cancelled = get_current_worker().is_cancelled
+                worker: object | None = get_current_worker()
             except NoActiveWorker:  # not in a worker: nobody to keep waiting for
-                cancelled = True
-            if cancelled:
+                worker = None
+            if worker is None or getattr(worker, "is_cancelled", True):
                 raise
-            if not notified:
-                notified = True
-                screen.app.call_from_thread(screen.notify, notice, severity="warning", timeout=6)
+            full = isinstance(exc, StorageFull)
+            message = screen.app.tr(FULL_KEY, detail=str(exc)) if full else notice  # type: ignore[attr-defined]
+            if message not in notified:
+                notified.add(message)
+                screen.app.call_from_thread(screen.notify, message, severity="error" if full else "warning",
+                                            timeout=10 if full else 6)
+            if full:
+                # No busy timeout paces this retry: wait a little, and end at once if the
+                # screen is left (the worker is cancelled).
+                _pause(worker, FULL_RETRY_S)
+
+
+def _pause(worker: object, seconds: float) -> None:
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not getattr(worker, "is_cancelled", False):
+        time.sleep(0.1)

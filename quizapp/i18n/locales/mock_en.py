@@ -102,6 +102,8 @@ MESSAGES: dict[str, str] = {
     "mock.run.time_up": "Time is up for question {n}: what you typed is saved; next question.",
     "mock.run.interview_over": "The interview's time is up: question {n} saved; here is the report.",
     "mock.run.abandoned": "Interview #{id} stopped and saved; resume it from Mock set-up or the history.",
+    "mock.run.quit_waits": "Saving your answer first (the database is busy or full): quizapp quits when it is stored. Press ctrl+q again to quit without it.",
+    "mock.run.quit_unsaved": "the answer to question {n} of interview #{id} was not saved (the database stayed busy); resume the interview to answer it again",
     "mock.run.refused": "Cannot go on with this interview: {detail}",
     "mock.quit.text": "Quit this mock interview?\nEverything answered is kept; resume it later from set-up or the history.",
     "mock.quit.keys": "y quit · n / Esc keep going",

@@ -102,6 +102,8 @@ MESSAGES: dict[str, str] = {
     "mock.run.time_up": "第 {n} 题时间到：已保存输入的内容，进入下一题。",
     "mock.run.interview_over": "面试时间到：第 {n} 题已保存，生成报告。",
     "mock.run.abandoned": "面试 #{id} 已中止并保存，可在模拟面试设置或历史中继续。",
+    "mock.run.quit_waits": "正在先保存你的答案（数据库忙或磁盘已满）：保存后自动退出。再按 ctrl+q 则不保存直接退出。",
+    "mock.run.quit_unsaved": "面试 #{id} 第 {n} 题的答案未能保存（数据库一直忙）；继续这场面试可重新作答",
     "mock.run.refused": "无法继续这场面试：{detail}",
     "mock.quit.text": "退出这场模拟面试？\n已作答的题目都会保存，之后可以从设置页或历史继续。",
     "mock.quit.keys": "y 退出 · n / Esc 继续答题",

@@ -57,6 +57,7 @@ class MockRunScreen(BaseScreen):
         self.shown_at: datetime | None = None
         self.frozen_used: float | None = None  # the question's time, once submitted
         self.closing = False
+        self.quit_requested = False  # ctrl+q came while an answer was being stored
         self._pane: QuestionPane | None = None
         self.saver = MockSaver(self, mock_id)
 
@@ -179,9 +180,11 @@ class MockRunScreen(BaseScreen):
 
     # -- answers from the panes ----------------------------------------------------------------
     @on(QAPane.Reviewing)
-    def _reviewing(self, _event: QAPane.Reviewing) -> None:
+    def _reviewing(self, event: QAPane.Reviewing) -> None:
         self.frozen_used = self.question_used()
         self.phase = MockPhase.REVIEW
+        if self.position is not None:  # stored now with its automatic ticks; Enter confirms
+            self.saver.score(self.position, event.pane.typed, self.frozen_used)
         self.tick()
 
     @on(QAPane.Answered)
@@ -220,6 +223,8 @@ class MockRunScreen(BaseScreen):
         questions[question.position] = message.question
         used = float(message.question.time_used_s or 0.0)
         self.view = replace(self.view, questions=questions, elapsed_s=self.view.elapsed_s + used)
+        if self.quit_requested:  # the app quits now that the answer is in: nothing more to show
+            return
         if message.timed_out:
             key = "mock.run.interview_over" if message.interview_over else "mock.run.time_up"
             self.notify(self.t(key, n=question.position + 1), severity="warning", timeout=4)
@@ -299,19 +304,44 @@ class MockRunScreen(BaseScreen):
         running = self.question_used() if self.phase in (MockPhase.ANSWERING, MockPhase.REVIEW) else 0.0
         return (self.view.elapsed_s if self.view else 0.0) + running, review
 
+    # -- leaving the app (ctrl+q, SIGTERM, SIGHUP) while writes are pending ----------------
+    def hold_quit(self) -> bool:
+        """Asked by the app before it quits: True keeps it running until the answer being
+        stored (perhaps waiting out a busy database) is in, with a notice saying so; the app
+        then quits by itself. Asked again while waiting: let it go, and say what was not saved."""
+        if not self.saver.writing():
+            return False
+        if not self.quit_requested:
+            self.quit_requested = True
+            self.notify(self.t("mock.run.quit_waits"), severity="warning", timeout=30)
+            return True
+        n = (self.position or 0) + 1
+        self.quiz_app.exit_message = f"quizapp: {self.t('mock.run.quit_unsaved', n=n, id=self.mock_id)}"
+        return False
+
+    def writes_settled(self) -> None:
+        if self.quit_requested and not self.saver.writing():
+            self.app.exit()
+
     def on_unmount(self) -> None:
         """ctrl+q mid-interview keeps it abandoned with its time, as quitting does. At once,
-        not in a worker (the app is going away); not while an answer is being stored."""
-        if self.closing or self.current is None or self.phase in (
-            MockPhase.LOADING, MockPhase.FINISHING, MockPhase.SAVING
-        ):
+        not in a worker (the app is going away); not while an answer is still being stored
+        (hold_quit waited for it, or the user chose to leave without it)."""
+        if self.closing or self.current is None or self.phase in (MockPhase.LOADING, MockPhase.FINISHING):
+            return
+        if self.saver.writing():
             return
         from quizapp.srs.mock import MockError
+        from quizapp.store.errors import DatabaseBusy, StorageFull
 
         elapsed, review = self._quit_state()
         self.closing = True
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
-            self.saver.abandon_now(elapsed, review)
+            try:
+                self.saver.abandon_now(elapsed, review)
+            except (DatabaseBusy, StorageFull):
+                n = (self.position or 0) + 1
+                self.quiz_app.exit_message = f"quizapp: {self.t('mock.run.quit_unsaved', n=n, id=self.mock_id)}"
 
     def abandoned(self) -> None:
         self.notify(self.t("mock.run.abandoned", id=self.mock_id), timeout=5)

@@ -9,6 +9,8 @@ with it and their unexpected errors reach its `on_worker_state_changed`.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -40,9 +42,44 @@ class MockSaver:
     def __init__(self, screen: MockRunScreen, mock_id: int) -> None:
         self.screen = screen
         self.mock_id = mock_id
+        # Writes scheduled and not yet ended (an answer, a score, a timeout…): quitting waits
+        # for them (see MockRunScreen.hold_quit); counted from when they are scheduled.
+        self._writing = 0
+        self._lock = threading.Lock()
 
-    def _run(self, job: Callable[[], None]) -> None:
-        self.screen.run_worker(job, thread=True, exclusive=True, exit_on_error=False, group="mock-run")
+    def writing(self) -> bool:
+        with self._lock:
+            return self._writing > 0
+
+    def _run(self, job: Callable[[], None], group: str = "mock-run", exclusive: bool = True) -> None:
+        with self._lock:
+            self._writing += 1
+
+        def tracked() -> None:
+            try:
+                job()
+            finally:
+                with self._lock:
+                    self._writing -= 1
+                with contextlib.suppress(RuntimeError):  # the app already stopped
+                    self.screen.app.call_from_thread(self.screen.writes_settled)
+
+        self.screen.run_worker(tracked, thread=True, exclusive=exclusive, exit_on_error=False, group=group)
+
+    def score(self, position: int, text: str, used: float) -> None:
+        """Store a Q&A answer with its automatic ticks as soon as ctrl+s scores it, so that
+        no exit before Enter loses it; Enter's `answer` then confirms the ticks in place.
+        Its own group: an answer that follows does not cancel it (both are serialized by
+        the database; whichever comes second confirms or finds the question answered)."""
+        screen, mocks, mock_id = self.screen, self.screen.mocks, self.mock_id
+
+        def job() -> None:
+            from quizapp.srs.mock import MockAnswerTaken
+
+            with contextlib.suppress(MockAnswerTaken):  # Enter's answer was stored first
+                screen.db_write(lambda: mocks.score_qa(mock_id, position, text, used))
+
+        self._run(self._refused(job), group="mock-score", exclusive=False)
 
     def _refused(self, job: Callable[[], None]) -> Callable[[], None]:
         """`job`, with a refusal from the mock service (completed or removed elsewhere) shown
