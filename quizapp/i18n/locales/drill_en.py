@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "binding.drill.step": "Next step",
     "binding.drill.all_steps": "All steps",
     "binding.drill.hints": "eˣ table",
+    "binding.drill.show_answers": "Your answer",
+    "binding.drill.show_result": "Result",
     "binding.drill.new": "New problem",
     "binding.drill.retry": "Retry",
     "binding.drill.difficulty": "Difficulty",

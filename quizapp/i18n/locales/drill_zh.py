@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "binding.drill.step": "下一步解答",
     "binding.drill.all_steps": "全部步骤",
     "binding.drill.hints": "eˣ 表",
+    "binding.drill.show_answers": "你的答案",
+    "binding.drill.show_result": "结果",
     "binding.drill.new": "新题",
     "binding.drill.retry": "重做",
     "binding.drill.difficulty": "难度",
