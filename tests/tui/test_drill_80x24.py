@@ -21,8 +21,8 @@ from quizapp.tui.widgets.matrix_grid import MatrixGrid, grid_shape
 from quizapp.tui.widgets.matrix_view import MatrixView, given_text, view_width
 from quizapp.tui.widgets.part_entry import GridScroll
 from tests.tui.conftest import press
-from tests.tui.test_drill_snapshots import steady
 from tests.tui.test_drill_screen import open_drill
+from tests.tui.test_drill_snapshots import steady
 
 NARROW = (80, 24)
 SEEDS = range(60)

@@ -24,10 +24,10 @@ from textual.widgets import Static
 
 from quizapp.i18n.formatting import num
 from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.key_scroll import KeyScroll
 from quizapp.tui.widgets.matrix_grid import CellInput
-from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.matrix_view import hint_tables
 from quizapp.tui.widgets.part_entry import PartEntry, PartList
 from quizapp.tui.widgets.sheet_texts import (
