@@ -100,3 +100,35 @@ def test_widest_snapshot_80x24(snap_compare, db, clock, type_id, keys):
 
     app = make_app(db_path=db, clock=clock, lang="en")
     assert snap_compare(app, run_before=run_before, terminal_size=NARROW)
+
+
+async def test_picker_keeps_the_difficulty_and_the_last_type_on_screen_80x24(db, clock):
+    from textual.widgets import OptionList, Static
+
+    from tests.tui.test_drill_screen import open_picker
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_picker(pilot)
+        footer_row = NARROW[1] - 1
+        difficulty = screen.query_one("#drill-picker-difficulty", Static)
+        types = screen.query_one(OptionList)
+        assert difficulty.region.height and difficulty.region.bottom <= footer_row
+        assert types.region.bottom <= footer_row  # the list (and its border) is whole
+        await press(pilot, "end", "d")
+        last = types.option_count - 1
+        assert types.highlighted == last
+        # The last type's line is inside the list's visible lines, and `d` shows at once.
+        assert types.scroll_y <= last <= types.scroll_y + types.scrollable_content_region.height - 1
+        assert screen.difficulty == 2
+
+
+def test_picker_snapshot_80x24(snap_compare, db, clock):
+    from tests.tui.test_drill_screen import open_picker
+
+    async def run_before(pilot):
+        await open_picker(pilot)
+        await press(pilot, "end", "3")
+        await steady(pilot)
+
+    assert snap_compare(make_app(db_path=db, clock=clock, lang="en"), run_before=run_before, terminal_size=NARROW)
