@@ -20,7 +20,6 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
-
 KEPT = ("escape", "ctrl+q")  # the ways out: the last keys a line too long for its width loses
 
 
