@@ -32,6 +32,20 @@ async def test_slash_then_q24_finds_q24_and_is_not_typed(db, clock):
         assert field.value == "Q24" and app.focused is field
 
 
+async def test_a_new_query_typed_in_the_list_goes_to_the_search_not_the_card_keys(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        field = app.screen.query_one(Input)
+        await press(pilot, *"atten", "down")
+        assert isinstance(app.focused, DataTable)
+        highlighted = app.screen.results[0].item_id
+        await press(pilot, *"softmax")  # `s` starts a new query; the `x` is a letter of it
+        assert field.value == "softmax" and app.focused is field
+        assert not [r for r in app.screen.results if r.item_id == highlighted and r.suspended]
+        assert all(not r.suspended for r in app.screen.results)
+
+
 async def test_hash_tag_searches_tags_in_both_spellings(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en", start="browse")
     async with app.run_test(size=(100, 32)) as pilot:
