@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "drill.cell_error": "{part} row {row}, column {col}: {message}",
     "drill.part_error": "{part}: {message}",
     "drill.format_error": "Format error, marked where it is; this does not count as an attempt.",
+    "text.too_long": "Too long: at most {max} characters here; {left_out} characters were left out.",
     "drill.nothing_typed": "Nothing has been typed yet.",
     # result
     "drill.part.right": "✓ all {right}/{total} cells right",

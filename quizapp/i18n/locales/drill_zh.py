@@ -70,6 +70,7 @@ MESSAGES: dict[str, str] = {
     "drill.cell_error": "{part} 第 {row} 行第 {col} 列：{message}",
     "drill.part_error": "{part}：{message}",
     "drill.format_error": "有格式错误，已标出位置；本次不计入作答。",
+    "text.too_long": "内容过长：这里最多 {max} 个字符，有 {left_out} 个字符没有放进来。",
     "drill.nothing_typed": "还没有填写任何答案。",
     # result
     "drill.part.right": "✓ {right}/{total} 格全对",

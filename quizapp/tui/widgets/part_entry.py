@@ -19,7 +19,8 @@ from textual.containers import HorizontalScroll, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static, TextArea
 
-from quizapp.engine import AnswerFormatError, FormatError, PartSpec, format_answer, parse_answer
+from quizapp.engine import MAX_ANSWER_CHARS, AnswerFormatError, FormatError, PartSpec, format_answer, parse_answer
+from quizapp.tui.widgets.capped_text import CappedTextArea
 from quizapp.tui.widgets.matrix_grid import CellInput, MatrixGrid, grid_shape
 
 BLANK_CELL = "_"  # the engine reads it as a cell left blank
@@ -111,7 +112,7 @@ class PartEntry(Vertical):
         yield Static(classes="part-header")
         with GridScroll(classes="part-grid-scroll"):
             yield MatrixGrid(self.rows, self.cols, classes="part-grid")
-        text = TextArea(classes="part-text", show_line_numbers=False, soft_wrap=True)
+        text = CappedTextArea(MAX_ANSWER_CHARS, classes="part-text", show_line_numbers=False, soft_wrap=True)
         text.display = False
         yield text
         yield Static(classes="part-status")
