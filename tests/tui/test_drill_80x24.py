@@ -132,3 +132,34 @@ def test_picker_snapshot_80x24(snap_compare, db, clock):
         await steady(pilot)
 
     assert snap_compare(make_app(db_path=db, clock=clock, lang="en"), run_before=run_before, terminal_size=NARROW)
+
+
+async def test_a_picked_type_loads_as_that_type_not_as_the_due_queue(db, clock, monkeypatch):
+    import threading
+
+    from textual.widgets import Static
+
+    from quizapp.srs.drills import DrillService
+
+    gate = threading.Event()
+    real = DrillService.due_skill_card
+
+    def held(self, type_id):
+        assert gate.wait(30)
+        return real(self, type_id)
+
+    monkeypatch.setattr(DrillService, "due_skill_card", held)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=NARROW) as pilot:
+        from tests.tui.conftest import settle
+
+        await settle(pilot)
+        app.open_mode("drill", type="attention", seed=1, difficulty=3)
+        for _ in range(50):
+            await pilot.pause()
+            if app.screen.query("#drill-loading"):
+                break
+        text = str(app.screen.query_one("#drill-loading", Static).render())
+        gate.set()
+        await settle(pilot)
+        assert "attention" in text and "due skill" not in text

@@ -42,6 +42,7 @@ MESSAGES: dict[str, str] = {
     "drill.practice": "practice (the schedule is not changed)",
     "drill.due_progress": "{n} of {total}",
     "drill.loading": "Finding the next due skill…",
+    "drill.loading_type": "Preparing a {type} problem…",
     "drill.due_review": "due review",
     "drill.given": "Given",
     "drill.params": "Parameters: {params}",

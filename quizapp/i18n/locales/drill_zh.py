@@ -42,6 +42,7 @@ MESSAGES: dict[str, str] = {
     "drill.practice": "自由练习（不影响复习计划）",
     "drill.due_progress": "第 {n} 个，共 {total} 个",
     "drill.loading": "正在取下一个到期技能…",
+    "drill.loading_type": "正在准备 {type} 题目…",
     "drill.due_review": "到期复习",
     "drill.given": "已知",
     "drill.params": "参数：{params}",
