@@ -32,6 +32,20 @@ async def test_slash_then_q24_finds_q24_and_is_not_typed(db, clock):
         assert field.value == "Q24" and app.focused is field
 
 
+async def test_a_new_query_typed_in_the_list_goes_to_the_search_not_the_card_keys(db, clock):
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        field = app.screen.query_one(Input)
+        await press(pilot, *"atten", "down")
+        assert isinstance(app.focused, DataTable)
+        highlighted = app.screen.results[0].item_id
+        await press(pilot, *"softmax")  # `s` starts a new query; the `x` is a letter of it
+        assert field.value == "softmax" and app.focused is field
+        assert not [r for r in app.screen.results if r.item_id == highlighted and r.suspended]
+        assert all(not r.suspended for r in app.screen.results)
+
+
 async def test_hash_tag_searches_tags_in_both_spellings(db, clock):
     app = make_app(db_path=db, clock=clock, lang="en", start="browse")
     async with app.run_test(size=(100, 32)) as pilot:
@@ -140,3 +154,25 @@ async def test_a_label_search_reads_pages_until_it_has_rows_to_show(db, clock, m
         parsed = parse_query("§7", app.tr)
         wanted = [r.item_id for r in app.backend.service.search("", limit=1000) if parsed.matches(r, app.tr)]
         assert wanted and shown(app) == wanted
+
+
+async def test_the_detail_shows_a_long_question_whole(db, clock, tmp_path):
+    from textual.widgets._markdown import MarkdownH3
+
+    question = "Why are the input word embeddings multiplied by the square root of the embedding size? " * 2
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "long.yaml").write_text(
+        f"qa:\n  - {{id: long-1, group: X, section: '1', question: '{question.strip()}', answer: Scale.,"
+        " key_points: [{text: scale, keywords: [scale]}, {text: norm, keywords: [norm]},"
+        " {text: sum, keywords: [sum]}], tags: [mine]}\n", encoding="utf-8")
+    app = make_app(db_path=db, clock=clock, lang="en", extra_content=[deck])
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        app.open_mode("browse", item_id="long-1")
+        await settle(pilot)
+        heading = app.screen.query_one("#browse-detail-body").query_one(MarkdownH3)
+        pane = app.screen.query_one("#browse-detail")
+        assert len(question) > 2 * pane.region.width  # a question longer than the pane…
+        assert heading.region.right <= pane.region.right  # …stays inside it: it wraps
+        assert heading.region.height >= 3

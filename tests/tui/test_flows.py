@@ -495,7 +495,7 @@ async def test_language_switch_applies_at_once_and_persists(db, clock):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert app.tr.lang == "en"
-        assert "Multiple choice" in footer_text(app)
+        assert "Quiz" in footer_text(app).split()
 
 
 async def test_lang_option_overrides_the_stored_language(db, clock):
@@ -669,3 +669,19 @@ async def test_a_one_language_deck_falls_back_with_a_notice(db, clock, tmp_path)
         await settle(pilot)
         body = app.screen.query_one("#browse-detail-body").source
         assert "为什么要缩放？ (中文)" in body and "因为方差。\n\n(中文)" in body
+
+
+async def test_a_wrapped_mcq_option_continues_under_its_text_not_its_letter(db, clock):
+    from quizapp.tui.screens.quiz import OptionRow, show_options
+
+    app = make_app(db_path=db, clock=clock, start="quiz", lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        long = "dim=-1: over all the keys of each query, so that every query's weights sum to one " * 2
+        show_options(app.screen, [long, "dim=0", "dim=-2", "the whole matrix"], None, None, False)
+        await settle(pilot)
+        row = app.screen.query_one("#quiz-opt-A", OptionRow)
+        text, letter = row.query_one(".option-text"), row.query_one(".option-letter")
+        assert text.region.height > 1
+        assert text.region.x == letter.region.right  # every line of it starts after `A. `
+        assert text.region.x > row.content_region.x

@@ -72,3 +72,29 @@ async def test_command_palette_system_entries_are_in_the_ui_language(db, clock):
         from textual.command import CommandInput
 
         assert app.screen.query_one(CommandInput).placeholder.startswith("搜索")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("start", ["drill", "browse"])
+async def test_help_names_the_focused_widget_as_the_user_knows_it(db, clock, lang, start):
+    from textual.widgets import Static
+
+    app = make_app(db_path=db, clock=clock, start=start, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        if start == "browse":
+            await press(pilot, "down")  # into the results
+        await press(pilot, "f1")
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        widgets = [group.widget for group in screen.groups if group.scope == "widget"]
+        assert widgets  # the list's own keys are there…
+        from rich.console import Console
+
+        console = Console(width=80, record=True, color_system=None)
+        for static in screen.query(Static):
+            console.print(static.visual._renderable if hasattr(static.visual, "_renderable") else static.render())
+        shown = console.export_text()
+        for name in widgets:  # …under a plain word, not `Focused (OptionList)`
+            assert name not in shown
+        assert ("the list" if lang == "en" else "列表") in shown

@@ -59,3 +59,24 @@ async def test_keys_that_do_nothing_now_are_dimmed(db, clock):
         text = footer.render()
         first_key = [span for span in text.spans if span.start == 0]
         assert any(span.style.dim for span in first_key if hasattr(span.style, "dim"))
+
+
+async def test_at_80_columns_a_line_that_does_not_fit_loses_whole_keys_never_quit(db, clock):
+    from tests.tui.test_drill_screen import open_drill
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        line = footer.render().plain
+        assert ", Settings" in line and "^q Quit" in line  # Home: every key, tighter
+        await open_drill(pilot, type="softmax", seed=3, difficulty=3)
+        await pilot.press("escape", "w")  # given up: the graded drill has the most keys
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        line = footer.render().plain
+        shown = footer.shown()
+        assert len(shown) < len(footer.entries) + 1  # some keys were left out…
+        for entry in shown[:-1]:  # …but those drawn are whole (Textual's Footer cut `n New proble▏`)
+            assert f"{entry.display} {entry.description}" in line
+        assert "esc Back" in line and "^q Quit" in line and cell_len(line) == 80

@@ -806,3 +806,15 @@ async def test_finish_now_asks_then_goes_to_the_report(db, clock):
         report = app.screen.report
         assert report.status == "completed"
         assert [row.answered for row in report.questions] == [True, False, False, False]
+
+
+async def test_setup_names_the_topics_as_stats_does(db, clock):
+    from textual.widgets import SelectionList
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        topics = app.screen.query_one(SelectionList)
+        prompts = [str(topics.get_option_at_index(i).prompt) for i in range(topics.option_count)]
+        assert any(p.startswith("KV cache (") for p in prompts)
+        assert not any(p.startswith("kv-cache") for p in prompts)

@@ -199,3 +199,36 @@ def test_mock_qa_key_points_review_80x24(snap_compare, app_for, clock):
         await steady(pilot)
 
     assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)
+
+
+def test_mock_report_english_80x24(snap_compare, app_for, clock):
+    """English questions are longer: the short columns (#, kind, score, time, over) stay."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await finish_interview(pilot, clock)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang="en"), run_before=run_before, terminal_size=NARROW)
+
+
+async def test_mock_report_rows_keep_score_and_time_at_80_columns(app_for, clock):
+    from rich.console import Console
+    from textual.widgets import Static
+
+    from quizapp.tui.screens.mock_report import MockReportScreen
+
+    app = app_for(lang="en")
+    async with app.run_test(size=NARROW) as pilot:
+        await finish_interview(pilot, clock)
+        await steady(pilot)
+        screen = app.screen
+        assert isinstance(screen, MockReportScreen)
+        width = screen.query_one("#mock-report-questions", Static).content_size.width
+        console = Console(width=width, record=True, color_system=None)
+        console.print(screen._questions(screen.report))
+        lines = console.export_text().splitlines()
+        assert "Score" in lines[0] and "Over" in lines[0]
+        rows = lines[1:]
+        assert len(rows) == len(screen.report.questions)
+        for row in rows:
+            assert "%" in row and " / " in row and "…" not in row.split()[1]  # kind whole

@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "binding.help.down": "Down",
     "binding.help.up": "Up",
     "binding.home.study": "Study",
-    "binding.home.quiz": "Multiple choice",
+    "binding.home.quiz": "Quiz",  # short: at 80 columns Settings and Quit fit after it
     "binding.home.drill": "Drill",
     "binding.home.mock": "Mock",
     "binding.home.browse": "Browse",

@@ -49,6 +49,18 @@ class ResultsTable(DataTable):
     def on_resize(self, event: events.Resize) -> None:
         self.post_message(self.WidthChanged())
 
+    def on_key(self, event: events.Key) -> None:
+        # Typing "softmax" with the list focused sent its letters to the card keys (the
+        # x suspended the highlighted card); a letter no key takes starts the new query,
+        # at once, so that the keys typed after it land in the search box too.
+        if event.is_printable and event.character and event.key not in self.screen.active_bindings:
+            event.stop()
+            event.prevent_default()
+            search = self.screen.query_one("#browse-input", Input)
+            self.screen.set_focus(search)
+            search.value = event.character  # a new query, as `/` and a key would start it
+            search.cursor_position = len(search.value)
+
 
 @dataclass(frozen=True)
 class BrowseQuery:
@@ -148,7 +160,7 @@ class BrowseScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(id="browse-input")
+        yield Input(id="browse-input", select_on_focus=False)  # `/` selects; typed-ahead keys add
         with Horizontal(id="browse-body"):
             yield ResultsTable(id="browse-results", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="browse-detail"):

@@ -294,7 +294,9 @@ class DrillScreen(BaseScreen):
     def render_texts(self) -> None:
         self.title = self.t("app.title")
         self.sub_title = self.t("drill.title")
-        self.query_one("#drill-loading", Static).update(self.t("drill.loading"))
+        # A picked type is being prepared, not looked for among the due skills.
+        loading = "drill.loading" if self.due_mode else "drill.loading_type"
+        self.query_one("#drill-loading", Static).update(self.t(loading, type=self.start_type or ""))
         sheet = self.sheet
         if sheet is not None:
             sheet.labels = self._labels()

@@ -71,8 +71,8 @@ class DrillPickerScreen(BaseScreen):
         yield Header()
         with Vertical(id="drill-picker-body"):
             yield Static(id="drill-picker-heading", markup=False)
-            yield TypeList(id="drill-types")
             yield Static(id="drill-picker-difficulty", markup=False)
+            yield TypeList(id="drill-types")
             yield Static(id="drill-picker-help", markup=False)
         yield KeysFooter()
 

@@ -89,6 +89,15 @@ def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[H
     return sorted(groups, key=lambda g: rank[g.scope])
 
 
+# A focused widget's class, by the word for it in the help's group title (help.widget.*).
+WIDGET_KINDS = {
+    "OptionList": "list", "TypeList": "list", "ResultsTable": "list", "DataTable": "list",
+    "CellInput": "cell", "Input": "field", "TextArea": "field", "CappedTextArea": "field",
+    "PartEntry": "part", "PartList": "part", "AnswerSheet": "problem", "KeyScroll": "pane",
+    "VerticalScroll": "pane",
+}
+
+
 class HelpScreen(BaseModal[None]):
     """A scrollable list of the keys; Esc, `?`, F1 or `q` closes it."""
 
@@ -148,7 +157,9 @@ class HelpScreen(BaseModal[None]):
     def _table(self) -> Group:
         parts: list[RenderableType] = []
         for index, group in enumerate(self.groups):
-            title = self.t(f"help.scope.{group.scope}", widget=group.widget)
+            # The user knows "the cell", not `CellInput`: a focused widget is named by what it is.
+            what = self.t(f"help.widget.{WIDGET_KINDS.get(group.widget, 'other')}")
+            title = self.t(f"help.scope.{group.scope}", widget=what)
             parts.append(Text(("\n" if index else "") + title, style="underline"))
             table = Table(show_header=False, box=None, padding=(0, 2, 0, 0), expand=True)
             table.add_column(no_wrap=True, min_width=10)

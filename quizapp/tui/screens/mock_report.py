@@ -179,13 +179,15 @@ class MockReportScreen(BaseScreen):
         return text
 
     def _questions(self, report: MockReport) -> Table:
-        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
-        table.add_column("#", justify="right")
-        table.add_column(self.t("mock.report.col.kind"))
-        table.add_column(self.t("mock.report.col.question"), overflow="ellipsis", no_wrap=True, max_width=62)
-        table.add_column(self.t("mock.report.col.score"), justify="right")
-        table.add_column(self.t("mock.report.col.time"), justify="right")
-        table.add_column(self.t("mock.report.col.over"), justify="center")
+        # The question column takes what the short columns leave (and ends in …): with a
+        # fixed maximum, Rich squeezed every other column to nothing at 80 columns.
+        table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold", expand=True)
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column(self.t("mock.report.col.kind"), no_wrap=True)
+        table.add_column(self.t("mock.report.col.question"), overflow="ellipsis", no_wrap=True, ratio=1)
+        table.add_column(self.t("mock.report.col.score"), justify="right", no_wrap=True)
+        table.add_column(self.t("mock.report.col.time"), justify="right", no_wrap=True)
+        table.add_column(self.t("mock.report.col.over"), justify="center", no_wrap=True)
         for row in report.questions:
             if row.answered:
                 score = Text(percent(row.score), style="green" if row.score >= 0.6 else "red")

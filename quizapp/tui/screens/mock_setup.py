@@ -22,6 +22,7 @@ from textual.widgets import Checkbox, Header, Input, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from quizapp.i18n.formatting import clock, local_time
+from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
@@ -173,7 +174,9 @@ class MockSetupScreen(BaseScreen):
         self.resumable = message.resumable
         topics = self.query_one(SelectionList)
         topics.clear_options()
-        topics.add_options([Selection(Text(f"{tag} ({n})"), tag, tag in chosen) for tag, n in self.topics])
+        # Named as Stats names them (`KV cache`, not the tag id `kv-cache`).
+        tr = self.quiz_app.tr
+        topics.add_options([Selection(Text(f"{tag_name(tag, tr)} ({n})"), tag, tag in chosen) for tag, n in self.topics])
         self.render_texts()
         self.refresh_bindings()
 

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.events import Click
 from textual.message import Message
 from textual.widgets import Static
@@ -36,8 +36,15 @@ def auto_rating(correct: bool, duration_ms: int) -> int:
     return 4 if duration_ms <= FAST_MS else 3
 
 
-class OptionRow(Static):
-    """One of the four options; clicking it chooses it."""
+class OptionRow(Horizontal):
+    """One of the four options; clicking it chooses it. The mark and letter (`✓ B. `) are
+    a column of their own, so that a wrapped option's next lines start under its text."""
+
+    DEFAULT_CSS = """
+    OptionRow { height: auto; }
+    OptionRow > .option-letter { width: auto; }
+    OptionRow > .option-text { width: 1fr; }
+    """
 
     class Chosen(Message):
         def __init__(self, letter: str) -> None:
@@ -47,6 +54,15 @@ class OptionRow(Static):
     def __init__(self, letter: str) -> None:
         super().__init__(id=f"quiz-opt-{letter}", classes="quiz-option")
         self.letter = letter
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="option-letter", markup=False)
+        yield Static(classes="option-text", markup=False)
+
+    def show(self, prefix: str, text: str) -> None:
+        # Content is untrusted: Text, never markup; `code` in an option renders as code.
+        self.query_one(".option-letter", Static).update(Text(prefix))
+        self.query_one(".option-text", Static).update(inline_text(text))
 
     def on_click(self, event: Click) -> None:
         event.stop()
@@ -63,8 +79,7 @@ def show_options(screen: Widget, options: list[str], correct: str | None, chosen
             mark = "✓ "
         elif shown and letter == chosen:
             mark = "✗ "
-        # Content is untrusted: Text, never markup; `code` in an option renders as code.
-        row.update(Text.assemble(f"{mark}{letter}. ", inline_text(text)))
+        row.show(f"{mark}{letter}. ", text)
         row.set_class(shown and letter == correct, "-correct")
         row.set_class(shown and letter == chosen and letter != correct, "-wrong")
         row.set_class(shown and letter not in (correct, chosen), "-dimmed")

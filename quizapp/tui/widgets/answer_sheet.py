@@ -24,13 +24,11 @@ from textual.widgets import Static
 
 from quizapp.i18n.formatting import num
 from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.key_scroll import KeyScroll
 from quizapp.tui.widgets.matrix_grid import CellInput
-from quizapp.tui.widgets.matrix_view import (
-    MatrixView,
-    hint_tables,
-)
+from quizapp.tui.widgets.matrix_view import hint_tables
 from quizapp.tui.widgets.part_entry import PartEntry, PartList
 from quizapp.tui.widgets.sheet_texts import (
     attention_weights,
@@ -62,7 +60,6 @@ class AnswerSheet(LocalizedMixin, Widget):
     AnswerSheet .sheet-work { width: 1fr; height: 1fr; padding: 0 1 0 2; }
     AnswerSheet .sheet-feedback { width: 46; height: 1fr; padding: 0 1; border-left: vkey $panel-lighten-2; }
     AnswerSheet .sheet-section { color: $text-primary; text-style: bold; }
-    AnswerSheet .sheet-given { layout: grid; grid-size: 3; grid-rows: auto; height: auto; }
     AnswerSheet .sheet-params, AnswerSheet .sheet-hints { height: auto; margin-bottom: 1; }
     AnswerSheet .sheet-hints { color: $text-accent; }
     AnswerSheet .sheet-parts, AnswerSheet .sheet-result { height: auto; }
@@ -71,6 +68,10 @@ class AnswerSheet(LocalizedMixin, Widget):
     AnswerSheet .sheet-steps { height: auto; margin-bottom: 1; }
     AnswerSheet .sheet-truth { height: auto; margin-top: 1; color: $text-warning; }
     AnswerSheet.-narrow .sheet-feedback.-solving { display: none; }
+    AnswerSheet.-folded .sheet-work { display: none; }
+    AnswerSheet.-folded .sheet-feedback { width: 1fr; border-left: none; }
+    AnswerSheet.-folded.-answers .sheet-work { display: block; }
+    AnswerSheet.-folded.-answers .sheet-feedback { display: none; }
     AnswerSheet.-stacked { height: auto; }
     AnswerSheet.-stacked > .sheet-meta, AnswerSheet.-stacked > .sheet-prompt { padding: 0 1; }
     AnswerSheet.-stacked > .sheet-body { layout: vertical; height: auto; }
@@ -85,6 +86,8 @@ class AnswerSheet(LocalizedMixin, Widget):
         Binding("v", "toggle_truth", "True values", id="drill.truth"),
         Binding("W", "all_steps", "All steps", id="drill.all_steps"),
         Binding("h", "toggle_hints", "eˣ table", id="drill.hints"),
+        Binding("a", "show_answers", "Your answer", id="drill.show_answers"),
+        Binding("a", "show_result", "Result", id="drill.show_result"),
     ]
 
     phase: reactive[SheetPhase] = reactive(SheetPhase.SOLVING, bindings=True, init=False)
@@ -129,10 +132,9 @@ class AnswerSheet(LocalizedMixin, Widget):
             given = Static(classes="sheet-section sheet-given-title", markup=False)
             given.display = bool(problem.given)
             yield given
-            with Widget(classes="sheet-given") as grid:
-                grid.display = bool(problem.given)
-                for name, value in problem.given.items():
-                    yield MatrixView(name, value)
+            grid = GivenGrid(problem.given, classes="sheet-given")
+            grid.display = bool(problem.given)
+            yield grid
             yield Static(classes="sheet-params", markup=False)
             yield Static(classes="sheet-hints", markup=False)
             yield Static(classes="sheet-section sheet-answer-title", markup=False)
@@ -153,8 +155,17 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.feedback.add_class("-solving")
 
     def on_resize(self) -> None:
-        # Under 100 columns the how-to column folds away while typing (`?` lists the keys).
+        # Under 100 columns the how-to column folds away while typing (`?` lists the keys),
+        # and after grading the result takes the whole width, the answers behind `a`: side
+        # by side, each got half of 80 columns and the matrices wrapped into garbage.
         self.set_class(self.size.width < 100, "-narrow")
+        self._fold()
+
+    def _fold(self) -> None:
+        folded = self.has_class("-narrow") and not self.has_class("-stacked") and self.phase == SheetPhase.GRADED
+        if folded != self.has_class("-folded"):
+            self.set_class(folded, "-folded")
+            self.refresh_bindings()
 
     # -- helpers ------------------------------------------------------------------------
     def _static(self, name: str) -> Static:
@@ -262,6 +273,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.parts.set_locked(True)
         self.phase = SheetPhase.GRADED
         self.feedback.remove_class("-solving")
+        self._fold()
         self.render_texts()
         # Focus without Textual's immediate scroll: that one measures the layout before the
         # class change above has reflowed it, so where the screen ended up varied from run to
@@ -281,7 +293,19 @@ class AnswerSheet(LocalizedMixin, Widget):
             return not solving and self.verdict is not None and not self.verdict.correct
         if action == "toggle_hints":
             return bool(self.problem.hints)
+        if action in ("show_answers", "show_result"):
+            return self.has_class("-folded") and self.has_class("-answers") == (action == "show_result")
         return True
+
+    def action_show_answers(self) -> None:
+        self.add_class("-answers")
+        self.work.focus(scroll_visible=False)
+        self.refresh_bindings()
+
+    def action_show_result(self) -> None:
+        self.remove_class("-answers")
+        self.feedback.focus(scroll_visible=False)
+        self.refresh_bindings()
 
     def action_step(self) -> None:
         total = len(self.problem.steps(self.lang))

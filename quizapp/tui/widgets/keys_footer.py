@@ -20,6 +20,8 @@ from textual import events
 from textual.screen import Screen
 from textual.widget import Widget
 
+KEPT = ("escape", "ctrl+q")  # the ways out: the last keys a line too long for its width loses
+
 
 class FooterEntry(NamedTuple):
     key: str  # the binding's key, as `App.simulate_key` takes it
@@ -91,24 +93,25 @@ class KeysFooter(Widget):
         style = self.get_component_rich_style
         key_style, description_style = style("keys-footer--key"), style("keys-footer--description")
         width = self.size.width
-        right = Text()
-        if self.palette is not None:
-            # Compact, as Textual draws it: "▏^p Commands ".
-            palette = self.palette
-            right.append("▏", style=style("keys-footer--separator"))
-            right.append_text(Text.assemble((palette.display, key_style), (f" {palette.description}", description_style), " "))
-            if not palette.enabled:
-                right.stylize(Style(dim=True), 1)
+        # Textual's Footer cuts the keys off where the palette's key starts (`n New proble▏`,
+        # Home's `, ▏` with no Settings and no Quit at 80 columns). Here a line that does not
+        # fit is drawn tighter (one space less a key, the palette's key without its word),
+        # then loses whole keys from its end, Back and Quit last: `?` lists every key anyway.
+        for compact in (False, True):
+            right = self._palette_text(key_style, description_style, compact)
+            room = max(width - right.cell_len, 0)
+            entries = list(self.entries)
+            parts = [self._entry(entry, key_style, description_style, compact) for entry in entries]
+            if sum(part.cell_len for part in parts) <= room:
+                break
+        while entries and sum(part.cell_len for part in parts) > room:
+            index = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].key not in KEPT), len(entries) - 1)
+            del entries[index], parts[index]
         line = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
-        room = max(width - right.cell_len, 0)
-        for entry in self.entries:
-            if line.cell_len >= room:
-                break
-            part = self._entry(entry, key_style, description_style)
-            self._spans.append((line.cell_len, min(line.cell_len + part.cell_len, room), entry))
+        for entry, part in zip(entries, parts, strict=True):
+            self._spans.append((line.cell_len, line.cell_len + part.cell_len, entry))
             line.append_text(part)
-        # As in Textual's Footer, keys that do not fit are cut off where the palette's key starts.
         line.truncate(room, pad=True)
         if self.palette is not None and right.cell_len <= width:
             start = line.cell_len + 1
@@ -116,9 +119,28 @@ class KeysFooter(Widget):
             line.append_text(right)
         return line
 
+    def shown(self) -> list[FooterEntry]:
+        """The keys the line draws at its width (after any tightening)."""
+        self.render()
+        return [entry for _start, _end, entry in self._spans]
+
+    def _palette_text(self, key_style: Style, description_style: Style, compact: bool) -> Text:
+        right = Text()
+        if self.palette is None:
+            return right
+        # Compact, as Textual draws it: "▏^p Commands ".
+        palette = self.palette
+        right.append("▏", style=self.get_component_rich_style("keys-footer--separator"))
+        right.append_text(Text(palette.display, style=key_style))
+        right.append_text(Text(" " if compact else f" {palette.description} ", style=description_style))
+        if not palette.enabled:
+            right.stylize(Style(dim=True), 1)
+        return right
+
     @staticmethod
-    def _entry(entry: FooterEntry, key_style: Style, description_style: Style) -> Text:
-        text = Text.assemble((f" {entry.display} ", key_style), (f"{entry.description} ", description_style))
+    def _entry(entry: FooterEntry, key_style: Style, description_style: Style, compact: bool = False) -> Text:
+        key = f"{entry.display} " if compact else f" {entry.display} "
+        text = Text.assemble((key, key_style), (f"{entry.description} ", description_style))
         if not entry.enabled:
             text.stylize(Style(dim=True))
         return text

@@ -15,5 +15,11 @@ def render_math(text: str) -> str:
 class MathMarkdown(Markdown):
     """Content text goes in through `show`, which renders its math first."""
 
+    # Textual sizes an H3 to its text (`width: auto`), so a long question (Browse shows
+    # one as the detail's heading) was cut at the pane's edge instead of wrapping.
+    DEFAULT_CSS = """
+    MathMarkdown MarkdownHeader { width: 1fr; }
+    """
+
     def show(self, text: str) -> AwaitComplete:
         return self.update(render_math(text))

@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static
+
+CELL_MAX_CHARS = 40  # a number, however precise, or -inf; the whole part goes in the text field
 
 # The mark after a graded cell, by status (the engine's CellStatus values) or format error.
 MARKS = {"right": "✓", "carried": "↳", "wrong": "✗", "blank": "·", "error": "!"}
@@ -61,9 +63,21 @@ class CellInput(Input):
             self.rows = rows
 
     def __init__(self, row: int, col: int, *, id: str | None = None) -> None:
-        super().__init__(compact=True, id=id, classes="matrix-cell")
+        # Capped: 1 MB pasted into a focused cell kept the CPU busy while idle (the cursor's
+        # blink redrew it); no number needs more than a few dozen characters.
+        super().__init__(compact=True, max_length=CELL_MAX_CHARS, id=id, classes="matrix-cell")
         self.row = row
         self.col = col
+
+    def _on_paste(self, event: events.Paste) -> None:
+        line = event.text.splitlines()[0] if event.text else ""
+        room = CELL_MAX_CHARS - len(self.value) + len(self.selected_text)
+        if len(line) > room:  # refused whole (Input's own paste handler is skipped)
+            event.prevent_default()
+            event.stop()
+            tr = getattr(self.app, "tr", None)
+            if tr is not None:
+                self.notify(tr("text.too_long", max=CELL_MAX_CHARS, left_out=len(line)), severity="warning", timeout=6)
 
     def action_move(self, rows: int) -> None:
         self.post_message(self.Move(self, rows))

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
@@ -46,14 +47,36 @@ def value_cells(value: Any, decimals: int = 3, *, trim: bool = False) -> list[li
     return [[num(x, decimals, trim=trim) for x in row] for row in rows.tolist()]
 
 
+VIEW_PADDING = 2  # columns right of a given input's values (MatrixView's padding), before the next
+
+
+def view_width(text: Text) -> int:
+    """The columns a given input takes unwrapped: its widest line and the padding after it."""
+    return max(cell_len(line) for line in text.plain.split("\n")) + VIEW_PADDING
+
+
+def given_text(name: str, value: Any) -> Text:
+    """`name  shape` in bold/dim over the bracketed values; a scalar is `name = value`."""
+    value = np.asarray(value, dtype=float)
+    text = Text()
+    text.append(name, style="bold")
+    if value.ndim == 0:
+        text.append(f" = {num(float(value))}")
+        return text
+    text.append(f"  {shape_label(value.shape)}", style="dim")
+    for line in bracket_rows(value_cells(value)):
+        text.append("\n" + line)
+    return text
+
+
 class MatrixView(Static):
     """One named input: `name  shape` in bold/dim, then its values."""
 
     DEFAULT_CSS = """
     MatrixView {
-        width: auto;
         height: auto;
         padding: 0 2 1 0;
+        text-wrap: nowrap;
     }
     """
 
@@ -61,19 +84,13 @@ class MatrixView(Static):
         super().__init__(id=id, classes=classes)
         self.matrix_name = name
         self.value = np.asarray(value, dtype=float)
+        # Its own width, set outright: a matrix squeezed by its container would wrap.
+        self.columns = view_width(self.as_text())
+        self.styles.width = self.columns
         self.update(self.as_text())
 
     def as_text(self) -> Text:
-        text = Text()
-        if self.value.ndim == 0:
-            text.append(self.matrix_name, style="bold")
-            text.append(f" = {num(float(self.value))}")
-            return text
-        text.append(self.matrix_name, style="bold")
-        text.append(f"  {shape_label(self.value.shape)}", style="dim")
-        for line in bracket_rows(value_cells(self.value)):
-            text.append("\n" + line)
-        return text
+        return given_text(self.matrix_name, self.value)
 
 
 HINT_COLUMNS = 8  # (x, f(x)) pairs per line of a hint table

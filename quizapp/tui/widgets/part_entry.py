@@ -15,11 +15,12 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import HorizontalScroll, Vertical
 from textual.message import Message
 from textual.widgets import Input, Static, TextArea
 
-from quizapp.engine import AnswerFormatError, FormatError, PartSpec, format_answer, parse_answer
+from quizapp.engine import MAX_ANSWER_CHARS, AnswerFormatError, FormatError, PartSpec, format_answer, parse_answer
+from quizapp.tui.widgets.capped_text import CappedTextArea
 from quizapp.tui.widgets.matrix_grid import CellInput, MatrixGrid, grid_shape
 
 BLANK_CELL = "_"  # the engine reads it as a cell left blank
@@ -53,6 +54,13 @@ class CellProblem:
     error: FormatError | None
 
 
+class GridScroll(HorizontalScroll):
+    """Around a grid: a grid wider than the column (8 cells of PE at 80 columns) scrolls
+    sideways as a whole, to the focused cell, instead of losing its last cells."""
+
+    can_focus = False
+
+
 class PartEntry(Vertical):
     """One answer part: header, cell grid or text field, status line."""
 
@@ -63,6 +71,11 @@ class PartEntry(Vertical):
     }
     PartEntry > .part-header {
         height: auto;
+    }
+    PartEntry > .part-grid-scroll {
+        height: auto;
+        overflow-y: hidden;
+        scrollbar-size-horizontal: 1;
     }
     PartEntry > .part-text {
         height: auto;
@@ -97,8 +110,9 @@ class PartEntry(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="part-header")
-        yield MatrixGrid(self.rows, self.cols, classes="part-grid")
-        text = TextArea(classes="part-text", show_line_numbers=False, soft_wrap=True)
+        with GridScroll(classes="part-grid-scroll"):
+            yield MatrixGrid(self.rows, self.cols, classes="part-grid")
+        text = CappedTextArea(MAX_ANSWER_CHARS, classes="part-text", show_line_numbers=False, soft_wrap=True)
         text.display = False
         yield text
         yield Static(classes="part-status")

@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from quizapp.i18n.formatting import percent
+from quizapp.tui.widgets.capped_text import MOCK_ANSWER_CHARS, CappedTextArea
 from quizapp.tui.widgets.key_points import MAX_POINTS, KeyPointRow
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 from quizapp.tui.widgets.question_pane import QuestionPane
@@ -108,7 +109,7 @@ class QAPane(QuestionPane):
 
     def compose(self) -> ComposeResult:
         yield MathMarkdown(classes="card-question")
-        yield TextArea(soft_wrap=True)
+        yield CappedTextArea(MOCK_ANSWER_CHARS, soft_wrap=True)
         yield Static(classes="mock-hint", markup=False)
         with Vertical(classes="mock-review") as review:
             review.display = False

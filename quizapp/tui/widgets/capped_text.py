@@ -1,0 +1,34 @@
+"""A text field with a size cap: what would go past it is not inserted, and the user is told.
+
+A 10 MB paste into a mock answer froze the app for 58 s (every key then re-measured the
+whole text); no spoken answer comes near the cap, so a paste that does is a mistake, and
+the part that fits goes in with a one-line notice of how much was left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import TextArea
+
+from quizapp.tui.screens.base import LocalizedMixin
+
+MOCK_ANSWER_CHARS = 20_000  # about ten minutes of speech, typed
+
+
+class CappedTextArea(LocalizedMixin, TextArea):
+    def __init__(self, max_chars: int, **options: Any) -> None:
+        super().__init__(**options)
+        self.max_chars = max_chars
+
+    def _replace_via_keyboard(self, insert: str, start: Any, end: Any) -> Any:
+        # Typing and pasting both come through here (`replace`/`insert` from code do not).
+        replaced = len(self.get_text_range(start, end))
+        room = self.max_chars - (len(self.text) - replaced)
+        if len(insert) > room:
+            left_out = len(insert) - max(room, 0)
+            self.notify(self.t("text.too_long", max=self.max_chars, left_out=left_out), severity="warning", timeout=6)
+            if room <= 0:
+                return None
+            insert = insert[:room]
+        return super()._replace_via_keyboard(insert, start, end)
