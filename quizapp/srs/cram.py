@@ -78,7 +78,7 @@ def choose(service: StudyService, chosen: CramSet) -> list[int]:
             # The end of the study day `days` days on (the day's rollover, not midnight).
             _start, end = service.day_window(now + timedelta(days=chosen.days))
             query = query.where(Card.due < end)
-        rows = session.execute(query).all()
+        rows: list[tuple[Card, Item]] = [(card, item) for card, item in session.execute(query)]
         wanted = {t.strip() for t in chosen.tags if t.strip()}
         if wanted:
             rows = [(card, item) for card, item in rows if wanted & set(item.tags or [])]
