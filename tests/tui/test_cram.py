@@ -152,3 +152,19 @@ def test_cram_screens_at_size(snap_compare, tmp_path, clock, size, name, keys):
     db = studied_db(tmp_path, clock)
     app = make_app(db_path=db, clock=clock, lang="en")
     assert snap_compare(app, run_before=run("c", *keys), terminal_size=SIZES[size])
+
+
+async def test_ctrl_r_lets_the_answers_count_and_back(tmp_path, clock):
+    from tests.tui.conftest import stored_settings
+
+    db = studied_db(tmp_path, clock)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        setup = await open_setup(pilot)
+        await press(pilot, "ctrl+r")
+        assert setup.reschedule and "reschedule the cards" in str(setup.query_one("#cram-heading").render())
+        assert stored_settings(db, clock).cram_reschedules is True
+        await press(pilot, "down", "down", "enter")
+        assert app.screen.reschedule is True
+        await press(pilot, "escape", "ctrl+r")
+        assert stored_settings(db, clock).cram_reschedules is False

@@ -23,6 +23,7 @@ class CramSetupScreen(BaseScreen):
     CramSetupScreen #cram-value { margin-top: 1; }
     """
     BINDINGS = [
+        Binding("ctrl+r", "toggle_reschedule", "Reschedule on/off", id="cram.reschedule"),
         Binding("escape", "back", "Back", id="cram.back"),
     ]
 
@@ -110,6 +111,18 @@ class CramSetupScreen(BaseScreen):
         from quizapp.tui.screens.cram import CramScreen
 
         self.app.push_screen(CramScreen(card_ids, reschedule=self.reschedule))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="cram-setting")
+    def action_toggle_reschedule(self) -> None:
+        """Flip `cram_reschedules` (the one setting cram has; stored at once, as Settings would)."""
+        base = self.study.settings()
+        flipped = base.model_copy(update={"cram_reschedules": not base.cram_reschedules})
+        self.db_write(lambda: self.study.save_settings(flipped, base))
+        self.app.call_from_thread(self._rescheduling, flipped.cram_reschedules)
+
+    def _rescheduling(self, on: bool) -> None:
+        self.reschedule = on
+        self.render_texts()
 
     def action_back(self) -> None:
         self.dismiss()
