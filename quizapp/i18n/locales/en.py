@@ -245,6 +245,11 @@ MESSAGES: dict[str, str] = {
     "palette.sys.quit": "Quit",
     "palette.sys.quit_help": "Quit the app now",
     # cram (quizapp.tui.screens.cram_setup, cram)
+    "binding.home.cram": "Cram",
+    "binding.cram.reschedule": "Reschedule on/off",
+    "binding.cram.back": "Back",
+    "palette.help.cram": "Study a chosen set ahead of its schedule",
+    "settings.field.cram_reschedules": "Cram answers reschedule",
     "cram.title": "Cram",
     "home.menu.cram": "Cram before the interview",
     "cram.heading": "Study a chosen set ahead of its schedule. {schedule}",

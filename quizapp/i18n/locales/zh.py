@@ -245,6 +245,11 @@ MESSAGES: dict[str, str] = {
     "palette.sys.quit": "退出",
     "palette.sys.quit_help": "立即退出程序",
     # cram (quizapp.tui.screens.cram_setup, cram)
+    "binding.home.cram": "突击",
+    "binding.cram.reschedule": "计入计划 开/关",
+    "binding.cram.back": "返回",
+    "palette.help.cram": "提前复习选定的卡片",
+    "settings.field.cram_reschedules": "突击作答计入计划",
     "cram.title": "考前突击",
     "home.menu.cram": "面试前突击复习",
     "cram.heading": "提前复习选定的卡片。{schedule}",
