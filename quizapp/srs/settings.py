@@ -43,6 +43,10 @@ class Settings(BaseModel):
     fuzz: bool = True
     # The interview day (ISO `YYYY-MM-DD`, or None): Stats predicts recall on it, Home counts down.
     interview_date: str | None = None
+    # Cram (quizapp.srs.cram): False leaves the schedule as it was (answers logged as `cram`);
+    # True makes each cram answer an ordinary early review, as Anki's "reschedule cards
+    # based on my answers".
+    cram_reschedules: bool = False
     # FSRS parameters fitted to this collection's reviews (`quizapp optimize`, Settings →
     # "Fit the schedule to my reviews"), the study day of the fit and how many usable
     # reviews it used; None: FSRS's defaults (quizapp.srs.fsrs_parameters).

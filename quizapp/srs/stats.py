@@ -111,6 +111,7 @@ class StudyStats:
     mock_trend: list[MockPoint]
     mistakes: list[FrequentMistake]
     reviews_total: int = 0
+    cram_reviews: int = 0  # cram answers, which left the schedule as it was (quizapp.srs.cram)
     leeches: int = 0
     streak: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
@@ -162,6 +163,7 @@ class StudyStats:
                            for p in self.mock_trend],
             "drill_mistakes": [{**asdict(m), "last_seen": m.last_seen.isoformat()} for m in self.mistakes],
             "reviews_total": self.reviews_total,
+            "cram_reviews": self.cram_reviews,
             "leeches": self.leeches,
             "streak_days": self.streak,
             "calibration": None if self.calibration is None else self.calibration.to_json(),
@@ -289,7 +291,9 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
             skills=_skills(session, now),
             mock_trend=_mock_trend(session, days),
             mistakes=_mistakes(session, days),
-            reviews_total=session.execute(text("SELECT count(*) FROM reviews")).scalar_one(),
+            # Cram answers are counted apart (mode 4, quizapp.srs.cram).
+            reviews_total=session.execute(text("SELECT count(*) FROM reviews WHERE mode <> 4")).scalar_one(),
+            cram_reviews=session.execute(text("SELECT count(*) FROM reviews WHERE mode = 4")).scalar_one(),
             leeches=session.execute(text("SELECT count(*) FROM cards WHERE leech")).scalar_one(),
             # Home's own count (it is not bounded by the heatmap's year: a 500-day streak
             # is 500 here too).

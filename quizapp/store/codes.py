@@ -26,7 +26,9 @@ def quarter_of(value: datetime) -> int:
     return to_micros(value) // QUARTER_US
 
 
-MODES = ("study", "quiz", "drill", "mock")  # reviews.mode stores the position
+# reviews.mode stores the position; "cram" (4) is an answer that left the schedule as it was
+# (quizapp.srs.cram): revision 0008 keeps it out of the day tallies and the review gaps.
+MODES = ("study", "quiz", "drill", "mock", "cram")
 KINDS = ("qa", "mcq", "skill")
 TALLY_COLUMNS = tuple(f"{kind}_{what}" for kind in KINDS for what in ("new", "reviews"))
 

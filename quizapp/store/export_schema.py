@@ -145,7 +145,7 @@ class CardSnapshot(_CardState[StoredNaive, StoredNaive]):
 
 class ReviewRecord(_Strict):
     ref: Ref
-    mode: Literal["study", "quiz", "drill", "mock"]
+    mode: Literal["study", "quiz", "drill", "mock", "cram"]
     rating: Annotated[int, AfterValidator(_rating)]
     reviewed_at: Past
     duration_ms: DurationMs | None

@@ -52,7 +52,7 @@ class EpochMicros(TypeDecorator[datetime]):
 
 
 class ModeCode(TypeDecorator[str]):
-    """A review's mode (`study` | `quiz` | `drill` | `mock`) stored as 0..3 (one byte or none)."""
+    """A review's mode (`study` | `quiz` | `drill` | `mock` | `cram`) stored as 0..4 (one byte or none)."""
 
     impl = Integer
     cache_ok = True
@@ -157,7 +157,7 @@ class Review(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
-    mode: Mapped[str] = mapped_column(ModeCode, server_default="0")  # study | quiz | drill | mock, as 0..3
+    mode: Mapped[str] = mapped_column(ModeCode, server_default="0")  # study | quiz | drill | mock | cram, as 0..4
     rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
     reviewed_at: Mapped[datetime] = mapped_column(EpochMicros, server_default="0")
     duration_ms: Mapped[int | None] = mapped_column(Integer)

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings")
+MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings", "cram")
 FIRST_FRAME_WAIT_S = 2.0
 STILL_LOADING_AFTER_S = 0.5
 START_MODES: tuple[str, ...] = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
@@ -376,6 +376,10 @@ class QuizApp(App[None]):
             from quizapp.tui.screens.drill_picker import DrillPickerScreen
 
             return DrillPickerScreen(difficulty=options.get("difficulty"), seed=options.get("seed"))
+        if mode == "cram":
+            from quizapp.tui.screens.cram_setup import CramSetupScreen
+
+            return CramSetupScreen()
         if mode == "mock":
             from quizapp.tui.screens.mock_setup import MockSetupScreen
 

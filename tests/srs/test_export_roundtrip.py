@@ -39,6 +39,11 @@ def full(study, drills, mocks, clock, engine):
         shown = study.next_card("qa")
         study.answer(shown.card.card_id, 3, mode="study", expected_version=shown.card.version, duration_ms=4200)
         clock.advance(seconds=30)
+    # A cram answer (mode 4, the card left as it was) goes out and comes back as `cram`.
+    from quizapp.srs.cram import cram_answer
+
+    cram_answer(study, shown.card.card_id, 1, reschedule=False, duration_ms=900)
+    clock.advance(seconds=30)
     study.set_suspended(study.next_card("mcq").card.item_id, True)
     study.save_settings(study.settings().model_copy(update={"new_per_day": 11, "day_rollover_hour": 3}))
     view = run_interview(mocks, clock)
@@ -54,6 +59,7 @@ def test_round_trip_is_identical_with_drills_mocks_and_settings(full, tmp_path, 
     first = _export(full.db, clock)
     data = json.loads(first)
     assert data["settings"]["new_per_day"] == 11
+    assert sum(r["mode"] == "cram" for i in data["items"] for r in i["reviews"]) == 1
     assert len(data["drill_attempts"]) >= 2 and len(data["mock_interviews"]) == 1
     assert any(r["ref"] == a["review_ref"] for a in data["drill_attempts"] for i in data["items"] for r in i["reviews"])
     assert any(i["card"] and i["card"]["suspended"] for i in data["items"])

@@ -47,6 +47,7 @@ def binding_keys() -> set[str]:
     from quizapp.tui.screens import (
         browse,
         confirm,
+        cram_setup,
         drill,
         drill_picker,
         error,
@@ -71,6 +72,7 @@ def binding_keys() -> set[str]:
         settings.SettingsScreen, stats.StatsScreen, error.ErrorScreen, confirm.ConfirmScreen,
         drill.DrillScreen, drill_picker.DrillPickerScreen, drill_picker.TypeList, mock_quit.FinishMockModal, AnswerSheet, QAPane, MCQPane, DrillPane, mock_setup.MockSetupScreen, mock_run.MockRunScreen,
         mock_quit.QuitMockModal, mock_report.MockReportScreen, mock_history.MockHistoryScreen,
+        cram_setup.CramSetupScreen,
     ]
     ids = set()
     for owner in owners:

@@ -54,6 +54,7 @@ class HomeScreen(BaseScreen):
         Binding("b", "app.open_mode('browse')", "Browse", id="home.browse"),
         Binding("t", "app.open_mode('stats')", "Stats", id="home.stats"),
         Binding("comma", "app.open_mode('settings')", "Settings", id="home.settings"),
+        Binding("c", "cram", "Cram", id="home.cram"),
     ]
 
     class CountsLoaded(Message):
@@ -137,6 +138,7 @@ class HomeScreen(BaseScreen):
         self.readiness = message.readiness
         self.new_per_day = message.new_per_day
         self.render_texts()
+        self.refresh_bindings()  # cram's key follows the interview date
         if message.readiness.now:
             self.load_range()
 
@@ -170,11 +172,25 @@ class HomeScreen(BaseScreen):
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
-        for mode, key in MENU:
+        for mode, key in MENU + ((("cram", "c"),) if self.cram_offered() else ()):
             prompt = Text.assemble((f" {key} ", "bold reverse"), "  ", self.t(f"home.menu.{mode}"))
             menu.add_option(Option(prompt, id=mode))
         menu.highlighted = highlighted if highlighted is not None else 0
         self._render_notice()
+
+    def cram_offered(self) -> bool:
+        """Cram is offered in the last 7 days before the interview (quizapp.srs.cram.offered)."""
+        days_left = self.readiness.days_left if self.readiness is not None else None
+        return days_left is not None and 0 <= days_left <= 7
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cram":
+            return self.cram_offered()
+        return super().check_action(action, parameters)
+
+    def action_cram(self) -> None:
+        if self.cram_offered():
+            self.quiz_app.open_mode("cram")
 
     def _heading(self) -> str:
         ready = self.readiness

@@ -141,15 +141,7 @@ class SessionScreen(BaseScreen):
         from quizapp.srs.cas import StaleCard
 
         try:
-            result = self.db_write(lambda: self.study.answer(
-                card.card.card_id,
-                rating,
-                mode=self.MODE,
-                expected_version=card.card.version,
-                duration_ms=duration_ms,
-                answer=answer,
-                score=None,
-            ))
+            result = self.db_write(lambda: self.store_answer(card, rating, duration_ms, answer))
         except StaleCard:
             self.post_message(self.Problem("session.stale"))
             self.post_message(self._fetch(answered))
@@ -213,6 +205,12 @@ class SessionScreen(BaseScreen):
         self.refresh_bindings()
 
     # -- hooks for subclasses ---------------------------------------------------------
+    def store_answer(self, card: StudyCard, rating: int, duration_ms: int,
+                     answer: dict[str, Any] | None) -> AnswerResult:
+        """Write one answer (in a worker); cram (screens/cram.py) writes its own kind."""
+        return self.study.answer(card.card.card_id, rating, mode=self.MODE, expected_version=card.card.version,
+                                 duration_ms=duration_ms, answer=answer, score=None)
+
     async def show_card(self, card: StudyCard) -> None:
         raise NotImplementedError
 

@@ -1,0 +1,137 @@
+"""Cram: study a chosen set of cards ahead of their schedule, as Anki's filtered decks do.
+
+The set is one of four kinds (`CramSet.kind`):
+
+* ``tags`` — the studied cards whose item has any of `tags` (topics are tags);
+* ``topic`` — every card of the one topic `tags[0]`, new cards too, to go through it all;
+* ``weakest`` — the `count` studied cards least likely to be recalled now (FSRS retrievability);
+* ``due`` — the studied cards due before the end of the study day `days` days from today.
+
+Suspended cards and retired items are never chosen. By default (`Settings.cram_reschedules`
+False) an answer leaves the card exactly as it was and is stored as a review of mode
+`cram`: undo, export and the stats' separate count see it; today's limits, the streak,
+the heatmap, the retention figures and the FSRS fit do not (revision 0008,
+`quizapp.srs.review_history`). With the setting on, an answer is an ordinary early review
+(mode `study`), rescheduling the card as Anki's "reschedule cards based on my answers".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from sqlalchemy import select
+
+from quizapp.srs import queue
+from quizapp.srs.cas import StaleCard
+from quizapp.srs.clock import to_naive_utc
+from quizapp.srs.scheduling import make_scheduler, to_fsrs
+from quizapp.srs.service import StudyService, card_view
+from quizapp.srs.views import AnswerResult, StudyCard
+from quizapp.store.models import Card, Item
+
+CramKind = Literal["tags", "topic", "weakest", "due"]
+CRAM_KINDS: tuple[CramKind, ...] = ("tags", "topic", "weakest", "due")
+MAX_COUNT = 500
+MAX_DAYS = 60
+
+
+class CramSetError(ValueError):
+    """A set that cannot be chosen (no tag, a count or day span out of range): one line."""
+
+
+@dataclass(frozen=True)
+class CramSet:
+    kind: CramKind
+    tags: tuple[str, ...] = ()
+    count: int = 20
+    days: int = 3
+    item_kind: str = "qa"
+
+    def problem(self) -> str | None:
+        if self.kind not in CRAM_KINDS:
+            return f"unknown cram set {self.kind!r} (one of {', '.join(CRAM_KINDS)})"
+        if self.kind in ("tags", "topic") and not [t for t in self.tags if t.strip()]:
+            return "name at least one topic" if self.kind == "tags" else "name the topic"
+        if self.kind == "topic" and len(self.tags) != 1:
+            return "name exactly one topic"
+        if self.kind == "weakest" and not 1 <= self.count <= MAX_COUNT:
+            return f"the number of cards must be 1–{MAX_COUNT}"
+        if self.kind == "due" and not 1 <= self.days <= MAX_DAYS:
+            return f"the number of days must be 1–{MAX_DAYS}"
+        return None
+
+
+def choose(service: StudyService, chosen: CramSet) -> list[int]:
+    """The card ids of the set, in the order they are studied (weakest or earliest first)."""
+    if (problem := chosen.problem()) is not None:
+        raise CramSetError(problem)
+    now = service.now()
+    scheduler = make_scheduler(service.settings(), fuzz=False)
+    with service.db.session() as session:
+        query = (select(Card, Item).join(Item)
+                 .where(Item.kind == chosen.item_kind, Item.retired_at.is_(None), Card.suspended.is_(False)))
+        if chosen.kind != "topic":
+            query = query.where(Card.reps > 0)
+        if chosen.kind == "due":
+            # The end of the study day `days` days on (the day's rollover, not midnight).
+            _start, end = service.day_window(now + timedelta(days=chosen.days))
+            query = query.where(Card.due < end)
+        rows: list[tuple[Card, Item]] = [(card, item) for card, item in session.execute(query)]
+        wanted = {t.strip() for t in chosen.tags if t.strip()}
+        if wanted:
+            rows = [(card, item) for card, item in rows if wanted & set(item.tags or [])]
+
+        def recall(card: Card) -> float:
+            return float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0
+
+        if chosen.kind == "due":
+            ordered = sorted(rows, key=lambda r: (r[0].due, r[1].id))
+        elif chosen.kind == "topic":
+            # Studied cards weakest first, then the new ones in bank order.
+            ordered = sorted(rows, key=lambda r: (r[0].reps == 0, recall(r[0]) if r[0].reps else 0.0,
+                                                  r[1].source_no or 0, r[1].id))
+        else:
+            ordered = sorted(rows, key=lambda r: (recall(r[0]), r[1].id))
+        if chosen.kind == "weakest":
+            ordered = ordered[:chosen.count]
+        return [card.id for card, _item in ordered]
+
+
+def cram_card(service: StudyService, card_id: int) -> StudyCard | None:
+    with queue.step_transaction(service.db) as cur:
+        found = queue.read_card_and_item(cur, card_id=card_id)
+    return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
+
+
+def cram_answer(service: StudyService, card_id: int, rating: int, *, reschedule: bool,
+                expected_version: int | None = None, duration_ms: int | None = None) -> AnswerResult:
+    """Store one cram answer (its own transaction). Without `reschedule` the card is not
+    written: the review row holds it as it was, so undo (`StudyService.undo`) restores the
+    same values and deletes the row."""
+    if reschedule:
+        return service.answer(card_id, rating, mode="study", expected_version=expected_version,
+                              duration_ms=duration_ms)
+    if rating not in (1, 2, 3, 4):
+        raise ValueError(f"rating must be 1–4, not {rating}")
+    with queue.step_transaction(service.db, write=True) as cur:
+        card = queue.read_card(cur, card_id)
+        if card is None:
+            raise KeyError(card_id)
+        if expected_version is not None and card.version != expected_version:
+            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
+        review_id = queue.insert_review(cur, card, mode="cram", rating=rating,
+                                        reviewed_at=to_naive_utc(service.now()), duration_ms=duration_ms,
+                                        answer=None, score=None)
+    return AnswerResult(review_id=review_id, card=card_view(card, card.kind or ""), rating=rating)
+
+
+def cram_reviews(cur: queue.Cursor) -> int:
+    """How many cram answers are stored (Stats counts them apart from the reviews)."""
+    return int(cur.execute("SELECT count(*) FROM reviews WHERE mode = 4").fetchone()[0])
+
+
+def offered(days_left: int | None) -> bool:
+    """Home offers cram in the last 7 days before the interview (the day itself included)."""
+    return days_left is not None and 0 <= days_left <= 7

@@ -1,0 +1,128 @@
+"""Cram set-up: which set to study ahead of its schedule (quizapp.srs.cram), then the session."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Header, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.keys_footer import KeysFooter
+
+KINDS = ("tags", "topic", "weakest", "due")
+DEFAULT_VALUES = {"tags": "", "topic": "", "weakest": "20", "due": "3"}
+
+
+class CramSetupScreen(BaseScreen):
+    DEFAULT_CSS = """
+    CramSetupScreen #cram-body { padding: 0 1; }
+    CramSetupScreen #cram-kinds { height: auto; max-height: 6; }
+    CramSetupScreen #cram-value { margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("ctrl+r", "toggle_reschedule", "Reschedule on/off", id="cram.reschedule"),
+        Binding("escape", "back", "Back", id="cram.back"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(id="cram-setup")
+        self.reschedule = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="cram-body"):
+            yield Static(id="cram-heading")
+            yield OptionList(id="cram-kinds")
+            yield Static(id="cram-value-label")
+            yield Input(id="cram-value")
+            yield Static(id="cram-hint")
+        yield KeysFooter()
+
+    def on_mount(self) -> None:
+        self.reschedule = self.study.settings().cram_reschedules
+        self.render_texts()
+        kinds = self.query_one(OptionList)
+        kinds.highlighted = 0
+        self.query_one(Input).focus()
+
+    def render_texts(self) -> None:
+        self.title = self.t("app.title")
+        self.sub_title = self.t("cram.title")
+        schedule = self.t("cram.schedule_moved" if self.reschedule else "cram.schedule_kept")
+        self.query_one("#cram-heading", Static).update(self.t("cram.heading", schedule=schedule))
+        kinds = self.query_one(OptionList)
+        highlighted = kinds.highlighted
+        kinds.clear_options()
+        kinds.add_options([Option(self.t(f"cram.kind.{kind}"), id=kind) for kind in KINDS])
+        kinds.highlighted = highlighted if highlighted is not None else 0
+        self.query_one("#cram-value-label", Static).update(self.t("cram.value"))
+        self.query_one("#cram-hint", Static).update(self.t("cram.start_hint"))
+
+    def kind(self) -> str:
+        index = self.query_one(OptionList).highlighted or 0
+        return KINDS[index]
+
+    def on_key(self, event) -> None:
+        # ↑/↓ move the set while the value is typed.
+        kinds = self.query_one(OptionList)
+        if event.key in ("up", "down"):
+            kinds.action_cursor_up() if event.key == "up" else kinds.action_cursor_down()
+            event.stop()
+
+    @on(OptionList.OptionHighlighted, "#cram-kinds")
+    def _kind_changed(self, event: OptionList.OptionHighlighted) -> None:
+        field = self.query_one(Input)
+        if not field.value or field.value in DEFAULT_VALUES.values():
+            field.value = DEFAULT_VALUES[self.kind()]
+
+    @on(Input.Submitted, "#cram-value")
+    def _start(self, event: Input.Submitted) -> None:
+        from quizapp.srs.cram import CramSet
+
+        kind, text = self.kind(), event.value.strip()
+        if kind in ("tags", "topic"):
+            tags = tuple(t.strip() for t in text.replace("，", ",").split(",") if t.strip())
+            chosen = CramSet(kind, tags)  # type: ignore[arg-type]
+        else:
+            if not text.isdigit():
+                self.notify(self.t("cram.bad_number"), severity="warning")
+                return
+            chosen = CramSet(kind, count=int(text)) if kind == "weakest" else CramSet(kind, days=int(text))  # type: ignore[arg-type]
+        self.choose(chosen)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="cram-choose")
+    def choose(self, chosen) -> None:
+        from quizapp.srs.cram import CramSetError, choose
+
+        try:
+            card_ids = choose(self.study, chosen)
+        except CramSetError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="warning")
+            return
+        self.app.call_from_thread(self._open, card_ids)
+
+    def _open(self, card_ids: list[int]) -> None:
+        if not card_ids:
+            self.notify(self.t("cram.empty"), severity="warning")
+            return
+        from quizapp.tui.screens.cram import CramScreen
+
+        self.app.push_screen(CramScreen(card_ids, reschedule=self.reschedule))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="cram-setting")
+    def action_toggle_reschedule(self) -> None:
+        """Flip `cram_reschedules` (the one setting cram has; stored at once, as Settings would)."""
+        base = self.study.settings()
+        flipped = base.model_copy(update={"cram_reschedules": not base.cram_reschedules})
+        self.db_write(lambda: self.study.save_settings(flipped, base))
+        self.app.call_from_thread(self._rescheduling, flipped.cram_reschedules)
+
+    def _rescheduling(self, on: bool) -> None:
+        self.reschedule = on
+        self.render_texts()
+
+    def action_back(self) -> None:
+        self.dismiss()
