@@ -57,9 +57,19 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         sub = parser.add_subparsers(dest="command", parser_class=_Parser)
         # Every command module here imports only argparse-level code; heavy imports
         # (SQLAlchemy, NumPy, Textual) happen inside the handlers.
-        from quizapp.cli import content_cmds, db_cmds, drill_parser, judge_cmd, optimize, serve_cmd, transfer_cmds
+        from quizapp.cli import (
+            card_cmds,
+            content_cmds,
+            db_cmds,
+            drill_parser,
+            judge_cmd,
+            optimize,
+            serve_cmd,
+            transfer_cmds,
+        )
 
         content_cmds.register(sub)
+        card_cmds.register(sub)
         drill_parser.register(sub)
         judge_cmd.register(sub)
         db_cmds.register(sub)
@@ -73,7 +83,8 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
 
 
 # The sub-commands' names (tests/test_cli_parse.py keeps this equal to the parser's).
-COMMANDS = frozenset({"content", "drill", "grade", "judge", "db", "stats", "export", "import", "optimize", "serve"})
+COMMANDS = frozenset({"content", "drill", "grade", "judge", "db", "stats", "export", "import", "optimize", "serve",
+                      "add", "edit"})
 
 
 def parse(argv: Sequence[str]) -> argparse.Namespace:

@@ -199,6 +199,8 @@ class QAItem(_Strict):
     # Where the item's claims beyond the seeds' own derivations can be checked. Built-in
     # items must give at least one (`content check`); a user deck may omit them.
     references: list[Reference] = Field(default_factory=list)
+    # A user's own copy of a built-in item (`e` on it, quizapp.srs.user_cards): the original's id.
+    variant_of: ItemId | None = None
 
     @field_validator("drills")
     @classmethod

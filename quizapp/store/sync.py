@@ -42,6 +42,9 @@ def _hash(payload: dict) -> str:
 
 def _row_fields(item: QAItem | MCQItem) -> dict:
     payload = item.model_dump(mode="json")
+    if payload.get("variant_of", "") is None:
+        # Only a user's variant has it: every other item keeps the payload (and hash) it had.
+        del payload["variant_of"]
     return {
         "kind": item.kind,
         "source_no": getattr(item, "source_no", None),

@@ -121,6 +121,9 @@ class BrowseScreen(BaseScreen):
         Binding("x", "toggle_suspend", "Suspend/unsuspend", id="browse.suspend"),
         Binding("n", "study_now", "Study now", id="browse.study_now"),
         Binding("t", "toggle_lang", "Other language", id="browse.lang"),
+        # `n` is "study now" here (since before): a new card is `a`.
+        Binding("a", "new_card", "New card", id="browse.new_card"),
+        Binding("e", "edit_card", "Edit card", id="browse.edit_card"),
         Binding("escape", "back", "Back", id="browse.back"),
     ]
 
@@ -399,7 +402,7 @@ class BrowseScreen(BaseScreen):
             if not self.material_toggles():
                 return False
             return None if self.detail is None or isinstance(self.focused, Input) else True
-        if action in ("toggle_suspend", "study_now"):
+        if action in ("toggle_suspend", "study_now", "edit_card"):
             if self.detail is None:
                 return None
             return None if isinstance(self.focused, Input) else True
@@ -438,6 +441,17 @@ class BrowseScreen(BaseScreen):
             from quizapp.tui.screens.study import StudyScreen
 
             self.app.push_screen(StudyScreen(only_item=summary.item_id))
+
+    def action_new_card(self) -> None:
+        from quizapp.tui import card_actions
+
+        card_actions.start(self, None)
+
+    def action_edit_card(self) -> None:
+        if self.detail is not None:
+            from quizapp.tui import card_actions
+
+            card_actions.start(self, self.detail.item)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -44,6 +44,8 @@ class StudyScreen(SessionScreen):
         Binding("t", "toggle_lang", "Other language", id="study.lang"),
         Binding("u", "undo", "Undo", id="study.undo"),
         Binding("r", "recheck", "Check again", id="study.recheck"),
+        Binding("n", "new_card", "New card", id="study.new_card"),
+        Binding("e", "edit_card", "Edit card", id="study.edit_card"),
         Binding("escape", "back", "Back", id="study.back"),
     ]
 
@@ -118,6 +120,8 @@ class StudyScreen(SessionScreen):
             return self.phase == "answer"
         if action == "toggle_lang":
             return self.phase == "answer" and self.material_toggles()
+        if action == "edit_card":
+            return self.phase in ("question", "answer") and self.current is not None
         if action == "toggle_long":
             if self.phase != "answer":
                 return False
@@ -153,6 +157,25 @@ class StudyScreen(SessionScreen):
         if self.phase != "answer":
             return
         self.rate(rating, then_load=True)
+
+    def action_new_card(self) -> None:
+        from quizapp.tui import card_actions
+
+        card_actions.start(self, None)
+
+    def action_edit_card(self) -> None:
+        if self.current is not None:
+            from quizapp.tui import card_actions
+
+            card_actions.start(self, self.current.item)
+
+    async def show_edited(self, card: StudyCard) -> None:
+        """The card on show, as you just edited it (quizapp.tui.card_actions), same side up."""
+        revealed = self.phase == "answer"
+        self.current = card
+        await self.show_card(card)
+        if revealed:
+            self._show_sides(revealed=True)
 
     @on(RatingBar.Rated)
     def _rated_by_click(self, event: RatingBar.Rated) -> None:

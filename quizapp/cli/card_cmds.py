@@ -1,0 +1,62 @@
+"""`quizapp add` / `quizapp edit ID`: write one of your own cards in $VISUAL / $EDITOR.
+
+The card goes into your deck file (`my-cards.yaml` in the decks folder) and is synced at
+once; `edit` of a built-in card makes your own variant of it (quizapp.srs.card_editing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from quizapp.cli.errors import UsageError
+
+
+def _item(item_id: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from quizapp.content.models import QAItem
+    from quizapp.srs import user_cards
+    from quizapp.srs.bootstrap import load_all_content
+
+    try:
+        own = user_cards.deck_item(item_id)
+    except user_cards.DeckUnusable as exc:
+        raise UsageError(str(exc)) from None
+    if own is not None:
+        return own
+    item = load_all_content([Path(d) for d in args.content]).by_id().get(item_id)
+    if item is None:
+        raise UsageError(f"no card {item_id!r} (`quizapp content list` shows the ids)")
+    if not isinstance(item, QAItem):
+        raise UsageError(f"{item_id!r} is a multiple-choice question; only Q&A cards are written here")
+    return item
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    from quizapp.cli.db_paths import db_path
+    from quizapp.srs import card_editing, user_cards
+
+    item = _item(args.item_id, args) if args.command == "edit" else None
+    try:
+        card_editing.editor_command()  # before any work: a clear line if there is no editor
+        plan = card_editing.plan_for(item)
+        if item is not None and plan.variant_of == item.id and plan.item_id != item.id:
+            print(f"{item.id} is not one of your cards: editing your own variant of it ({plan.item_id})",
+                  file=sys.stderr)
+        card = card_editing.edit_in_editor(plan)
+        if card is None:
+            print("cancelled: nothing was saved", file=sys.stderr)
+            return 1
+        path = card_editing.store_card(card, db_path(args), tuple(Path(d) for d in args.content))
+    except (card_editing.NoEditor, user_cards.DeckUnusable) as exc:
+        raise UsageError(str(exc)) from None
+    print(f"saved {card.id} in {path}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    add = sub.add_parser("add", help="write a new card of your own in $VISUAL/$EDITOR")
+    add.set_defaults(handler=cmd_card)
+    edit = sub.add_parser("edit", help="edit your card ID in $VISUAL/$EDITOR (a built-in one: your own variant)")
+    edit.add_argument("item_id", metavar="ID")
+    edit.set_defaults(handler=cmd_card)
