@@ -13,7 +13,7 @@ from pathlib import Path
 from quizapp.cli.errors import UsageError
 
 
-def _item(item_id: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _item(item_id: str, args: argparse.Namespace):
     from quizapp.content.models import QAItem
     from quizapp.srs import user_cards
     from quizapp.srs.bootstrap import load_all_content
