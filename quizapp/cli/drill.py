@@ -263,5 +263,6 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
 
 
 def _points(fraction: float) -> str:
-    """A share of the drill's 100 points, to one decimal: 0.1071 → "10.7", 0.75 → "75"."""
-    return f"{fraction * 100:.1f}".removesuffix(".0")
+    from quizapp.i18n.formatting import points
+
+    return points(fraction)

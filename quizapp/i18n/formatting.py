@@ -62,6 +62,14 @@ def percent(fraction: float, decimals: int = 0) -> str:
     return text.replace("-", MINUS) + "%"
 
 
+def points(fraction: float) -> str:
+    """A share of a drill's 100 points, to one decimal: 0.1071 → "10.7", 0.75 → "75".
+
+    The carried part of a score is said in points ("10.7 of the 75 points"), never as a
+    percentage of the score ("11% of it"), which reads as either."""
+    return f"{fraction * 100:.1f}".removesuffix(".0")
+
+
 def interval(delta: timedelta, lang: str) -> str:
     """A scheduling interval, at least a minute: "10m"/"10分钟", "3d", "1.5mo", "2y"."""
     t = Translator(lang)

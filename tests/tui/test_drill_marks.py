@@ -77,6 +77,8 @@ async def test_carried_cells_have_their_own_mark_and_the_true_value_one_key_away
             assert cell_state(screen, name, row, col) == "carried"
             assert str(screen.sheet.entry(name).grid.query_one(f"#mark-{row}-{col}").render()) == "↳"
             assert "All correct" not in shown and "carried" in shown
+            # The carried part in points, as the CLI says it (not "of which 11% carried").
+            assert re.search(r"\d+(\.\d)? of the \d+(\.\d)? points come from ↳ carried cells", shown), shown
         assert "v" in footer_keys(app)
         await press(pilot, "v")
         truth = str(screen.sheet.query_one(".sheet-truth").render())

@@ -78,7 +78,7 @@ MESSAGES: dict[str, str] = {
     "drill.part.wrong": "✗ {right}/{total} cells right · {score}",
     "drill.part.carried": "↳ {n} carried",
     "drill.part.blank": "{n} blank",
-    "drill.result.total_carried": "Score {score} (of which {carried} carried ↳)",
+    "drill.result.total_carried": "Score {score} ({carried} of the {points} points come from ↳ carried cells)",
     "drill.result.gave_up": "Given up: the worked solution is below.",
     "drill.truth.part": "True {part}",
     "drill.part.unanswered": "not answered",

@@ -78,7 +78,7 @@ MESSAGES: dict[str, str] = {
     "drill.part.wrong": "✗ {right}/{total} 格正确 · {score}",
     "drill.part.carried": "↳ {n} 格顺延",
     "drill.part.blank": "{n} 格空白",
-    "drill.result.total_carried": "得分 {score}（其中顺延 ↳ {carried}）",
+    "drill.result.total_carried": "得分 {score}（{points} 分中有 {carried} 分来自 ↳ 顺延的格子）",
     "drill.result.gave_up": "已放弃：完整解答在下方。",
     "drill.truth.part": "{part} 的正确值",
     "drill.part.unanswered": "未作答",

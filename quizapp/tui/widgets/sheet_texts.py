@@ -18,7 +18,7 @@ import numpy as np
 from rich.text import Text
 from textual.content import Content
 
-from quizapp.i18n.formatting import percent
+from quizapp.i18n.formatting import percent, points
 from quizapp.tui.widgets.matrix_view import bracket_rows, shape_label, value_cells
 
 if TYPE_CHECKING:
@@ -105,8 +105,9 @@ def result_content(verdict: engine.Verdict, t: Translate, lang: str, status: str
     if verdict.correct:
         pieces.append((t("drill.result.correct"), "bold $text-success"))
     elif verdict.carried_score > 0:
+        # In points of 100, as the CLI says it: "10.7 of the 75 points", never "11% of it".
         total = t("drill.result.total_carried", score=percent(verdict.score, 1),
-                  carried=percent(verdict.carried_score, 1))
+                  points=points(verdict.score), carried=points(verdict.carried_score))
         pieces.append((total, "bold"))
     else:
         pieces.append((t("drill.result.total", score=percent(verdict.score, 1)), "bold"))
