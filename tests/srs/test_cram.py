@@ -10,6 +10,7 @@ import pytest
 
 from quizapp.srs import cram
 from quizapp.srs.cram import CramSet, CramSetError
+from quizapp.srs.cram_window import cram_offered
 from quizapp.srs.settings import Settings
 from quizapp.srs.stats import study_stats
 
@@ -134,7 +135,7 @@ def test_a_card_changed_meanwhile_is_refused(studied):
 @pytest.mark.parametrize(("days_left", "offered"), [(None, False), (8, False), (7, True), (1, True), (0, True),
                                                     (-1, False)])
 def test_home_offers_cram_in_the_last_seven_days(days_left, offered):
-    assert cram.offered(days_left) is offered
+    assert cram_offered(days_left) is offered
 
 
 def test_setting_defaults_off():
