@@ -140,3 +140,13 @@ def test_home_offers_cram_in_the_last_seven_days(days_left, offered):
 
 def test_setting_defaults_off():
     assert Settings().cram_reschedules is False
+
+
+def test_undo_is_refused_clearly_once_the_card_moved_on(studied):
+    from quizapp.srs.service import UndoError
+
+    [card_id] = cram.choose(studied, CramSet("topic", ("qkv",)))
+    [review_id] = cram_all(studied, [card_id])
+    studied.answer(card_id, 3, mode="study")  # an ordinary answer after the cram one
+    with pytest.raises(UndoError, match="the card was answered again after this; undo that first"):
+        studied.undo(review_id)
