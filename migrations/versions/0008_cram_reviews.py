@@ -13,10 +13,12 @@ it can be undone, exported and counted, but it is not an answer the schedule saw
   nor does it make a study day for the streak or the heatmap;
 * review_gaps (revision 0005/0007): it is not a retention sample.
 
-Each of those triggers is recreated with a WHEN clause that skips mode 4 rows; their
-bodies are read back from sqlite_master and kept word for word, so the plans the earlier
-revisions chose stay. Known limit: the gap triggers still see a cram row as a neighbour
-when they look up the answer before or after an ordinary one (see README, "Cram").
+Each of those triggers is recreated with a WHEN clause that skips mode 4 rows. Their
+bodies are read back from sqlite_master and kept word for word, except that the gap
+triggers' look-ups of the answer just before and just after one (revision 0007) also skip
+cram rows: an ordinary answer's gap runs from the previous ordinary answer. Those look-ups
+still seek ix_reviews_card_time by (card_id, reviewed_at); mode is checked on the rows it
+returns (tests/srs/test_trigger_plans.py).
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ branch_labels = None
 depends_on = None
 
 CRAM = 4
+NEIGHBOUR = "FROM reviews WHERE card_id = "
+ORDINARY_NEIGHBOUR = f"FROM reviews WHERE mode <> {CRAM} AND card_id = "
 # trigger -> the row(s) whose mode decides (an UPDATE moves neither row's mode).
 TRIGGERS = {
     "reviews_tally_insert": "new",
@@ -49,6 +53,9 @@ def _recreate(skip_cram: bool) -> None:
         if not sep:
             raise RuntimeError(f"trigger {name} has no BEGIN: {sql[:80]}")
         head = head.removesuffix(clause.removesuffix(" BEGIN "))
+        if name.startswith("reviews_gap_"):
+            body = (body.replace(NEIGHBOUR, ORDINARY_NEIGHBOUR) if skip_cram
+                    else body.replace(ORDINARY_NEIGHBOUR, NEIGHBOUR))
         op.execute(f"DROP TRIGGER {name}")
         op.execute(head + (clause if skip_cram else " BEGIN ") + body)
 

@@ -126,12 +126,3 @@ def cram_answer(service: StudyService, card_id: int, rating: int, *, reschedule:
                                         answer=None, score=None)
     return AnswerResult(review_id=review_id, card=card_view(card, card.kind or ""), rating=rating)
 
-
-def cram_reviews(cur: queue.Cursor) -> int:
-    """How many cram answers are stored (Stats counts them apart from the reviews)."""
-    return int(cur.execute("SELECT count(*) FROM reviews WHERE mode = 4").fetchone()[0])
-
-
-def offered(days_left: int | None) -> bool:
-    """Home offers cram in the last 7 days before the interview (the day itself included)."""
-    return days_left is not None and 0 <= days_left <= 7

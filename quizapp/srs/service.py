@@ -406,7 +406,8 @@ class StudyService:
 
         with self.db.session() as session:
             return {
-                "reviews_total": session.scalar(select(func.count(Review.id))) or 0,
+                # Cram answers are counted apart (quizapp.srs.cram; `cram_reviews` in stats).
+                "reviews_total": session.scalar(select(func.count(Review.id)).where(Review.mode != "cram")) or 0,
                 "cards_studied": session.scalar(select(func.count(Card.id)).where(Card.reps > 0)) or 0,
                 "drill_attempts": session.scalar(select(func.count(DrillAttempt.id))) or 0,
                 "mock_interviews": session.scalar(select(func.count(MockInterview.id))) or 0,

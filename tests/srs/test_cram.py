@@ -10,6 +10,7 @@ import pytest
 
 from quizapp.srs import cram
 from quizapp.srs.cram import CramSet, CramSetError
+from quizapp.srs.cram_window import cram_offered
 from quizapp.srs.settings import Settings
 from quizapp.srs.stats import study_stats
 
@@ -134,8 +135,18 @@ def test_a_card_changed_meanwhile_is_refused(studied):
 @pytest.mark.parametrize(("days_left", "offered"), [(None, False), (8, False), (7, True), (1, True), (0, True),
                                                     (-1, False)])
 def test_home_offers_cram_in_the_last_seven_days(days_left, offered):
-    assert cram.offered(days_left) is offered
+    assert cram_offered(days_left) is offered
 
 
 def test_setting_defaults_off():
     assert Settings().cram_reschedules is False
+
+
+def test_undo_is_refused_clearly_once_the_card_moved_on(studied):
+    from quizapp.srs.service import UndoError
+
+    [card_id] = cram.choose(studied, CramSet("topic", ("qkv",)))
+    [review_id] = cram_all(studied, [card_id])
+    studied.answer(card_id, 3, mode="study")  # an ordinary answer after the cram one
+    with pytest.raises(UndoError, match="the card was answered again after this; undo that first"):
+        studied.undo(review_id)

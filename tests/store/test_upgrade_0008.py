@@ -59,6 +59,30 @@ def test_cram_rows_are_not_tallied_nor_gapped(tmp_path):
         conn.close()
 
 
+GAPS = ("SELECT gap / 86400000000, count(*), sum(rating > 1) FROM ("
+        "SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS gap "
+        "FROM reviews WHERE mode <> 4) WHERE gap IS NOT NULL GROUP BY 1 ORDER BY 1")
+
+
+def test_an_ordinary_answers_gap_skips_cram_answers(tmp_path):
+    path = tmp_path / "gaps.db"
+    card_id = _database(path, "0008")  # answers on days 0 and 3
+    conn = sqlite3.connect(path)
+    try:
+        cram = _answer(conn, card_id, 4, START + 5 * DAY_US)
+        _answer(conn, card_id, 0, START + 9 * DAY_US, rating=1)  # 6 days after day 3, not 4 after the cram
+        # and one imported in between the cram answer and the last (the neighbour on both sides)
+        _answer(conn, card_id, 4, START + 10 * DAY_US)
+        _answer(conn, card_id, 0, START + 7 * DAY_US)
+        gaps = conn.execute("SELECT day, answers, passed FROM review_gaps WHERE answers <> 0 ORDER BY day").fetchall()
+        assert gaps == conn.execute(GAPS).fetchall() == [(2, 1, 0), (3, 1, 1), (4, 1, 1)]
+        conn.execute("DELETE FROM reviews WHERE id = ?", (cram,))
+        assert conn.execute("SELECT day, answers, passed FROM review_gaps WHERE answers <> 0 ORDER BY day"
+                            ).fetchall() == conn.execute(GAPS).fetchall()
+    finally:
+        conn.close()
+
+
 def test_upgrade_keeps_counts_and_downgrade_drops_cram_rows(tmp_path):
     path = tmp_path / "old.db"
     card_id = _database(path, "0007")

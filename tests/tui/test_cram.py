@@ -168,3 +168,34 @@ async def test_ctrl_r_lets_the_answers_count_and_back(tmp_path, clock):
         assert app.screen.reschedule is True
         await press(pilot, "escape", "ctrl+r")
         assert stored_settings(db, clock).cram_reschedules is False
+
+
+async def test_stats_json_counts_cram_answers_apart(tmp_path, clock, capsys):
+    import json
+
+    from quizapp.cli.main import main
+
+    db = studied_db(tmp_path, clock)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        await press(pilot, "down", "down", "enter", "space", "3", "space", "1")
+    capsys.readouterr()
+    assert main(["--db", str(db), "stats", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["cram_reviews"] == 2 and figures["reviews_total"] == 4
+
+
+async def test_undo_of_a_vanished_answer_is_refused_with_a_notice(tmp_path, clock):
+    db = studied_db(tmp_path, clock)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        await press(pilot, "down", "down", "enter", "space", "3")
+        screen = app.screen
+        shown = screen.current.card.item_id
+        with sqlite3.connect(db) as conn:  # gone meanwhile (another window undid it)
+            conn.execute("DELETE FROM reviews WHERE mode = 4")
+        await press(pilot, "u")
+        assert "Nothing to undo: that answer is already gone." in [n.message for n in app._notifications]
+        assert len(screen.history) == 1 and screen.current.card.item_id == shown and len(screen.pending) == 3

@@ -179,9 +179,10 @@ class HomeScreen(BaseScreen):
         self._render_notice()
 
     def cram_offered(self) -> bool:
-        """Cram is offered in the last 7 days before the interview (quizapp.srs.cram.offered)."""
-        days_left = self.readiness.days_left if self.readiness is not None else None
-        return days_left is not None and 0 <= days_left <= 7
+        """Cram is offered in the last 7 days before the interview (quizapp.srs.cram_window)."""
+        from quizapp.srs.cram_window import cram_offered
+
+        return cram_offered(self.readiness.days_left if self.readiness is not None else None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cram":
