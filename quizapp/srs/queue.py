@@ -78,8 +78,12 @@ def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
     try:
         cur: Cursor = pooled.driver_connection.cursor()  # type: ignore[union-attr]
         try:
+            if write:
+                db.refuse_if_wal_lost()
             cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield cur
+            if write:
+                db.check_wal()  # the -wal is still the file this connection writes
             cur.execute("COMMIT")
         except BaseException:
             # (a COMMIT that failed on a full disk leaves the transaction open: end it here)
