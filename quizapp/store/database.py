@@ -39,7 +39,7 @@ from quizapp.store.errors import (
 )
 from quizapp.store.models import json_text
 from quizapp.store.preflight import head_revision, known_revisions, stored_revision
-from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_problem
+from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_committed, wal_problem
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -421,6 +421,11 @@ class Database:
     def refuse_if_wal_lost(self) -> None:
         if self.wal_lost:
             raise WalLost(lost_message(self.wal_lost[0]))
+
+    def wal_committed(self) -> None:
+        """After a write commits: remember the -wal's length, frames included (a cut to any
+        shorter length is then found at the next write)."""
+        wal_committed(self.path, self.wal_seen)
 
     def check_wal(self) -> None:
         """Before a write commits: refuse it, and every later one, if the -wal changed."""

@@ -52,6 +52,16 @@ def wal_problem(db_path: Path, seen: list[Seen]) -> str | None:
     return None
 
 
+def wal_committed(db_path: Path, seen: list[Seen]) -> None:
+    """Remember the -wal as it is right after a commit of ours (if it is still the same file)."""
+    try:
+        stat = os.stat(f"{db_path}-wal")
+    except FileNotFoundError:
+        return
+    if not seen or seen[0][:2] == (stat.st_dev, stat.st_ino):
+        seen[:] = [(stat.st_dev, stat.st_ino, max(stat.st_size, seen[0][2] if seen else 0))]
+
+
 def lost_message(problem: str) -> str:
     return (f"{problem}: answers since the last checkpoint may be gone, and quizapp has stopped "
             "writing. Quit every quizapp, keep the -wal beside the database (it is part of it), "
