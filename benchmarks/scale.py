@@ -1359,9 +1359,9 @@ def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dic
 
 NOTES = (
     "Read with care:",
-    "* Anki commits every answer with synchronous=FULL (an fsync of its WAL: 0.5-4 ms on this",
-    "  machine, varying from process to process); quizapp's WAL with synchronous=NORMAL does not",
-    "  fsync per answer. Anki's review and TUI steps are mostly that fsync (the answer is ~0.5 ms).",
+    "* Both commit every answer with synchronous=FULL (an fsync of the WAL: 0.5-4 ms on this",
+    "  machine, varying from process to process); quizapp before issue 26 used synchronous=NORMAL",
+    "  (no fsync per answer), so a --compare-with of older code compares unequal durability.",
     "* Search: quizapp runs Browse's search (ranked, its first page of 100 rows; more are read as the list",
     "  is scrolled; older code read up to 500 at once); Anki's find_cards returns",
     "  every match, unranked. \"Q24\" is a bank label to quizapp (one lookup), text to Anki (a scan).",

@@ -78,9 +78,15 @@ def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
     try:
         cur: Cursor = pooled.driver_connection.cursor()  # type: ignore[union-attr]
         try:
+            if write:
+                db.refuse_if_wal_lost()
             cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield cur
+            if write:
+                db.check_wal()  # the -wal is still the file this connection writes
             cur.execute("COMMIT")
+            if write:
+                db.wal_committed()  # the -wal's length with this commit's frames in it
         except BaseException:
             # (a COMMIT that failed on a full disk leaves the transaction open: end it here)
             if pooled.driver_connection.in_transaction:  # type: ignore[union-attr]

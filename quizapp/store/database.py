@@ -39,6 +39,7 @@ from quizapp.store.errors import (
 )
 from quizapp.store.models import json_text
 from quizapp.store.preflight import head_revision, known_revisions, stored_revision
+from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_committed, wal_problem
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -193,7 +194,10 @@ class OpenResult:
 _IMMEDIATE = "quizapp_immediate"
 
 
-def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> None:
+def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: list[str] | None = None,
+                      seen: list[Seen] | None = None) -> None:
+    lost = [] if lost is None else lost  # once the -wal is found changed, every later write is refused
+    seen = [] if seen is None else seen
     timeout = busy_timeout_ms()
 
     @event.listens_for(engine, "connect")
@@ -211,7 +215,17 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> Non
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_IMMEDIATE) else "BEGIN")
+        writing = bool(conn.get_execution_options().get(_IMMEDIATE))
+        if writing and lost:
+            raise WalLost(lost_message(lost[0]))
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if writing else "BEGIN")
+
+    @event.listens_for(engine, "commit")
+    def _before_commit(conn) -> None:
+        # Before the frames are written: a -wal truncated since the last commit is still seen.
+        if readonly or not conn.get_execution_options().get(_IMMEDIATE):
+            return
+        _check_wal(path, lost, seen)
 
     @event.listens_for(engine, "handle_error")
     def _on_error(context) -> None:
@@ -228,6 +242,18 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False) -> Non
             raise damaged(path, original) from context.sqlalchemy_exception
 
 
+def _check_wal(path: Path, lost: list[str], seen: list[Seen]) -> None:
+    """Before a write commits (see quizapp.store.wal_guard): refuse it, and every later one,
+    if the -wal is gone, another file, or shorter than at the previous write."""
+    if lost:
+        raise WalLost(lost_message(lost[0]))
+    problem = wal_problem(path, seen)
+    if problem is not None:
+        lost.append(problem)
+        log.error("%s", lost_message(problem))
+        raise WalLost(lost_message(problem))
+
+
 class QuizSession(Session):
     """A Session whose explicit `begin()` is a write transaction (BEGIN IMMEDIATE).
 
@@ -240,12 +266,13 @@ class QuizSession(Session):
         return super().begin(nested=nested)
 
 
-def make_engine(path: Path, readonly: bool = False) -> Engine:
+def make_engine(path: Path, readonly: bool = False, lost: list[str] | None = None,
+                seen: list[Seen] | None = None) -> Engine:
     if readonly:
         engine = create_engine("sqlite://", creator=lambda: connect_readonly(path), json_serializer=json_text)
     else:
         engine = create_engine(f"sqlite:///{path}", json_serializer=json_text)
-    _configure_engine(engine, path, readonly)
+    _configure_engine(engine, path, readonly, lost, seen)
     return engine
 
 
@@ -381,11 +408,28 @@ class Database:
             self.open_result = OpenResult(path=self.path, upgraded_from=None, backup=None)
         else:
             self.open_result = upgrade_database(self.path)
-        self.engine = make_engine(self.path, readonly)
+        self.wal_lost: list[str] = []  # why writes stopped (see quizapp.store.wal_guard)
+        self.wal_seen: list[Seen] = []  # the -wal at the previous write, of either path
+        self.engine = make_engine(self.path, readonly, self.wal_lost, self.wal_seen)
         self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
 
     def session(self) -> Session:
         return self.Session()
+
+    # For the answer path's own driver-level transactions (quizapp.srs.queue), which the
+    # engine's begin/commit events do not see.
+    def refuse_if_wal_lost(self) -> None:
+        if self.wal_lost:
+            raise WalLost(lost_message(self.wal_lost[0]))
+
+    def wal_committed(self) -> None:
+        """After a write commits: remember the -wal's length, frames included (a cut to any
+        shorter length is then found at the next write)."""
+        wal_committed(self.path, self.wal_seen)
+
+    def check_wal(self) -> None:
+        """Before a write commits: refuse it, and every later one, if the -wal changed."""
+        _check_wal(self.path, self.wal_lost, self.wal_seen)
 
     def close(self) -> None:
         self.engine.dispose()

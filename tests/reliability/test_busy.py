@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 
 from tests.tui.conftest import SIZE, make_db, press, settle
 
@@ -69,15 +68,18 @@ def clock():
 
 
 def _reviews(db: Path) -> list[tuple[str, int]]:
-    from quizapp.store.database import open_database
-    from quizapp.store.models import Card, Review
+    # Plain sqlite3, never a second quizapp Database in this process while the app has the
+    # file open: opening one reads the file's header with open()/close(), and closing any
+    # descriptor on the file drops the POSIX locks SQLite holds on it for the app (another
+    # process could then delete the -wal under it).
+    import sqlite3
 
-    database = open_database(db)
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
     try:
-        with database.session() as session:
-            return list(session.execute(select(Card.item_id, Review.rating).join(Card)).all())
+        return conn.execute("SELECT cards.item_id, reviews.rating FROM reviews JOIN cards ON cards.id = reviews.card_id"
+                            ).fetchall()
     finally:
-        database.close()
+        conn.close()
 
 
 async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_path, frozen, clock):
