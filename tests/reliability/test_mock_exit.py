@@ -157,7 +157,9 @@ async def test_ctrl_q_while_the_answer_waits_for_a_busy_database_keeps_it(tmp_pa
         await press(pilot, "ctrl+r")
         await settle(pilot)
         end = time.monotonic() + 60
-        while type(app.focused).__name__ != "TextArea":  # the answer field, mounted and focused
+        from textual.widgets import TextArea
+
+        while not isinstance(app.focused, TextArea):  # the answer field, mounted and focused
             assert time.monotonic() < end, "no answer field"
             await pilot.pause(0.05)
         await settle(pilot)
