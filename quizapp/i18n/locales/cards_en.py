@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "binding.browse.edit_card": "Edit card",
     "binding.card_editor.save": "Save",
     "binding.card_editor.cancel": "Cancel",
-    "cards.title_new": "A new card of your own ({id})",
+    "cards.title_new": "A new card of your own",
     "cards.title_edit": "Your card {id}",
     "cards.title_variant": "Your own variant of {original} ({id})",
     "cards.no_editor": "No $VISUAL or $EDITOR is set: the card is written here (Ctrl+S saves, Esc cancels).",

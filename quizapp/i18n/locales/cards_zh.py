@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "binding.browse.edit_card": "编辑卡片",
     "binding.card_editor.save": "保存",
     "binding.card_editor.cancel": "取消",
-    "cards.title_new": "新的自建卡片（{id}）",
+    "cards.title_new": "新的自建卡片",
     "cards.title_edit": "你的卡片 {id}",
     "cards.title_variant": "{original} 的个人变体（{id}）",
     "cards.no_editor": "未设置 $VISUAL 或 $EDITOR：在此编写卡片（Ctrl+S 保存，Esc 取消）。",
