@@ -60,12 +60,12 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         from quizapp.cli import card_cmds, content_cmds, db_cmds, drill_parser, optimize, serve_cmd, transfer_cmds
 
         content_cmds.register(sub)
-        card_cmds.register(sub)
         drill_parser.register(sub)
         db_cmds.register(sub)
         transfer_cmds.register(sub)
         optimize.register(sub)
         serve_cmd.register(sub)
+        card_cmds.register(sub)
     else:
         parser.set_defaults(command=None)
     app_cmd.add_app_arguments(parser)
