@@ -9,11 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.cli.errors import UsageError
 
+if TYPE_CHECKING:
+    from quizapp.content.models import QAItem
 
-def _item(item_id: str, args: argparse.Namespace):
+
+def _item(item_id: str, args: argparse.Namespace) -> QAItem:
     from quizapp.content.models import QAItem
     from quizapp.srs import user_cards
     from quizapp.srs.bootstrap import load_all_content

@@ -69,13 +69,13 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
         )
 
         content_cmds.register(sub)
-        card_cmds.register(sub)
         drill_parser.register(sub)
         judge_cmd.register(sub)
         db_cmds.register(sub)
         transfer_cmds.register(sub)
         optimize.register(sub)
         serve_cmd.register(sub)
+        card_cmds.register(sub)
     else:
         parser.set_defaults(command=None)
     app_cmd.add_app_arguments(parser)

@@ -45,7 +45,7 @@ def run_editor(path: Path) -> None:
     """Run the editor on `path` and wait for it; NoEditor if it cannot be started."""
     command = editor_command()
     try:
-        subprocess.run([*command, str(path)], check=False)
+        subprocess.run([*command, str(path)], check=False)  # the user's own editor, on our temporary file
     except OSError as exc:
         raise NoEditor(f"the editor {command[0]!r} cannot be run: {exc.strerror or exc}") from None
 

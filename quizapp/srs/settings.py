@@ -53,12 +53,23 @@ class Settings(BaseModel):
     fsrs_parameters: list[float] | None = None
     fsrs_fitted_on: str | None = None
     fsrs_fit_reviews: int | None = Field(None, ge=0)
+    # Your own keys: binding id -> key(s), e.g. {"study.undo": "z"} or "z,backspace"
+    # (applied through Textual's keymap by quizapp.tui.keymap, which reports conflicts).
+    keys: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("fsrs_parameters")
     @classmethod
     def _schedulable(cls, value: list[float] | None) -> list[float] | None:
         if value is not None and (problem := parameters_problem(value)) is not None:
             raise ValueError(problem)
+        return value
+
+    @field_validator("keys")
+    @classmethod
+    def _key_names(cls, value: dict[str, str]) -> dict[str, str]:
+        for binding, key in value.items():
+            if not binding.strip() or not key.strip() or any(c.isspace() for c in key):
+                raise ValueError(f"keys: {binding!r} = {key!r} is not a binding id and a key")
         return value
 
     @field_validator("fsrs_fitted_on")

@@ -232,6 +232,7 @@ class QuizApp(App[None]):
         if not self._look_applied:
             self._apply_look(settings.theme, settings.language)
         # else Home's figures applied them, and a theme picked since is saved just below.
+        self._apply_keys(settings)
         self.backend_ready.publish(backend)
         for call in self._after_backend:
             call()
@@ -288,9 +289,17 @@ class QuizApp(App[None]):
                 screen.apply_language()
         self.refresh_bindings()
 
+    def _apply_keys(self, settings: Settings) -> None:
+        """Your own keys (the `keys` setting); a remap that cannot be used is named."""
+        from quizapp.tui import keymap
+
+        for problem in keymap.apply(self, settings.keys):
+            self.notify(problem, severity="warning", timeout=8)
+
     def apply_settings(self, settings: Settings) -> None:
-        """Settings were saved: take on their language and theme now."""
+        """Settings were saved: take on their language, theme and keys now."""
         self.settings = settings
+        self._apply_keys(settings)
         if settings.theme in self.available_themes:
             self.theme = settings.theme
         if settings.language != self.tr.lang:

@@ -1,4 +1,4 @@
-"""English: your own cards (`n`/`e`, the card form) and your own keys (Settings). Keys match `cards_zh.py`."""
+"""English: your own cards (`n`/`e`, the card form). Keys match `cards_zh.py`."""
 
 MESSAGES: dict[str, str] = {
     "binding.study.new_card": "New card",
@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "binding.browse.edit_card": "Edit card",
     "binding.card_editor.save": "Save",
     "binding.card_editor.cancel": "Cancel",
-    "cards.title_new": "A new card of your own ({id})",
+    "cards.title_new": "A new card of your own",
     "cards.title_edit": "Your card {id}",
     "cards.title_variant": "Your own variant of {original} ({id})",
     "cards.no_editor": "No $VISUAL or $EDITOR is set: the card is written here (Ctrl+S saves, Esc cancels).",
@@ -16,9 +16,4 @@ MESSAGES: dict[str, str] = {
     "cards.unreadable": "This card cannot be read as a Q&A card.",
     "cards.cancelled": "Cancelled: nothing was saved.",
     "cards.saved": "Saved {id} in {file}.",
-    "keys.section": "Keys (binding id = key)",
-    "keys.help": "One per line, e.g. study.undo = z (several keys: z,backspace). The ids are in the README. Empty: the defaults.",
-    "keys.save": "Save keys",
-    "keys.saved": "Keys saved.",
-    "keys.unchanged": "The keys are as saved.",
 }

@@ -1,4 +1,4 @@
-"""中文：自己的卡片（`n`/`e`、卡片表单）与自定义按键（设置）。键与 `cards_en.py` 一致。"""
+"""中文：自己的卡片（`n`/`e`、卡片表单）。键与 `cards_en.py` 一致。"""
 
 MESSAGES: dict[str, str] = {
     "binding.study.new_card": "新卡片",
@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "binding.browse.edit_card": "编辑卡片",
     "binding.card_editor.save": "保存",
     "binding.card_editor.cancel": "取消",
-    "cards.title_new": "新的自建卡片（{id}）",
+    "cards.title_new": "新的自建卡片",
     "cards.title_edit": "你的卡片 {id}",
     "cards.title_variant": "{original} 的个人变体（{id}）",
     "cards.no_editor": "未设置 $VISUAL 或 $EDITOR：在此编写卡片（Ctrl+S 保存，Esc 取消）。",
@@ -16,9 +16,4 @@ MESSAGES: dict[str, str] = {
     "cards.unreadable": "这张卡片无法作为问答卡片读取。",
     "cards.cancelled": "已取消：没有保存任何内容。",
     "cards.saved": "已将 {id} 保存到 {file}。",
-    "keys.section": "按键（绑定 id = 按键）",
-    "keys.help": "每行一个，例如 study.undo = z（多个按键：z,backspace）。id 见 README。留空：默认按键。",
-    "keys.save": "保存按键",
-    "keys.saved": "按键已保存。",
-    "keys.unchanged": "按键与已保存的相同。",
 }

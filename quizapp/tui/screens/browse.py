@@ -122,8 +122,8 @@ class BrowseScreen(BaseScreen):
         Binding("n", "study_now", "Study now", id="browse.study_now"),
         Binding("t", "toggle_lang", "Other language", id="browse.lang"),
         # `n` is "study now" here (since before): a new card is `a`.
-        Binding("a", "new_card", "New card", id="browse.new_card"),
-        Binding("e", "edit_card", "Edit card", id="browse.edit_card"),
+        Binding("a", "new_card", "New card", show=False, id="browse.new_card"),
+        Binding("e", "edit_card", "Edit card", show=False, id="browse.edit_card"),
         Binding("escape", "back", "Back", id="browse.back"),
     ]
 

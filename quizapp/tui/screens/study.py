@@ -44,8 +44,8 @@ class StudyScreen(SessionScreen):
         Binding("t", "toggle_lang", "Other language", id="study.lang"),
         Binding("u", "undo", "Undo", id="study.undo"),
         Binding("r", "recheck", "Check again", id="study.recheck"),
-        Binding("n", "new_card", "New card", id="study.new_card"),
-        Binding("e", "edit_card", "Edit card", id="study.edit_card"),
+        Binding("n", "new_card", "New card", show=False, id="study.new_card"),
+        Binding("e", "edit_card", "Edit card", show=False, id="study.edit_card"),
         Binding("escape", "back", "Back", id="study.back"),
     ]
 
