@@ -57,7 +57,7 @@ def test_help_lists_the_commands(capsys):
     with pytest.raises(SystemExit):
         parse(["--help"])
     out = capsys.readouterr().out
-    assert "{content,add,edit,drill,grade,judge,db,stats,export,import,optimize,serve}" in out and "--start" in out
+    assert "{content,drill,grade,judge,db,stats,export,import,optimize,serve,add,edit}" in out and "--start" in out
 
 
 def test_a_tui_start_does_not_import_the_command_modules():

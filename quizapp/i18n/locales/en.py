@@ -251,6 +251,7 @@ MESSAGES: dict[str, str] = {
     "binding.cram.back": "Back",
     "palette.help.cram": "Study a chosen set ahead of its schedule",
     "settings.field.cram_reschedules": "Cram answers reschedule",
+    "settings.field.keys": "Your own keys",
     "cram.title": "Cram",
     "home.menu.cram": "Cram before the interview",
     "cram.heading": "Study a chosen set ahead of its schedule. {schedule}",

@@ -251,6 +251,7 @@ MESSAGES: dict[str, str] = {
     "binding.cram.back": "返回",
     "palette.help.cram": "提前复习选定的卡片",
     "settings.field.cram_reschedules": "突击作答计入计划",
+    "settings.field.keys": "自定义按键",
     "cram.title": "考前突击",
     "home.menu.cram": "面试前突击复习",
     "cram.heading": "提前复习选定的卡片。{schedule}",
