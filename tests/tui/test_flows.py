@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
+from quizapp.drill_types import DRILL_TYPES
+from quizapp.srs.settings import Settings
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.widgets.tiles import Tiles
 from tests.tui.conftest import SIZE, held_open, make_db, open_service, palette_pick, press, settle, stored_settings
@@ -43,9 +45,10 @@ async def test_home_shows_due_counts(db, clock):
         assert app.screen.id == "home"
         def value(tile):
             return app.screen.query_one(Tiles).value(tile)
-        assert value("qa") == "5"
-        assert value("mcq") == "3"
-        assert value("new_left") == "8"  # 5 new Q&A + 3 new MCQ, each under its own limit
+        # Day one: nothing is due for review; the new cards are counted once, as "New left".
+        assert (value("qa"), value("mcq"), value("skill")) == ("0", "0", "0")
+        new_skills = min(len(DRILL_TYPES), Settings().new_per_day)  # a skill card per type, under its limit
+        assert value("new_left") == str(5 + 3 + new_skills)  # Q&A + MCQ + drill skills, each limited
         assert value("reviews_today") == "0"
         assert value("streak") == "0"
 
