@@ -214,8 +214,8 @@ async def test_daily_new_card_limit(tmp_path, clock):
         assert seen == ["t-q01", "t-q06"]
         assert app.screen.phase == "summary"
         await press(pilot, "escape")
-        # Q&A has used its 2 new cards; multiple choice still has its own 2.
-        assert app.screen.query_one(Tiles).value("new_left") == "2"
+        # Q&A has used its 2 new cards; multiple choice and drill skills still have 2 each.
+        assert app.screen.query_one(Tiles).value("new_left") == "4"
         assert app.screen.query_one(Tiles).value("reviews_today") == "2"
         assert app.screen.query_one(Tiles).value("qa") == "0"
         await press(pilot, "s")
@@ -322,6 +322,7 @@ async def test_suspend_and_unsuspend(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        new_before = int(app.screen.query_one(Tiles).value("new_left"))
         await press(pilot, "b")
         await browse_for(pilot, "Q1")
         await press(pilot, "enter")  # focus the results
@@ -336,7 +337,8 @@ async def test_suspend_and_unsuspend(db, clock):
             service.db.close()
         assert app.screen.detail.card.suspended
         await press(pilot, "escape")
-        assert app.screen.query_one(Tiles).value("qa") == "4"
+        # t-q01 is new: suspended, it is no longer among the new cards left (new cards are not "due").
+        assert app.screen.query_one(Tiles).value("new_left") == str(new_before - 1)
         await press(pilot, "b")
         await browse_for(pilot, "Q1")
         await press(pilot, "enter", "x")
