@@ -587,7 +587,9 @@ async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, cl
         await press(pilot, "down", "enter")
         assert type(app.screen).__name__ == "MockReportScreen"
         assert app.screen.mock_id == first and app.screen.report.status == "completed"
+        await settle(pilot)
         await press(pilot, "escape")
+        assert type(app.screen).__name__ == "MockHistoryScreen"  # one Esc back to the history
         await press(pilot, "up", "c")  # continue the abandoned one from the history
         assert type(app.screen).__name__ == "MockRunScreen" and shown_position(app)[0] == 1
 
@@ -819,3 +821,21 @@ async def test_setup_names_the_topics_as_stats_does(db, clock):
         prompts = [str(topics.get_option_at_index(i).prompt) for i in range(topics.option_count)]
         assert any(p.startswith("KV cache (") for p in prompts)
         assert not any(p.startswith("kv-cache") for p in prompts)
+
+
+async def test_a_report_reopened_from_the_history_leaves_in_one_esc_each(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_with_misses(pilot, clock)
+        assert type(app.screen).__name__ == "MockReportScreen"
+        await press(pilot, "h")  # the history replaces the report it was opened from
+        assert type(app.screen).__name__ == "MockHistoryScreen"
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "MockReportScreen"
+        await settle(pilot)
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "MockHistoryScreen"
+        await press(pilot, "escape")
+        # Back to where the interview was set up, not to the report again under the history.
+        assert type(app.screen).__name__ == "MockSetupScreen"
