@@ -136,7 +136,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     finally:
         db.close()
     data = {
-        "due": {"qa": counts.qa, "mcq": counts.mcq, "drill": counts.skill},
+        # As Home: due for review; new cards are counted in new_left_today only.
+        "due": {"qa": counts.due("qa"), "mcq": counts.due("mcq"), "drill": counts.due("skill")},
         "new_left_today": counts.new_left,
         "reviews_today": counts.reviews_done_today,
         "new_today": counts.new_done_today,
@@ -148,8 +149,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
     else:
-        print(f"due: Q&A {counts.qa}, MCQ {counts.mcq}, drill {counts.skill}; new left today {counts.new_left}")
-        print(f"today: {counts.reviews_done_today} reviews, {counts.new_done_today} new; streak {counts.streak} day(s)")
+        print(f"due: Q&A {counts.due('qa')}, MCQ {counts.due('mcq')}, drill {counts.due('skill')}; "
+              f"new left today {counts.new_left}")
+        # Home's "Answered today" tile is the first number: every answer, new cards included.
+        answered = counts.reviews_done_today + counts.new_done_today
+        print(f"today: {answered} answered ({counts.reviews_done_today} reviews, {counts.new_done_today} new); "
+              f"streak {counts.streak} day(s)")
         print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
               f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
         if figures.readiness_now is not None:

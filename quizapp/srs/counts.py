@@ -24,13 +24,20 @@ INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bo
 # mode loads, and the views' dataclasses cost as much to import as the counts themselves.
 @dataclass(frozen=True)
 class DueCounts:
-    qa: int
+    qa: int  # cards of each kind to study now, new ones included (a session's length)
     mcq: int
     skill: int
-    new_left: int  # new Q&A + MCQ cards still allowed today (limits are per kind)
+    new_left: int  # new Q&A, MCQ and drill-skill cards still allowed today (limits are per kind)
     new_done_today: int
     reviews_done_today: int
     streak: int
+    new_qa: int = 0  # of `qa`, `mcq`, `skill`: the new cards (Home shows them as "New left", not due)
+    new_mcq: int = 0
+    new_skill: int = 0
+
+    def due(self, kind: str) -> int:
+        """Cards of `kind` due for review now: new cards are not due, they are new."""
+        return {"qa": self.qa - self.new_qa, "mcq": self.mcq - self.new_mcq, "skill": self.skill - self.new_skill}[kind]
 
 
 class DayCounter:
@@ -129,8 +136,11 @@ class DayCounter:
             qa=due["qa"][0],
             mcq=due["mcq"][0],
             skill=due["skill"][0],
-            new_left=due["qa"][1] + due["mcq"][1],
+            new_left=due["qa"][1] + due["mcq"][1] + due["skill"][1],
             new_done_today=sum(n for n, _ in today.values()),
             reviews_done_today=sum(r for _, r in today.values()),
             streak=self.streak(cur, settings, any(n or r for n, r in today.values())),
+            new_qa=due["qa"][1],
+            new_mcq=due["mcq"][1],
+            new_skill=due["skill"][1],
         )

@@ -33,7 +33,7 @@ from quizapp.srs.mock_selection import (
     weakness_weight,
     weighted_sample,
 )
-from quizapp.srs.mock_topics import drill_topics, topic_scores, weakest_topics
+from quizapp.srs.mock_topics import drill_topics, question_topics, topic_scores, weakest_topics
 from quizapp.srs.mock_views import (
     ABANDONED,
     COMPLETED,
@@ -614,7 +614,7 @@ class MockService:
                         kind=q.kind,
                         item_id=q.item_id,
                         question=q.question,
-                        topics=list(practised[q.spec.get("type", "")]) if q.kind == "drill" else q.tags,
+                        topics=question_topics(q.kind, q.tags, q.spec.get("type", ""), practised),
                         score=q.score or 0.0,
                         answered=q.answered,
                         time_used_s=q.time_used_s,

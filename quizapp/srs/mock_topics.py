@@ -11,13 +11,13 @@ have no tags) does the drill fall back to the pseudo-topic `drill:<type>`.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from quizapp.srs.mock_views import ReportQuestion, TopicScore, WeakTopic
-from quizapp.store.models import Card, Item
+from quizapp.srs.mock_views import COMPLETED, ReportQuestion, TopicScore, WeakTopic
+from quizapp.store.models import Card, Item, MockAnswer, MockInterview
 
 DRILL_TOPIC_LIMIT = 2  # a drill counts toward at most this many content tags
 WEAKEST_LIMIT = 3
@@ -55,6 +55,31 @@ def drill_topics(session: Session, drill_types: Iterable[str]) -> dict[str, list
         )
         result[drill_type] = ranked[:DRILL_TOPIC_LIMIT] or [drill_fallback_topic(drill_type)]
     return result
+
+
+def question_topics(kind: str, tags: Sequence[str], drill_type: str, practised: Mapping[str, list[str]]) -> list[str]:
+    """The topics one question counts toward: a drill's practised tags (`drill_topics`),
+    else its item's tags."""
+    return list(practised[drill_type]) if kind == "drill" else list(tags)
+
+
+def completed_topic_scores(session: Session) -> dict[str, tuple[float, int]]:
+    """Per topic, the mean score and the number of questions over all completed interviews,
+    counted as each report counts them (the same topics; an unanswered question scores 0), so
+    Stats shows for one interview the score its report shows."""
+    rows = session.execute(
+        select(MockAnswer.kind, MockAnswer.spec, MockAnswer.score, Item.tags)
+        .join(MockInterview, MockInterview.id == MockAnswer.mock_id)
+        .outerjoin(Item, Item.id == MockAnswer.item_id)
+        .where(MockInterview.status == COMPLETED)
+    ).all()
+    practised = drill_topics(session, {(spec or {}).get("type", "") for kind, spec, _, _ in rows if kind == "drill"})
+    totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+    for kind, spec, score, tags in rows:
+        for topic in question_topics(kind, tags or [], (spec or {}).get("type", ""), practised):
+            totals[topic][0] += score or 0.0
+            totals[topic][1] += 1
+    return {topic: (total / n, int(n)) for topic, (total, n) in totals.items()}
 
 
 def topic_scores(rows: Sequence[ReportQuestion]) -> list[TopicScore]:

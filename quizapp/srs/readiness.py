@@ -43,7 +43,7 @@ class TopicReadiness:
     studied: int  # of those, reviewed at least once
     recall_now: float  # mean predicted recall; an item never studied counts as 0
     recall_at_interview: float | None  # the same on the interview date (no more reviews)
-    mock_score: float | None  # mean score of this topic's mock answers
+    mock_score: float | None  # mean over completed mocks, as their reports score it (mock_topics)
     mock_answers: int
 
 

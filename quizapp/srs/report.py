@@ -1,7 +1,7 @@
 """A mock interview report as Markdown, for the report screen's export key.
 
-Question texts are written as the content has them (math stays in `$…$` LaTeX, which
-Markdown viewers render); table cells are escaped so a `|` or a line break in a question
+Question and key-point texts are rendered as the TUI draws them (`$d_k$` → dₖ: many Markdown
+viewers show `$…$` raw), and kinds are named as the TUI names them; table cells are escaped so a `|` or a line break in a question
 cannot break the table.
 """
 
@@ -11,6 +11,7 @@ from datetime import tzinfo
 from pathlib import Path
 
 from quizapp.content.bilingual import text_in
+from quizapp.content.render import to_unicode
 from quizapp.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.i18n.formatting import clock, percent
 from quizapp.srs.mock_views import MockReport, ReportQuestion
@@ -58,7 +59,7 @@ def _question_text(row: ReportQuestion, t: Translator) -> str:
             seed=drill.get("seed"),
             difficulty=drill.get("difficulty"),
         )
-    return text_in(row.question_texts or row.question, t.lang)
+    return to_unicode(text_in(row.question_texts or row.question, t.lang))
 
 
 def _points_markdown(report: MockReport, t: Translator) -> list[str]:
@@ -78,7 +79,7 @@ def _points_markdown(report: MockReport, t: Translator) -> list[str]:
         for point in row.points:
             wrong = point.status == "contradicted" and not point.ticked
             mark = "☑" if point.ticked else "☒" if wrong else "☐"
-            line = f"- {mark} {_cell(text_in(point.texts, t.lang))}"
+            line = f"- {mark} {_cell(to_unicode(text_in(point.texts, t.lang)))}"
             if point.evidence:
                 quote = f"«{_cell(point.evidence)}»"
                 line += " — " + (t("report.point_wrong", evidence=quote) if point.status == "contradicted" else quote)
@@ -118,7 +119,7 @@ def report_markdown(report: MockReport, lang: str = "zh", tz: tzinfo | None = No
         time = f"{clock(row.time_used_s)} / {clock(row.time_limit_s)}"
         over = t("report.yes") if row.over_time else ""
         lines.append(
-            f"| {row.position + 1} | {_named(t, 'report.kind', row.kind)} | {_cell(_question_text(row, t))} "
+            f"| {row.position + 1} | {_named(t, 'mock.kind', row.kind)} | {_cell(_question_text(row, t))} "
             f"| {score} | {time} | {over} |"
         )
     lines += _points_markdown(report, t)

@@ -390,16 +390,23 @@ class StudyService:
             update_card(session, card, version, {"suspended": suspended})
 
     def make_due_now(self, item_ids: Sequence[str]) -> int:
-        """Pull cards forward so they are due now (mock report → "review these")."""
+        """Pull cards forward so they are due now (mock report → "review these").
+
+        Returns how many cards became due for review (as Home counts "due"): studied cards
+        that were not due yet or were suspended. A new card is unsuspended but stays new, and
+        one already due was counted before."""
         now = to_naive_utc(self.now())
         with self.db.session() as session, session.begin():
             cards = session.scalars(select(Card).where(Card.item_id.in_(list(item_ids)))).all()
+            became_due = 0
             for card in cards:
                 values: dict[str, Any] = {"suspended": False}
+                if card.reps > 0 and (card.due > now or card.suspended):
+                    became_due += 1
                 if card.reps > 0 and card.due > now:
                     values["due"] = now
                 update_card(session, card, card.version, values)
-            return len(cards)
+            return became_due
 
     def totals(self) -> dict[str, int]:
         from quizapp.store.models import DrillAttempt, MockInterview

@@ -31,6 +31,7 @@ from quizapp.srs import queue
 from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
+from quizapp.srs.mock_topics import completed_topic_scores
 from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
@@ -266,7 +267,7 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
         cur = queue.cursor(session)
         ensure_pow(cur.connection)
         topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
-        mock_by_topic = _mock_scores_by_topic(session)
+        mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(session))
         topics = [
             TopicReadiness(**{**asdict(t), "mock_score": mock_by_topic.get(t.topic, (None, 0))[0],
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})
@@ -317,17 +318,6 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
         readiness_range_at_interview=found.at_interview,
         fit=FitStatus(settings.fsrs_fitted_on, settings.fsrs_fit_reviews, found.calibration.reviews),
     )
-
-
-def _mock_scores_by_topic(session: Session) -> dict[str, tuple[float | None, int]]:
-    rows = session.execute(
-        text(
-            "SELECT j.value, avg(a.score), count(*) FROM mock_answers a "
-            "JOIN mock_interviews m ON m.id = a.mock_id JOIN items i ON i.id = a.item_id "
-            "JOIN json_each(i.tags) j WHERE m.status = 'completed' AND a.score IS NOT NULL GROUP BY j.value"
-        )
-    ).all()
-    return {str(topic): (float(score), int(n)) for topic, score, n in rows}
 
 
 def _reviews_per_day(session: Session, days: _Days, today: date) -> Counter[date]:

@@ -52,10 +52,6 @@ class ImportFormatError(ValueError):
         super().__init__(self.errors[0] if self.errors else "invalid export")
 
 
-def _iso(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
-
-
 def _utc(value: datetime | None) -> str | None:
     """A stored (naive UTC) time as ISO text with its offset."""
     return value.replace(tzinfo=UTC).isoformat() if value is not None else None
@@ -165,6 +161,23 @@ def write_json(session: Session, path: Path, now: datetime | None = None) -> int
         return stream_json(session, out, now)
 
 
+# fsrs.State's values, as Card.state stores them (named here: the store does not load fsrs).
+_STATE_NAMES = {1: "learning", 2: "review", 3: "relearning"}
+
+
+def _csv_state(state: int, reps: int) -> str:
+    """The FSRS state by name; a card never answered is "new" (it is stored as learning)."""
+    if not reps:
+        return "new"
+    return _STATE_NAMES.get(state, str(state))
+
+
+def _csv_card(card: dict[str, Any]) -> list[Any]:
+    """A card's CSV cells: times with their UTC offset (they are stored naive), state by name."""
+    card = {**card, "state": _csv_state(card["state"], card["reps"] or 0)}
+    return [_utc(value) if isinstance(value, datetime) else value for value in card.values()]
+
+
 def write_csv(session: Session, path: Path) -> int:
     """One row per item: its question in both languages, rendered (√d_k, QKᵀ — not LaTeX), and its card."""
     from quizapp.content.bilingual import texts_of
@@ -186,7 +199,7 @@ def write_csv(session: Session, path: Path) -> int:
         writer = csv.writer(fh)
         writer.writerow(["id", "kind", "source_no", "question_zh", "question_en", *_CARD_FIELDS, "reviews"])
         for item_id, kind, source_no, question, payload_question, card_id, *card_values, count in session.execute(query):
-            values = [_iso(value) for value in card_values] if card_id is not None else [""] * len(_CARD_FIELDS)
+            values = _csv_card(dict(zip(_CARD_FIELDS, card_values, strict=True))) if card_id is not None else [""] * len(_CARD_FIELDS)
             texts = texts_of(payload_question) or texts_of(question)
             questions = [to_unicode(texts.get(lang, "")) for lang in ("zh", "en")]
             writer.writerow([item_id, kind, source_no or "", *questions, *values, count if card_id is not None else 0])

@@ -117,3 +117,19 @@ def test_markdown_lists_each_qa_answers_key_points_with_evidence_and_hand_change
     mocks.answer_qa(view2.mock_id, 0, typed, 60, confirmed_points=corrected)
     text2 = report_markdown(mocks.report(view2.mock_id), "en")
     assert "(1 tick(s) changed by you)" in text2 and "(changed by you)" in text2
+
+
+def test_kind_is_named_as_the_tui_names_it_and_math_is_unicode(mocks, clock):
+    from dataclasses import replace
+
+    from quizapp.i18n import Translator
+
+    _, report = _finished(mocks, clock)
+    first = replace(report.questions[0], question_texts={"en": "Why is $d_{model}=512$ split over $h$ heads?"})
+    report = replace(report, questions=[first, *report.questions[1:]])
+    text = report_markdown(report, lang="en")
+    drill_row = next(line for line in text.splitlines() if line.startswith("| 5 |"))
+    assert f"| {Translator('en')('mock.kind.drill')} |" in drill_row  # "Calculation", as on screen
+    assert "| Drill |" not in text
+    assert "$" not in text.split("## Scores by topic")[0].replace("`", "")
+    assert "d_{model}" not in text and "Why is d_model=512 split over h heads?" in text  # as the TUI draws it

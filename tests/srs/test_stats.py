@@ -190,3 +190,23 @@ def test_a_streak_longer_than_the_heatmaps_year_is_counted_whole_as_on_home(prep
     clock.advance(hours=4)  # 12:00: today's answer is given
     stats = study_stats(prepared.db, clock, study.settings())
     assert stats.streak == 500 == study.due_counts().streak
+
+
+def test_per_topic_mock_score_is_the_reports_for_a_single_interview(prepared, study, clock, mocks):
+    import srs_fake_engine as fake
+
+    from quizapp.content.bilingual import keywords_of
+    from quizapp.srs.mock import MockConfig
+
+    view = mocks.create(MockConfig(seed=13, n_qa=2, n_mcq=2, n_drill=1))
+    qs = view.questions
+    mocks.answer_qa(view.mock_id, 0, keywords_of(qs[0].item["key_points"][0]["keywords"])[0], 95)
+    mocks.answer_mcq(view.mock_id, 2, qs[2].item["answer"], 20)  # question 2 and 4 left unanswered
+    mocks.answer_drill(view.mock_id, 4, fake.solution_text(mocks.problem(view.mock_id, 4)), 100)
+    report = mocks.finish(view.mock_id)
+    shown = {t.topic: t for t in study_stats(prepared.db, clock, study.settings()).topics}
+    compared = [t for t in report.topics if t.topic in shown]
+    assert compared  # the interview's tags are Stats topics
+    for topic in compared:
+        assert (shown[topic.topic].mock_score, shown[topic.topic].mock_answers) == (
+            pytest.approx(topic.score), topic.questions), topic.topic

@@ -188,3 +188,24 @@ def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(tmp_p
     assert item["reviews"][1]["prev_card"]["last_review"] == "2026-03-01T09:30:00.000001"
     assert item["reviews"][1]["answer"] == {"choice": "b", "text": "注意力"}
     assert (item["reviews"][1]["score"], item["reviews"][1]["duration_ms"]) == (0.25, None)
+
+
+def test_csv_times_carry_their_offset_and_state_is_a_name(tmp_path):
+    import csv
+
+    from quizapp.store.transfer import write_csv
+
+    db, item_id = _answered(tmp_path, "a.db")
+    path = tmp_path / "out.csv"
+    with db.session() as s:
+        write_csv(s, path)
+        stored = s.scalar(select(Card).where(Card.item_id == item_id))
+    with path.open(encoding="utf-8", newline="") as fh:
+        rows = {row["id"]: row for row in csv.DictReader(fh)}
+    answered = rows[item_id]
+    # Stored times are naive UTC; the file says so, so a spreadsheet in UTC+8 reads them right.
+    assert answered["due"].endswith("+00:00") and answered["last_review"].endswith("+00:00")
+    assert answered["due"].startswith(stored.due.isoformat())
+    assert answered["state"] in {"learning", "review", "relearning"}
+    unseen = next(row for key, row in rows.items() if key != item_id and row["reps"] == "0")
+    assert unseen["state"] == "new"

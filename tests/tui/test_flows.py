@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
+from quizapp.drill_types import DRILL_TYPES
+from quizapp.srs.settings import Settings
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.widgets.tiles import Tiles
 from tests.tui.conftest import SIZE, held_open, make_db, open_service, palette_pick, press, settle, stored_settings
@@ -43,9 +45,10 @@ async def test_home_shows_due_counts(db, clock):
         assert app.screen.id == "home"
         def value(tile):
             return app.screen.query_one(Tiles).value(tile)
-        assert value("qa") == "5"
-        assert value("mcq") == "3"
-        assert value("new_left") == "8"  # 5 new Q&A + 3 new MCQ, each under its own limit
+        # Day one: nothing is due for review; the new cards are counted once, as "New left".
+        assert (value("qa"), value("mcq"), value("skill")) == ("0", "0", "0")
+        new_skills = min(len(DRILL_TYPES), Settings().new_per_day)  # a skill card per type, under its limit
+        assert value("new_left") == str(5 + 3 + new_skills)  # Q&A + MCQ + drill skills, each limited
         assert value("reviews_today") == "0"
         assert value("streak") == "0"
 
@@ -211,8 +214,8 @@ async def test_daily_new_card_limit(tmp_path, clock):
         assert seen == ["t-q01", "t-q06"]
         assert app.screen.phase == "summary"
         await press(pilot, "escape")
-        # Q&A has used its 2 new cards; multiple choice still has its own 2.
-        assert app.screen.query_one(Tiles).value("new_left") == "2"
+        # Q&A has used its 2 new cards; multiple choice and drill skills still have 2 each.
+        assert app.screen.query_one(Tiles).value("new_left") == "4"
         assert app.screen.query_one(Tiles).value("reviews_today") == "2"
         assert app.screen.query_one(Tiles).value("qa") == "0"
         await press(pilot, "s")
@@ -319,6 +322,7 @@ async def test_suspend_and_unsuspend(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
+        new_before = int(app.screen.query_one(Tiles).value("new_left"))
         await press(pilot, "b")
         await browse_for(pilot, "Q1")
         await press(pilot, "enter")  # focus the results
@@ -333,7 +337,8 @@ async def test_suspend_and_unsuspend(db, clock):
             service.db.close()
         assert app.screen.detail.card.suspended
         await press(pilot, "escape")
-        assert app.screen.query_one(Tiles).value("qa") == "4"
+        # t-q01 is new: suspended, it is no longer among the new cards left (new cards are not "due").
+        assert app.screen.query_one(Tiles).value("new_left") == str(new_before - 1)
         await press(pilot, "b")
         await browse_for(pilot, "Q1")
         await press(pilot, "enter", "x")

@@ -14,10 +14,11 @@ import pytest
 from textual import events
 from textual.binding import Binding
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
+from textual.widgets import DataTable, Input, Static, TextArea
 
 from quizapp.i18n.locales import mock_en, mock_zh
 from quizapp.tui.app import QuizApp, make_app
+from quizapp.tui.widgets.score_bars import ScoreBars
 from tests.tui.conftest import SIZE, open_service, press, settle
 
 TUI_DIR = Path(__file__).resolve().parents[2] / "quizapp" / "tui"
@@ -582,11 +583,13 @@ async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, cl
         assert table.row_count == 2
         assert [s.status for s in app.screen.history] == ["abandoned", "completed"]
         assert "1 次" in text_of(app, "#mock-history-trend-text")
-        assert not app.screen.query_one(Sparkline).display  # one score is not a trend yet
+        assert not app.screen.query_one(ScoreBars).display  # one score is not a trend yet
         await press(pilot, "down", "enter")
         assert type(app.screen).__name__ == "MockReportScreen"
         assert app.screen.mock_id == first and app.screen.report.status == "completed"
+        await settle(pilot)
         await press(pilot, "escape")
+        assert type(app.screen).__name__ == "MockHistoryScreen"  # one Esc back to the history
         await press(pilot, "up", "c")  # continue the abandoned one from the history
         assert type(app.screen).__name__ == "MockRunScreen" and shown_position(app)[0] == 1
 
@@ -599,9 +602,9 @@ async def test_history_trend_and_repeat(db, clock):
         clock.advance(days=1)
         await finish_with_misses(pilot, clock)
         await press(pilot, "h")
-        assert app.screen.query_one(Sparkline).display
-        scores = [round(s.score * 100) for s in reversed(app.screen.history)]
-        assert app.screen.query_one(Sparkline).data == scores and len(scores) == 2
+        assert app.screen.query_one(ScoreBars).display
+        scores = [s.score for s in reversed(app.screen.history)]
+        assert app.screen.query_one(ScoreBars).scores == scores and len(scores) == 2
         table = app.screen.query_one(DataTable)
         table.move_cursor(row=1)
         await press(pilot, "p")
@@ -818,3 +821,21 @@ async def test_setup_names_the_topics_as_stats_does(db, clock):
         prompts = [str(topics.get_option_at_index(i).prompt) for i in range(topics.option_count)]
         assert any(p.startswith("KV cache (") for p in prompts)
         assert not any(p.startswith("kv-cache") for p in prompts)
+
+
+async def test_a_report_reopened_from_the_history_leaves_in_one_esc_each(db, clock):
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_with_misses(pilot, clock)
+        assert type(app.screen).__name__ == "MockReportScreen"
+        await press(pilot, "h")  # the history replaces the report it was opened from
+        assert type(app.screen).__name__ == "MockHistoryScreen"
+        await settle(pilot)
+        await press(pilot, "enter")
+        assert type(app.screen).__name__ == "MockReportScreen"
+        await settle(pilot)
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "MockHistoryScreen"
+        await press(pilot, "escape")
+        # Back to where the interview was set up, not to the report again under the history.
+        assert type(app.screen).__name__ == "MockSetupScreen"

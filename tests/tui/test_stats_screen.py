@@ -45,6 +45,11 @@ async def test_stats_screen_shows_readiness_and_practises_a_mistake(db, clock):
         mistakes.focus()
         await press(pilot, "enter")
         assert type(app.screen).__name__ == "DrillScreen"
+        await settle(pilot)
+        for _ in range(2):  # the first Esc may only leave the answer cells
+            if type(app.screen).__name__ == "DrillScreen":
+                await press(pilot, "escape")
+        assert type(app.screen).__name__ == "StatsScreen"  # back where it was opened, not the picker
         del skills
 
 

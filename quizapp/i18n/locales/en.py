@@ -73,7 +73,7 @@ MESSAGES: dict[str, str] = {
     "home.tile.skill": "Drill skills due",
     "home.tile.new_left": "New cards left today",
     "home.tile.new_left_limit": "New left · {limit}/day each",
-    "home.tile.reviews_today": "Reviews today",
+    "home.tile.reviews_today": "Answered today",
     "home.tile.streak": "Day streak",
     "home.menu.study": "Study Q&A flashcards",
     "home.menu.quiz": "Multiple-choice quiz",

@@ -73,7 +73,7 @@ MESSAGES: dict[str, str] = {
     "home.tile.skill": "手算技能到期",
     "home.tile.new_left": "今日剩余新卡",
     "home.tile.new_left_limit": "新卡剩余 · 每类 {limit}/天",
-    "home.tile.reviews_today": "今日已复习",
+    "home.tile.reviews_today": "今日已答题",
     "home.tile.streak": "连续学习天数",
     "home.menu.study": "学习问答卡片",
     "home.menu.quiz": "选择题测验",

@@ -269,8 +269,9 @@ class DrillScreen(BaseScreen):
             sheet.work.focus()
 
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1 and isinstance(self.app.screen_stack[-2], DrillPickerScreen):
-            self.dismiss()
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        if below is not None and below.id != "home":
+            self.dismiss()  # back where it was opened: the picker, or Stats (a frequent mistake)
         else:  # opened straight on a problem (`--start drill --type …`): back to the picker
             self.app.switch_screen(DrillPickerScreen(self.difficulty))
 

@@ -152,9 +152,10 @@ class HomeScreen(BaseScreen):
             else self.t("home.loading")
         )
         values = {
-            "qa": counts.qa if counts else None,
-            "mcq": counts.mcq if counts else None,
-            "skill": counts.skill if counts else None,
+            # Due means due for review: new cards are counted once, in "New left".
+            "qa": counts.due("qa") if counts else None,
+            "mcq": counts.due("mcq") if counts else None,
+            "skill": counts.due("skill") if counts else None,
             "new_left": counts.new_left if counts else None,
             # Every answer today, first sight of a new card included (as Anki's "studied today").
             "reviews_today": counts.reviews_done_today + counts.new_done_today if counts else None,

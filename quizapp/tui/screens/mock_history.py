@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Header, Sparkline, Static
+from textual.widgets import DataTable, Header, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.score_bars import ScoreBars
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -59,7 +60,7 @@ class MockHistoryScreen(BaseScreen):
         yield Header()
         with Vertical(id="mock-history-body"):
             yield Static(id="mock-history-trend-title", classes="mock-history-title")
-            yield Sparkline([], id="mock-history-trend")
+            yield ScoreBars(id="mock-history-trend")
             yield Static(id="mock-history-trend-text")
             yield Static(id="mock-history-list-title", classes="mock-history-title")
             yield Static(id="mock-history-empty")
@@ -94,9 +95,9 @@ class MockHistoryScreen(BaseScreen):
         self.query_one("#mock-history-trend-title", Static).update(self.t("mock.history.trend_title"))
         self.query_one("#mock-history-list-title", Static).update(self.t("mock.history.list_title"))
         scores = [score for _, score in self.trend]
-        sparkline = self.query_one(Sparkline)
-        sparkline.data = [round(score * 100) for score in scores]
-        sparkline.display = len(scores) >= 2
+        bars = self.query_one(ScoreBars)
+        bars.show(scores)
+        bars.display = len(scores) >= 2
         if len(scores) >= 2:
             trend = self.t(
                 "mock.history.trend",

@@ -294,7 +294,9 @@ class MockReportScreen(BaseScreen):
     def action_history(self) -> None:
         from quizapp.tui.screens.mock_history import MockHistoryScreen
 
-        self.app.push_screen(MockHistoryScreen())
+        # In place of this report: a report reopened from the history then leaves in one
+        # Esc to the history, and the history in one Esc to where the report came from.
+        self.app.switch_screen(MockHistoryScreen())
 
     def action_back(self) -> None:
         self.dismiss()

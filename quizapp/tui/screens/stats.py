@@ -161,7 +161,10 @@ class StatsScreen(BaseScreen):
     @on(OptionList.OptionSelected, "#stats-mistakes-list")
     def _practise(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
-            self.quiz_app.open_mode("drill", type=event.option.id.split(":", 1)[0])
+            # On top of Stats (not through open_mode, which closes it): Esc comes back here.
+            from quizapp.tui.screens.drill import DrillScreen
+
+            self.app.push_screen(DrillScreen(type=event.option.id.split(":", 1)[0]))
 
     # -- texts --------------------------------------------------------------------------
     def render_texts(self) -> None:
