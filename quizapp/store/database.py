@@ -213,6 +213,21 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: 
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.close()
 
+    # When the last of this engine's connections closes (a dispose, the pool recycling them),
+    # SQLite checkpoints and deletes the -wal if no other process has it open, and the next
+    # connection makes a new file: that is not a -wal lost, so the guard starts afresh.
+    open_connections = [0]
+
+    @event.listens_for(engine, "connect")
+    def _count_open(_dbapi_conn, _record) -> None:
+        open_connections[0] += 1
+
+    @event.listens_for(engine, "close")
+    def _count_closed(_dbapi_conn, _record) -> None:
+        open_connections[0] -= 1
+        if open_connections[0] <= 0:
+            seen.clear()
+
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
         writing = bool(conn.get_execution_options().get(_IMMEDIATE))
