@@ -164,7 +164,7 @@ def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path, monkeypatch
         "        await app.workers.wait_for_complete()\n"
         "        await pilot.pause()\n"
         "        home = app.screen\n"
-        "        qa = home.query_one('#home-tiles').value('qa')\n"
+        "        qa = home.query_one('#home-tiles').value('new_left')\n"
         "        heading = str(home.query_one('#home-heading').render())\n"
         "        print('home', qa, heading.split()[0], app.backend is None, loaded())\n"
         "        await pilot.press('s')\n"
@@ -180,7 +180,7 @@ def test_nothing_heavy_is_imported_until_home_is_on_screen(tmp_path, monkeypatch
     assert first_frame == "[[]]"
     # Home complete (a count, the readiness heading), no service, nothing heavy but fsrs's
     # pure-Python scheduler (the recall curve's decay).
-    assert home == "home 20 Today True ['fsrs']", home  # 20 new Q&A cards allowed today
+    assert home == "home 60 Today True ['fsrs']", home  # new cards left today: 20 Q&A + 20 MCQ + 20 skills, read before the service loads
     assert study == "study StudyScreen True"
 
 
