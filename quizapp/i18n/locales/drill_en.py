@@ -11,7 +11,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.truth": "True values",
     "binding.drill.step": "Next step",
     "binding.drill.all_steps": "All steps",
-    "binding.drill.hints": "eˣ table",
+    "binding.drill.hints": "Tables",
     "binding.drill.show_answers": "Your answer",
     "binding.drill.show_result": "Result",
     "binding.drill.new": "New problem",
@@ -64,7 +64,7 @@ MESSAGES: dict[str, str] = {
         "  0.5 0.5; 1 0    or one row per line\n"
         "1/3, 50%, -inf, full-width digits: fine\n"
         "3 decimals are enough\n"
-        "esc leaves the cells, then: h eˣ, n new,\n  w give up and see the solution;\nempty cells count as blank"
+        "esc leaves the cells, then: h tables, n new,\n  w give up and see the solution;\nempty cells count as blank"
     ),
     # errors
     "drill.cell_empty": "this cell is empty",

@@ -11,7 +11,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.truth": "正确值",
     "binding.drill.step": "下一步解答",
     "binding.drill.all_steps": "全部步骤",
-    "binding.drill.hints": "eˣ 表",
+    "binding.drill.hints": "查表",
     "binding.drill.show_answers": "你的答案",
     "binding.drill.show_result": "结果",
     "binding.drill.new": "新题",
@@ -64,7 +64,7 @@ MESSAGES: dict[str, str] = {
         "  0.5 0.5; 1 0    或每行一行\n"
         "可写 1/3、50%、-inf；全角符号也行\n"
         "小数保留 3 位即可\n"
-        "esc 离开格子后：h eˣ 表 · n 换一题\n  w 放弃并看解答；空格按空白计分"
+        "esc 离开格子后：h 查表 · n 换一题\n  w 放弃并看解答；空格按空白计分"
     ),
     # errors
     "drill.cell_empty": "这一格还没填",
