@@ -1,0 +1,36 @@
+"""The blind held-out corpora (tests/data/answers_heldout*, issue 20) load whole: every answer
+fits its item. Only their shape is checked here, never a score, so that nobody tunes the
+matcher against them by accident."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quizapp.srs.bootstrap import load_all_content
+from quizapp.srs.judge_eval import load_corpus
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+KINDS = {"answers_heldout2": {"paraphrase", "wrong", "echo", "partial", "mixed"}}
+
+
+@pytest.fixture(scope="module")
+def point_counts():
+    return {item.id: len(item.key_points) for item in load_all_content(include_user_decks=False).qa}
+
+
+@pytest.mark.parametrize("folder", ["answers_heldout", "answers_heldout2"])
+def test_every_held_out_answer_fits_its_item(point_counts, folder):
+    files = sorted((DATA / folder).glob("*.yaml"))
+    corpus = load_corpus(DATA / folder, point_counts)
+    assert corpus.problems == []
+    assert {answer.item_id for answer in corpus.answers} == {path.stem for path in files}
+    if folder in KINDS:
+        assert {answer.kind for answer in corpus.answers} <= KINDS[folder]
+
+
+def test_the_two_held_out_corpora_cover_different_items():
+    first = {path.stem for path in (DATA / "answers_heldout").glob("*.yaml")}
+    second = {path.stem for path in (DATA / "answers_heldout2").glob("*.yaml")}
+    assert first and second and not first & second
