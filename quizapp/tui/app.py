@@ -30,7 +30,8 @@ from textual.worker import Worker, WorkerState
 from quizapp.srs.clock import Clock
 from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from quizapp.tui.screens.base import BaseModal, BaseScreen, translate_bindings
+from quizapp.tui.localized import translate_bindings
+from quizapp.tui.screens.base import BaseModal, BaseScreen
 
 if TYPE_CHECKING:
     from quizapp.srs.home_figures import HomeFigures

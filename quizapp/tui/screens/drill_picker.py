@@ -19,7 +19,8 @@ from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.tui.screens.base import BaseScreen, translate_bindings
+from quizapp.tui.localized import translate_bindings
+from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
 DIFFICULTIES = (1, 2, 3)

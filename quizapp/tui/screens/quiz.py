@@ -4,28 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.events import Click
-from textual.message import Message
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from quizapp.i18n import formatting
-from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
-from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.option_row import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
-
     from quizapp.srs.views import StudyCard
 
-LETTERS = ("A", "B", "C", "D")
 FAST_MS = 8_000  # right within this many milliseconds counts as Easy
 
 
@@ -34,56 +28,6 @@ def auto_rating(correct: bool, duration_ms: int) -> int:
     if not correct:
         return 1
     return 4 if duration_ms <= FAST_MS else 3
-
-
-class OptionRow(Horizontal):
-    """One of the four options; clicking it chooses it. The mark and letter (`✓ B. `) are
-    a column of their own, so that a wrapped option's next lines start under its text."""
-
-    DEFAULT_CSS = """
-    OptionRow { height: auto; }
-    OptionRow > .option-letter { width: auto; }
-    OptionRow > .option-text { width: 1fr; }
-    """
-
-    class Chosen(Message):
-        def __init__(self, letter: str) -> None:
-            super().__init__()
-            self.letter = letter
-
-    def __init__(self, letter: str) -> None:
-        super().__init__(id=f"quiz-opt-{letter}", classes="quiz-option")
-        self.letter = letter
-
-    def compose(self) -> ComposeResult:
-        yield Static(classes="option-letter", markup=False)
-        yield Static(classes="option-text", markup=False)
-
-    def show(self, prefix: str, text: str) -> None:
-        # Content is untrusted: Text, never markup; `code` in an option renders as code.
-        self.query_one(".option-letter", Static).update(Text(prefix))
-        self.query_one(".option-text", Static).update(inline_text(text))
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Chosen(self.letter))
-
-
-def show_options(screen: Widget, options: list[str], correct: str | None, chosen: str | None, shown: bool) -> None:
-    """Fill the four OptionRows of `screen`; once `shown`, mark right ✓, the wrong choice ✗."""
-    for index, letter in enumerate(LETTERS):
-        row = screen.query_one(f"#quiz-opt-{letter}", OptionRow)
-        text = render_math(options[index]) if index < len(options) else ""
-        mark = "  "
-        if shown and letter == correct:
-            mark = "✓ "
-        elif shown and letter == chosen:
-            mark = "✗ "
-        row.show(f"{mark}{letter}. ", text)
-        row.set_class(shown and letter == correct, "-correct")
-        row.set_class(shown and letter == chosen and letter != correct, "-wrong")
-        row.set_class(shown and letter not in (correct, chosen), "-dimmed")
-        row.display = index < len(options)
 
 
 class QuizScreen(SessionScreen):

@@ -23,7 +23,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from quizapp.i18n.formatting import num
-from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.localized import LocalizedMixin, translate_bindings
 from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.key_scroll import KeyScroll

@@ -16,8 +16,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-from quizapp.tui.screens.quiz import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.option_row import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
