@@ -18,6 +18,7 @@ from quizapp.tui.i18n import Translator
 from quizapp.tui.localized import LocalizedMixin, translate_bindings
 
 if TYPE_CHECKING:
+    from quizapp.content.models import QAItem
     from quizapp.srs.drills import DrillService
     from quizapp.srs.mock import MockService
     from quizapp.srs.service import StudyService
@@ -82,6 +83,9 @@ class BaseScreen(LocalizedMixin, Screen[None]):
     def mocks(self) -> MockService:
         """Mock interviews."""
         return self.backend.mocks
+
+    async def show_saved_card(self, card: QAItem) -> None:
+        """After `n`/`e` wrote `card` (quizapp.tui.card_actions): show it if this screen can."""
 
     def db_write(self, write: Callable[[], WriteT]) -> WriteT:
         """Call a service write from a worker: a busy database is waited out with a notice

@@ -292,11 +292,9 @@ class MockReportScreen(BaseScreen):
         self.notify(self.t("mock.report.exported", path=str(message.path)), timeout=8)
 
     def action_history(self) -> None:
-        from quizapp.tui.screens.mock_history import MockHistoryScreen
-
         # In place of this report: a report reopened from the history then leaves in one
         # Esc to the history, and the history in one Esc to where the report came from.
-        self.app.switch_screen(MockHistoryScreen())
+        self.quiz_app.open_mock_history(replace=True)
 
     def action_back(self) -> None:
         self.dismiss()

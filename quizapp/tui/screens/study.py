@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -18,6 +19,7 @@ from quizapp.tui.widgets.rating_bar import RatingBar
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
+    from quizapp.content.models import QAItem
     from quizapp.srs.views import StudyCard
 
 
@@ -168,6 +170,10 @@ class StudyScreen(SessionScreen):
             from quizapp.tui import card_actions
 
             card_actions.start(self, self.current.item)
+
+    async def show_saved_card(self, card: QAItem) -> None:
+        if self.current is not None and self.current.item.get("id") == card.id:
+            await self.show_edited(dataclasses.replace(self.current, item=card.model_dump(mode="json")))
 
     async def show_edited(self, card: StudyCard) -> None:
         """The card on show, as you just edited it (quizapp.tui.card_actions), same side up."""
