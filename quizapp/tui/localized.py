@@ -15,6 +15,7 @@ from textual.dom import DOMNode
 from quizapp.tui.i18n import Translator
 
 if TYPE_CHECKING:
+    from quizapp.srs.views import ItemMaterial
     from quizapp.tui.app import QuizApp
 
 
@@ -64,12 +65,13 @@ class LocalizedMixin:
 
         return material_langs(self.quiz_app.tr.lang, self.material_mode).toggles
 
-    def material(self, item: Mapping[str, Any], flipped: bool | None = None) -> dict[str, Any]:
-        """An item payload with its texts in the material language(s) (`content.bilingual`)."""
+    def material(self, item: Mapping[str, Any], flipped: bool | None = None) -> ItemMaterial:
+        """The texts of an item payload in the material language(s) (`content.bilingual`)."""
         from quizapp.content.bilingual import material_for
+        from quizapp.srs.views import ItemMaterial
 
         flip = self.material_flipped if flipped is None else flipped
-        return material_for(item, self.quiz_app.tr.lang, self.material_mode, flip)
+        return ItemMaterial.of(material_for(item, self.quiz_app.tr.lang, self.material_mode, flip))
 
     def render_texts(self) -> None:
         """Set every text that depends on the language. Called on mount and on a switch."""

@@ -353,7 +353,7 @@ class BrowseScreen(BaseScreen):
             )
 
     def _question_of(self, summary: ItemSummary) -> str:
-        return self.material({"question": summary.question_texts or summary.question})["question"] or ""
+        return self.material({"question": summary.question_texts or summary.question}).question
 
     async def _render_detail_body(self) -> None:
         body = self.query_one("#browse-detail-body", MathMarkdown)

@@ -179,7 +179,7 @@ class DrillScreen(BaseScreen):
         self.due_total = message.due_total
         self.due_shown += 1
         self.due_card = card
-        type_id = str(card.item.get("type") or card.card.item_id.removeprefix("drill:"))
+        type_id = str(card.content.drill_type or card.card.item_id.removeprefix("drill:"))
         await self.show_problem(engine.generate(type_id, new_seed(), self.difficulty))
 
     async def on_drill_screen_skill_due(self, message: SkillDue) -> None:

@@ -134,7 +134,7 @@ class MockReportScreen(BaseScreen):
             title = (titles[0] if self.quiz_app.tr.lang == "zh" else titles[1]) if titles else kind
             return self.t("mock.report.drill_question", title=title, seed=row.drill.get("seed"),
                           difficulty=row.drill.get("difficulty"))
-        question = self.material({"question": row.question_texts or row.question})["question"] or ""
+        question = self.material({"question": row.question_texts or row.question}).question
         return " ".join(render_math(question).split())
 
     def render_texts(self) -> None:
@@ -221,7 +221,7 @@ class MockReportScreen(BaseScreen):
             if row.corrected:
                 text.append("  " + self.t("mock.report.points_corrected", n=row.corrected), style="italic")
             for n, point in enumerate(row.points):
-                shown = self.material({"question": point.texts})["question"] or ""
+                shown = self.material({"question": point.texts}).question
                 text.append("\n  ")
                 text.append(point_line(self.t, n, str(shown), point.ticked, point.status,
                                        point.evidence, corrected=point.corrected))

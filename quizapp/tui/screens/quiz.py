@@ -66,8 +66,8 @@ class QuizScreen(SessionScreen):
         self.material_flipped = False
         item = self.material(card.item)
         self.query_one("#quiz-meta", CardMeta).show(card, self.quiz_app.tr)
-        await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
-        await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
+        await self.query_one("#quiz-question", MathMarkdown).show(item.question)
+        await self.query_one("#quiz-explanation", MathMarkdown).show(item.explanation)
         self.query_one("#quiz-refs", ReferenceList).show(card.item, self.t("card.references"))
         self.query_one("#quiz-scroll").scroll_home(animate=False)
         self._render_options()
@@ -76,8 +76,8 @@ class QuizScreen(SessionScreen):
         card = self.current
         if card is None:
             return
-        options = self.material(card.item).get("options") or []
-        correct = card.item.get("answer")
+        options = self.material(card.item).options
+        correct = card.content.answer_letter
         answered = self.chosen is not None
         show_options(self, options, correct, self.chosen, answered)
         self.query_one("#quiz-verdict").display = answered
@@ -96,7 +96,7 @@ class QuizScreen(SessionScreen):
         if card is None or self.chosen is None or self.rating is None:
             verdict.update("")
             return
-        correct = card.item.get("answer")
+        correct = card.content.answer_letter
         interval = self.preview.get(self.rating)
         shown = formatting.interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
         head = self.t("quiz.right") if self.chosen == correct else self.t("quiz.wrong", answer=correct)
@@ -118,7 +118,7 @@ class QuizScreen(SessionScreen):
         if self.phase != "question" or self.busy or self.current is None:
             return
         duration_ms = self.elapsed_ms()
-        correct = letter == self.current.item.get("answer")
+        correct = letter == self.current.content.answer_letter
         self.chosen = letter
         self.rating = auto_rating(correct, duration_ms)
         self._set_phase("answered")
@@ -131,7 +131,7 @@ class QuizScreen(SessionScreen):
         if self.phase != "answered" or self.current is None or not self.material_toggles():
             return
         self.material_flipped = not self.material_flipped
-        explanation = self.material(self.current.item).get("explanation") or ""
+        explanation = self.material(self.current.item).explanation
         await self.query_one("#quiz-explanation", MathMarkdown).show(explanation)
 
     def action_next(self) -> None:
