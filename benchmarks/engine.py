@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from quizapp.engine import format_answer, generate, grade, list_types
+from quizapp.engine import format_answer, generate, grade, list_types, mistake_variants
 
 SEEDS = 500
 
@@ -34,9 +34,9 @@ def prepared(type_id: str, difficulty: int, wrong: bool) -> list[tuple[int, dict
         problem = generate(type_id, seed, difficulty)
         values = dict(problem.solution)
         if wrong:
-            if not problem.mistakes:
+            if not mistake_variants(problem):
                 continue
-            values.update(next(iter(problem.mistakes.values())))
+            values.update(next(iter(mistake_variants(problem).values())))
         cases.append((seed, {name: format_answer(value) for name, value in values.items()}))
     return cases
 

@@ -31,6 +31,8 @@ from quizapp.engine import (
     grade,
     hint_message,
     list_types,
+    problem_prompt,
+    problem_steps,
     problem_to_json,
     verdict_to_json,
 )
@@ -189,7 +191,7 @@ def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[
     title = next(info.title(lang) for info in list_types() if info.id == problem.type)
     origin = f"seed {problem.seed}" if problem.seed is not None else t("engine.cli.given_inputs")
     lines = [t("engine.cli.header", type=problem.type, title=title, difficulty=problem.difficulty, origin=origin),
-             "", problem.prompt(lang), ""]
+             "", problem_prompt(problem, lang), ""]
     if problem.given:
         lines.append(t("engine.cli.given"))
         for name, value in problem.given.items():
@@ -215,7 +217,7 @@ def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[
         lines += ["", t("engine.cli.solution")]
         for name, value in problem.solution.items():
             lines += ["  " + line for line in block(name, value)]
-        lines += ["", t("engine.cli.steps")] + ["  " + step for step in problem.steps(lang)]
+        lines += ["", t("engine.cli.steps")] + ["  " + step for step in problem_steps(problem, lang)]
     if problem.seed is not None:
         command = f"quizapp drill --type {problem.type} --seed {problem.seed} --difficulty {problem.difficulty}"
         lines += ["", t("engine.cli.redo", command=command)]

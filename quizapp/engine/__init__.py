@@ -8,6 +8,9 @@ Knows nothing of the store or the UI (no Textual, no SQLAlchemy). Public API::
     grade(problem, answers) -> Verdict
     parse_answer(text, shape, allow_inf) -> np.ndarray       # raises AnswerFormatError
     format_answer(value) -> str                               # a value in answer syntax, 3 decimals
+    problem_prompt(problem, lang="zh") -> str                 # the problem's statement
+    problem_steps(problem, lang="zh") -> list[str]            # its worked solution
+    mistake_variants(problem) -> {mistake: {part: value}}     # what each classic mistake gives
     problem_to_json(problem, solution=False, lang="zh") -> dict
     verdict_to_json(verdict, lang="zh") -> dict
     status_from_json(stored_part) -> CellStatus grid          # also for attempts stored before statuses
@@ -15,6 +18,7 @@ Knows nothing of the store or the UI (no Textual, no SQLAlchemy). Public API::
 Every graded cell is a `CellStatus` (right / carried / wrong / blank): see `PartVerdict.status`.
 """
 
+from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.engine.grade import grade
 from quizapp.engine.mistakes import HINTS, MISTAKES, hint_message
 from quizapp.engine.parse import MAX_ANSWER_CHARS, format_answer, parse_answer
@@ -33,10 +37,12 @@ from quizapp.engine.types import (
     TypeInfo,
     Verdict,
 )
+from quizapp.engine.variants import mistake_variants
 
 __all__ = [
     "CARRIED_CREDIT", "HINTS", "MAX_ANSWER_CHARS", "MISTAKES", "AnswerFormatError", "CellStatus", "Diagnosis",
     "FormatError", "Hint", "PartSpec", "PartVerdict", "Problem", "TypeInfo", "Verdict", "format_answer",
-    "from_given", "generate", "grade", "hint_message", "list_types", "parse_answer", "problem_to_json",
+    "from_given", "generate", "grade", "hint_message", "list_types", "mistake_variants", "parse_answer",
+    "problem_prompt", "problem_steps", "problem_to_json",
     "status_from_json", "verdict_to_json",
 ]

@@ -93,6 +93,16 @@ class Family:
         raise NotImplementedError
 
 
+def problem_prompt(problem: Problem, lang: str = "zh") -> str:
+    """The problem's statement, as its family words it."""
+    return problem._family.prompt(problem, lang)
+
+
+def problem_steps(problem: Problem, lang: str = "zh") -> list[str]:
+    """The worked solution, one step a line, as its family writes it."""
+    return problem._family.steps(problem, lang)
+
+
 # --- validation helpers used by the families' `check` ------------------------------
 
 def need_ndim(given: dict[str, np.ndarray], name: str, ndim: int | tuple[int, ...]) -> np.ndarray:

@@ -45,7 +45,7 @@ from quizapp.engine.types import (
     Problem,
     Verdict,
 )
-from quizapp.engine.variants import rounded_solutions
+from quizapp.engine.variants import mistake_variants, rounded_solutions
 
 EARLY_ROUNDING_REACH = 0.02  # how far from the truth an early-rounded value may land
 
@@ -192,7 +192,7 @@ def _transposed_truth(problem: Problem, spec: PartSpec, raw: Any) -> bool:
 
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:
     found: list[Diagnosis] = []
-    for mistake, changed in problem.mistakes.items():
+    for mistake, changed in mistake_variants(problem).items():
         wrong = changed.get(spec.name)
         if wrong is not None and close(user, wrong, spec.integer).all():
             info = MISTAKES[mistake.split("@")[0]]  # "rope_wrong_direction@q": one way of making it
@@ -207,7 +207,7 @@ def _prune(problem: Problem, parsed: dict[str, np.ndarray], diagnosis: list[Diag
     agrees with: halving every KV cache (forgot K or V) and caching h/g heads both give
     the same GQA figure, but a right factor h/g rules the second out."""
     def consistent(mistake: str) -> bool:
-        for variant, changed in problem.mistakes.items():
+        for variant, changed in mistake_variants(problem).items():
             if variant.split("@")[0] != mistake:
                 continue
             if all(name not in parsed or close(parsed[name], wrong, problem.part(name).integer).all()

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.engine.mistakes import hint_message
 from quizapp.engine.types import CellStatus, FormatError, Problem, Verdict
 
@@ -48,7 +49,7 @@ def problem_to_json(problem: Problem, solution: bool = False, lang: str = "zh") 
         "type": problem.type,
         "seed": problem.seed,
         "difficulty": problem.difficulty,
-        "prompt": problem.prompt(lang),
+        "prompt": problem_prompt(problem, lang),
         "given": {name: json_array(value) for name, value in problem.given.items()},
         "params": {name: _scalar(value) for name, value in problem.params.items()},
         "parts": [{"name": spec.name, "shape": list(spec.shape)} for spec in problem.parts],
@@ -57,7 +58,7 @@ def problem_to_json(problem: Problem, solution: bool = False, lang: str = "zh") 
     }
     if solution:
         out["solution"] = {name: json_array(value) for name, value in problem.solution.items()}
-        out["steps"] = problem.steps(lang)
+        out["steps"] = problem_steps(problem, lang)
     return out
 
 

@@ -1,9 +1,11 @@
 """The plain objects the engine hands to its callers (TUI, CLI, store, tests).
 
 They hold NumPy arrays and strings only, so a caller can display, store or serialise them
-without knowing how a problem family computes anything. A `Problem` keeps a reference to
-its family so that it can still produce its prompt, worked steps and mistake variants on
-demand: those are not needed to grade a correct answer, so they are computed lazily.
+without knowing how a problem family computes anything. They are data only: what is
+computed from a `Problem` (its prompt and worked steps, `family.problem_prompt/_steps`; its
+mistake variants, `variants.mistake_variants`) lives in the module that computes it. A
+`Problem` keeps a handle on its family and solver stages for those modules, so that they can
+be computed on demand: none is needed to grade a correct answer.
 """
 
 from __future__ import annotations
@@ -235,8 +237,9 @@ class Problem:
     """A generated (or teacher-given) problem with its exact solution.
 
     `given` are the inputs shown to the user, `params` the scalars that define the problem
-    (d_k, h, dtype, ...), `solution` the exact value of every answer part. `mistakes` maps
-    each applicable mistake id to the parts (and their values) that mistake gets wrong.
+    (d_k, h, dtype, ...), `solution` the exact value of every answer part.
+    `variants.mistake_variants(problem)` maps each applicable mistake id to the parts (and
+    their values) that mistake gets wrong.
     """
 
     type: str
@@ -250,18 +253,6 @@ class Problem:
     _family: Family = field(repr=False)
     _env: dict[str, Any] = field(repr=False)
     _stages: Sequence[Stage] = field(repr=False)
-
-    @cached_property
-    def mistakes(self) -> dict[str, dict[str, np.ndarray]]:
-        from quizapp.engine.variants import mistake_variants
-
-        return mistake_variants(self)
-
-    def prompt(self, lang: str = "zh") -> str:
-        return self._family.prompt(self, lang)
-
-    def steps(self, lang: str = "zh") -> list[str]:
-        return self._family.steps(self, lang)
 
     def part(self, name: str) -> PartSpec:
         for spec in self.parts:

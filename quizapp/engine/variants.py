@@ -27,7 +27,15 @@ def mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
     A part is kept only when the mistake moves it outside the grading band and the wrong
     value is a real number (a mistake can make a row all −∞, whose softmax is undefined);
     a mistake that changes nothing the user types (e.g. KQᵀ for a symmetric S) is left out.
+    Computed once per problem (cached on it); callers only read it.
     """
+    cache = problem.__dict__.get("_mistake_variants")
+    if cache is None:
+        cache = problem.__dict__["_mistake_variants"] = _mistake_variants(problem)
+    return cache
+
+
+def _mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
     out: dict[str, dict[str, np.ndarray]] = {}
     for mistake in problem._family.mistake_ids:
         env = _rerun(problem, Calc(mistake=mistake))

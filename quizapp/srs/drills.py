@@ -12,13 +12,12 @@ and per-cell verdict, the diagnosed mistakes (both languages), score and duratio
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fsrs import Rating
 from sqlalchemy import func, select
@@ -32,14 +31,36 @@ from quizapp.store.database import Database
 from quizapp.store.models import Card, DrillAttempt, Item, Review
 from quizapp.store.sync import SKILL_PREFIX
 
+if TYPE_CHECKING:
+    from quizapp.engine import Problem, Verdict
+
 # A fully correct drill solved faster than this (by difficulty) is rated Easy, else Good.
 FAST_MS_BY_DIFFICULTY: dict[int, int] = {1: 60_000, 2: 120_000, 3: 240_000}
 HARD_THRESHOLD = 0.75
 
 
-def load_engine() -> Any:
-    """The NumPy engine, imported on first use so the store-side code starts fast."""
-    return importlib.import_module("quizapp.engine")
+class Engine(Protocol):
+    """What the drill and mock services call of `quizapp.engine`: the module itself
+    (`load_engine`), or a stand-in with the same functions (the service tests')."""
+
+    def grade(self, problem: Problem, answers: Mapping[str, Any]) -> Verdict: ...
+
+    def generate(self, type_id: str, seed: int, difficulty: int = 1) -> Problem: ...
+
+    def from_given(self, type_id: str, given: Mapping[str, Any], difficulty: int = 1,
+                   params: Mapping[str, Any] | None = None) -> Problem: ...
+
+    def problem_to_json(self, problem: Problem, solution: bool = False, lang: str = "zh") -> dict[str, Any]: ...
+
+    def verdict_to_json(self, verdict: Verdict, lang: str = "zh") -> dict[str, Any]: ...
+
+
+def load_engine() -> Engine:
+    """The NumPy engine, imported on first use so the store-side code starts fast (a static
+    import all the same: import-linter, grimp and mypy see it)."""
+    import quizapp.engine
+
+    return quizapp.engine
 
 
 def skill_item_id(type_id: str) -> str:
@@ -97,7 +118,7 @@ def _roundtrip(value: Any) -> Any:
     return json.loads(json.dumps(json_safe(value), ensure_ascii=False))
 
 
-def diagnosis_json(verdict: Any) -> list[dict[str, Any]]:
+def diagnosis_json(verdict: Verdict) -> list[dict[str, Any]]:
     return [
         {
             "part": getattr(d, "part", None),
@@ -109,7 +130,7 @@ def diagnosis_json(verdict: Any) -> list[dict[str, Any]]:
     ]
 
 
-def verdict_json(verdict: Any, engine: Any) -> dict[str, Any]:
+def verdict_json(verdict: Verdict, engine: Engine) -> dict[str, Any]:
     """The engine's verdict JSON without the diagnosis (kept in its own column, in both
     languages): score, correct, per part {score, cells, error}, hint messages (Chinese),
     plus `hint_keys` so a screen can show the hints in either language."""
@@ -119,7 +140,7 @@ def verdict_json(verdict: Any, engine: Any) -> dict[str, Any]:
     return data
 
 
-def explicit_inputs(problem: Any, engine: Any) -> dict[str, Any] | None:
+def explicit_inputs(problem: Problem, engine: Engine) -> dict[str, Any] | None:
     """For a problem built from given inputs (no seed): {"given": name → nested lists,
     "params": name → scalar}, as the engine's JSON shows them; None for a seeded problem."""
     if getattr(problem, "seed", None) is not None:
@@ -154,7 +175,7 @@ class AttemptView:
 class Submission:
     """A typed answer, graded; `attempt` is None when a format error kept it from being stored."""
 
-    verdict: Any  # the engine's Verdict
+    verdict: Verdict
     attempt: AttemptView | None
 
     @property
@@ -194,14 +215,14 @@ def _attempt_view(row: DrillAttempt, rating: int | None) -> AttemptView:
 class DrillService:
     """Stores drill attempts and keeps the per-type skill cards scheduled."""
 
-    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Engine | None = None) -> None:
         self.db = db
         self.clock = clock or Clock()
         self.study = StudyService(db, self.clock)
         self._engine = engine
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         if self._engine is None:
             self._engine = load_engine()
         return self._engine
@@ -234,9 +255,9 @@ class DrillService:
     # -- recording ------------------------------------------------------------
     def build_attempt(
         self,
-        problem: Any,
+        problem: Problem,
         answers: Mapping[str, str],
-        verdict: Any,
+        verdict: Verdict,
         duration_ms: int | None,
         mock_id: int | None = None,
         review_id: int | None = None,
@@ -267,7 +288,7 @@ class DrillService:
 
     def submit(
         self,
-        problem: Any,
+        problem: Problem,
         answers: Mapping[str, str],
         duration_ms: int | None = None,
         *,
@@ -293,9 +314,9 @@ class DrillService:
 
     def record_attempt(
         self,
-        problem: Any,
+        problem: Problem,
         answers: Mapping[str, str],
-        verdict: Any,
+        verdict: Verdict,
         duration_ms: int | None = None,
         *,
         review_card: bool = True,
@@ -338,7 +359,7 @@ class DrillService:
             return _attempt_view(row, rating)
 
     def give_up(
-        self, problem: Any, answers: Mapping[str, str], duration_ms: int | None = None, *, review_card: bool = False
+        self, problem: Problem, answers: Mapping[str, str], duration_ms: int | None = None, *, review_card: bool = False
     ) -> Submission:
         """The user asked for the worked solution before finishing: store what was typed
         (an unreadable part counts as blank) as an attempt marked `gave_up`, and with
@@ -351,7 +372,7 @@ class DrillService:
         view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, gave_up=True)
         return Submission(verdict, view)
 
-    def rebuild(self, attempt: AttemptView) -> Any:
+    def rebuild(self, attempt: AttemptView) -> Problem:
         """The engine Problem of a stored attempt (the screen's "retry the same one").
 
         Seeded problems are regenerated. Explicit inputs are handed back to

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from quizapp.srs.views import ItemContent
 from quizapp.store.errors import ChangedElsewhere
 
 MISS_THRESHOLD = 0.6  # a question scored below this is "missed": rated Again when finished
@@ -102,6 +103,10 @@ class MockQuestion:
     @property
     def answered(self) -> bool:
         return self.answered_at is not None
+
+    @property
+    def content(self) -> ItemContent:
+        return ItemContent.of(self.item)
 
     @property
     def time_limit_s(self) -> int:

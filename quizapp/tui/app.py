@@ -30,10 +30,12 @@ from textual.worker import Worker, WorkerState
 from quizapp.srs.clock import Clock
 from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
-from quizapp.tui.screens.base import BaseModal, BaseScreen, translate_bindings
+from quizapp.tui.localized import translate_bindings
+from quizapp.tui.screens.base import BaseModal, BaseScreen
 
 if TYPE_CHECKING:
     from quizapp.srs.home_figures import HomeFigures
+    from quizapp.srs.mock import MockReport
     from quizapp.srs.settings import Settings
     from quizapp.tui.backend import Backend
 
@@ -394,6 +396,60 @@ class QuizApp(App[None]):
 
             return MockSetupScreen(**options)
         raise ValueError(f"no screen for mode {mode!r}")
+
+    # -- screens opened from other screens ------------------------------------------
+    # A screen opens another through these, never by importing its module: no screen's
+    # module depends on another's (tests/test_import_cycles.py), and each is imported when
+    # first shown. `replace`: in place of the current screen (switch_screen), else on top.
+    def _show(self, screen: Screen, replace: bool) -> None:
+        if replace:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def open_drill(self, type: str | None = None, seed: int | None = None, difficulty: int | None = None,
+                   due: bool = False) -> None:
+        """A drill on top of the current screen: a problem of `type`, or the due skills."""
+        from quizapp.tui.screens.drill import DrillScreen
+
+        self.push_screen(DrillScreen(type=type, seed=seed, difficulty=difficulty, due=due))
+
+    def open_drill_picker(self, difficulty: int, *, replace: bool = False) -> None:
+        from quizapp.tui.screens.drill_picker import DrillPickerScreen
+
+        self._show(DrillPickerScreen(difficulty), replace)
+
+    def open_study_item(self, item_id: str, *, quiz: bool) -> None:
+        """Study one item now, on top of the current screen: an MCQ (`quiz`) or a Q&A card."""
+        if quiz:
+            from quizapp.tui.screens.quiz import QuizScreen
+
+            self.push_screen(QuizScreen(only_item=item_id))
+        else:
+            from quizapp.tui.screens.study import StudyScreen
+
+            self.push_screen(StudyScreen(only_item=item_id))
+
+    def open_cram(self, card_ids: list[int], *, reschedule: bool) -> None:
+        from quizapp.tui.screens.cram import CramScreen
+
+        self.push_screen(CramScreen(card_ids, reschedule=reschedule))
+
+    def open_mock_run(self, mock_id: int, *, resume: bool = False) -> None:
+        from quizapp.tui.screens.mock_run import MockRunScreen
+
+        self.push_screen(MockRunScreen(mock_id, resume=resume))
+
+    def open_mock_report(self, mock_id: int, *, report: MockReport | None = None, from_history: bool = False,
+                         replace: bool = False) -> None:
+        from quizapp.tui.screens.mock_report import MockReportScreen
+
+        self._show(MockReportScreen(mock_id, report=report, from_history=from_history), replace)
+
+    def open_mock_history(self, *, replace: bool = False) -> None:
+        from quizapp.tui.screens.mock_history import MockHistoryScreen
+
+        self._show(MockHistoryScreen(), replace)
 
     # -- help and command palette -------------------------------------------------
     def action_help(self) -> None:

@@ -11,7 +11,6 @@ your deck file and synced off the UI thread; an edit keeps the card's id, so its
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from textual.app import SuspendNotSupported
@@ -81,14 +80,6 @@ async def _write(screen: BaseScreen, payload: dict[str, Any] | None) -> None:
 
 
 async def _show_saved(screen: BaseScreen, card: QAItem) -> None:
-    """The screen shows what was saved: Study the edited card, Browse the card selected."""
-    from quizapp.tui.screens.browse import BrowseScreen
-    from quizapp.tui.screens.study import StudyScreen
-
-    if isinstance(screen, StudyScreen) and screen.current is not None and screen.current.item.get("id") == card.id:
-        await screen.show_edited(dataclasses.replace(screen.current, item=card.model_dump(mode="json")))
-    elif isinstance(screen, BrowseScreen):
-        from textual.widgets import Input
-
-        screen.select_item = card.id
-        screen.run_search(screen.query_one("#browse-input", Input).value, len(screen.results))
+    """The screen shows what was saved (Study the edited card, Browse the card selected):
+    each screen says how in `show_saved_card`, so this module imports none of them."""
+    await screen.show_saved_card(card)

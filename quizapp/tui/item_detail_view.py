@@ -16,7 +16,7 @@ from quizapp.tui.format import kind_label, state_label, summary_label, tag_name
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
-    from quizapp.srs.views import ItemDetail
+    from quizapp.srs.views import ItemDetail, ItemMaterial
     from quizapp.tui.i18n import Translator
 
 # The review history shows the latest reviews only; older ones are in `stats`/export.
@@ -33,23 +33,21 @@ def detail_heading(detail: ItemDetail, tr: Translator) -> Text:
 
 
 def detail_markdown(
-    detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str, item: dict | None = None
+    detail: ItemDetail, answer_title: str, long_title: str, explanation_title: str, item: ItemMaterial
 ) -> str:
     """`item` is the detail's payload in the material language (`BaseScreen.material`)."""
-    item = detail.item if item is None else item
-    parts = [f"### {item.get('question', detail.summary.question)}"]
+    parts = [f"### {item.question or detail.summary.question}"]
     if detail.summary.kind == "mcq":
-        options = item.get("options") or []
-        answer = item.get("answer")
-        for letter, option in zip("ABCD", options):
+        answer = detail.content.answer_letter
+        for letter, option in zip("ABCD", item.options):
             mark = "✓" if letter == answer else " "
             parts.append(f"- {mark} **{letter}.** {option}")
-        if item.get("explanation"):
-            parts.append(f"**{explanation_title}**\n\n{item['explanation']}")
+        if item.explanation:
+            parts.append(f"**{explanation_title}**\n\n{item.explanation}")
     else:
-        parts.append(f"**{answer_title}**\n\n{item.get('answer', '')}")
-        if item.get("long_answer"):
-            parts.append(f"**{long_title}**\n\n{item['long_answer']}")
+        parts.append(f"**{answer_title}**\n\n{item.answer}")
+        if item.long_answer:
+            parts.append(f"**{long_title}**\n\n{item.long_answer}")
     return "\n\n".join(parts)
 
 

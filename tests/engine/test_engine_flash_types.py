@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from quizapp.engine import format_answer, from_given, generate, grade
+from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.engine.ops import softmax
+from quizapp.engine.variants import mistake_variants
 
 NEW = {"online_softmax": "online_forgot_rescale", "rmsnorm": "rms_subtracted_mean",
        "residual_gradient": "residual_one_plus_product", "attention_cost": "flops_forgot_two"}
@@ -22,10 +24,10 @@ def test_solves_itself_names_its_classic_mistake_and_speaks_both_languages(type_
             problem = generate(type_id, seed, difficulty)
             typed = {name: format_answer(value) for name, value in problem.solution.items()}
             assert grade(problem, typed).correct, (seed, difficulty)
-            wrong = problem.mistakes[NEW[type_id]]
+            wrong = mistake_variants(problem)[NEW[type_id]]
             verdict = grade(problem, {**problem.solution, **wrong})
             assert not verdict.correct and NEW[type_id] in {d.mistake for d in verdict.diagnosis}
-            assert problem.steps("zh") != problem.steps("en") and problem.prompt("en") != problem.prompt("zh")
+            assert problem_steps(problem, "zh") != problem_steps(problem, "en") and problem_prompt(problem, "en") != problem_prompt(problem, "zh")
 
 
 def test_online_softmax_equals_the_full_softmax_times_v():
@@ -36,7 +38,7 @@ def test_online_softmax_equals_the_full_softmax_times_v():
             assert float(problem.solution["o"]) == pytest.approx(float(softmax(s) @ v), abs=1e-12)
             assert problem.solution["m"][-1] == s.max()
             # the max grows in a later block, so forgetting the rescale changes ℓ
-            assert "l" in problem.mistakes["online_forgot_rescale"]
+            assert "l" in mistake_variants(problem)["online_forgot_rescale"]
 
 
 def test_online_softmax_by_hand():
@@ -47,7 +49,7 @@ def test_online_softmax_by_hand():
     assert problem.solution["l"].tolist() == pytest.approx([l1, l1 * e(-1) + 2])
     acc1 = 1
     assert problem.solution["acc"].tolist() == pytest.approx([acc1, acc1 * e(-1) + 4])
-    forgot = problem.mistakes["online_forgot_rescale"]
+    forgot = mistake_variants(problem)["online_forgot_rescale"]
     assert float(forgot["l"][1]) == pytest.approx(l1 + 2)
     assert set(dict(problem.hints[0].rows)) == {-1.0, 0.0}
 
@@ -59,7 +61,7 @@ def test_rmsnorm_against_layernorm_and_its_mistakes():
     assert float(problem.solution["rms"]) == pytest.approx(math.sqrt(6.6))
     assert problem.solution["y"] == pytest.approx(x / math.sqrt(6.6))
     assert problem.solution["y_ln"] == pytest.approx((x - x.mean()) / math.sqrt(x.var() + 0.1))
-    assert float(problem.mistakes["rms_forgot_eps"]["rms"]) == pytest.approx(math.sqrt(6.5))
+    assert float(mistake_variants(problem)["rms_forgot_eps"]["rms"]) == pytest.approx(math.sqrt(6.5))
     verdict = grade(problem, {"ms": "6.5", "rms": f"{math.sqrt(6.5):.3f}"})
     assert [d.mistake for d in verdict.diagnosis] == ["rms_forgot_eps"]
 

@@ -9,6 +9,7 @@ import pytest
 
 from quizapp.engine import MISTAKES, CellStatus, from_given, generate, grade
 from quizapp.engine.mistakes import REQUIRED_MISTAKES
+from quizapp.engine.variants import mistake_variants
 
 X_712 = {"X": [[1, 0], [0, 1], [1, 1]], "W_Q": [[1, 0], [1, 1]], "W_K": [[0, 1], [1, 0]], "W_V": [[1, 0], [0, 1]]}
 
@@ -101,7 +102,7 @@ def test_follow_through_does_not_accept_what_is_neither_true_nor_consistent():
 def test_mistake_is_named_in_both_languages():
     problem = from_given("attention", X_712)
     answers = dict(problem.solution)
-    answers.update(problem.mistakes["no_scaling"])
+    answers.update(mistake_variants(problem)["no_scaling"])
     verdict = grade(problem, answers)
     names = {(d.part, d.mistake) for d in verdict.diagnosis}
     assert ("S_scaled", "no_scaling") in names
@@ -120,7 +121,7 @@ def test_used_k_not_v_in_the_textbook_example():
 
 def test_symmetric_scores_make_transposed_scores_inapplicable():
     problem = from_given("scores", {"Q": [[1, 0], [0, 1]], "K": [[1, 0], [0, 1]]})
-    assert "transposed_scores" not in problem.mistakes
+    assert "transposed_scores" not in mistake_variants(problem)
 
 
 def test_every_required_mistake_is_explained_and_used():

@@ -10,6 +10,8 @@ import pytest
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.engine import format_answer, from_given, generate, grade, list_types
+from quizapp.engine.family import problem_prompt, problem_steps
+from quizapp.engine.variants import mistake_variants
 
 NEW = {
     "positional_encoding": "pe_swapped_sin_cos",
@@ -36,12 +38,12 @@ def test_solves_its_own_solution_and_names_its_classic_mistake(type_id):
             assert grade(problem, problem.solution).score == 1
             typed = {name: format_answer(value) for name, value in problem.solution.items()}
             assert grade(problem, typed).correct, (seed, difficulty)
-            wrong = problem.mistakes.get(NEW[type_id])
+            wrong = mistake_variants(problem).get(NEW[type_id])
             if wrong:
                 verdict = grade(problem, {**problem.solution, **wrong})
                 assert not verdict.correct and NEW[type_id] in {d.mistake for d in verdict.diagnosis}
                 diagnosed += 1
-            assert problem.steps("zh") and problem.steps("en") and problem.prompt("en") != problem.prompt("zh")
+            assert problem_steps(problem, "zh") and problem_steps(problem, "en") and problem_prompt(problem, "en") != problem_prompt(problem, "zh")
     assert diagnosed >= 100
 
 
@@ -80,7 +82,7 @@ def test_dropout_train_and_eval():
     problem = from_given("dropout", {"x": [2, 4, -1, 3], "mask": [1, 0, 1, 1]}, params={"p": 0.25})
     assert np.allclose(problem.solution["y_train"], [8 / 3, 0, -4 / 3, 4])
     assert problem.solution["y_eval"].tolist() == [2, 4, -1, 3]
-    assert "dropout_scale_at_eval" in problem.mistakes
+    assert "dropout_scale_at_eval" in mistake_variants(problem)
 
 
 def test_gqa_factor_is_heads_over_groups():

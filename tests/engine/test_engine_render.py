@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from quizapp.engine import from_given, generate, grade, list_types, problem_to_json, verdict_to_json
+from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.engine.text import mat, num
 
 CASES = [(info.id, d) for info in list_types() for d in (1, 2, 3)]
@@ -17,13 +18,13 @@ CASES = [(info.id, d) for info in list_types() for d in (1, 2, 3)]
 def test_prompt_and_steps_in_both_languages(type_id, difficulty):
     problem = generate(type_id, 77, difficulty)
     for lang in ("zh", "en"):
-        prompt, steps = problem.prompt(lang), problem.steps(lang)
+        prompt, steps = problem_prompt(problem, lang), problem_steps(problem, lang)
         assert prompt and steps and all(isinstance(line, str) and line for line in steps)
         text = prompt + "\n".join(steps)
         assert "None" not in text and "nan" not in text.lower().replace("nano", "")
         assert "[[" not in prompt  # matrices are shown beside the prompt, not inside it
-    assert any("\u4e00" <= ch <= "\u9fff" for ch in problem.prompt("zh"))
-    assert not any("\u4e00" <= ch <= "\u9fff" for ch in problem.prompt("en") + "".join(problem.steps("en")))
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in problem_prompt(problem, "zh"))
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in problem_prompt(problem, "en") + "".join(problem_steps(problem, "en")))
 
 
 @pytest.mark.parametrize("type_id, difficulty", CASES)
@@ -31,7 +32,7 @@ def test_steps_show_every_answer(type_id, difficulty):
     """Each part's final value appears in the worked solution, written as the solution shows it."""
     problem = generate(type_id, 5, difficulty)
     for lang in ("zh", "en"):
-        steps = "\n".join(problem.steps(lang))
+        steps = "\n".join(problem_steps(problem, lang))
         for name, value in problem.solution.items():
             written = {mat(value), num(value) if value.ndim == 0 else mat(value)}
             if value.ndim == 0 and float(value) == int(value):

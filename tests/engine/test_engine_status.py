@@ -8,6 +8,7 @@ import numpy as np
 
 from quizapp.cli.main import main
 from quizapp.engine import CellStatus, from_given, generate, grade, status_from_json, verdict_to_json
+from quizapp.engine.variants import mistake_variants
 
 R, C, W, B = CellStatus.RIGHT, CellStatus.CARRIED, CellStatus.WRONG, CellStatus.BLANK
 
@@ -58,7 +59,7 @@ def test_no_mask_chain_exits_1_and_shows_carried_marks(capsys):
 def test_leaving_out_scaling_carries_a_instead_of_marking_it_right():
     problem = generate("attention", 11, 2)
     answers = {name: np.asarray(v) for name, v in problem.solution.items()}
-    answers.update(problem.mistakes["no_scaling"])
+    answers.update(mistake_variants(problem)["no_scaling"])
     verdict = grade(problem, answers)
     assert verdict.parts["A"].count(C) > 0 and not verdict.parts["A"].all_right
     assert any(d.mistake == "no_scaling" for d in verdict.diagnosis) and not verdict.correct

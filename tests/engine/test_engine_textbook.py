@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from quizapp.engine import from_given, grade
+from quizapp.engine.family import problem_steps
 
 R2 = math.sqrt(2)
 X_712 = {"X": [[1, 0], [0, 1], [1, 1]], "W_Q": [[1, 0], [1, 1]], "W_K": [[0, 1], [1, 0]], "W_V": [[1, 0], [0, 1]]}
@@ -34,11 +35,11 @@ def test_7_12_full_attention():
 
 
 def test_7_12_steps_read_like_the_seed():
-    steps = "\n".join(from_given("attention", X_712).steps("zh"))
+    steps = "\n".join(problem_steps(from_given("attention", X_712), "zh"))
     assert "第 1 行：e^[0, 0.707, 0.707] ≈ [1, 2.028, 2.028]，和 = 5.056 → [0.198, 0.401, 0.401]" in steps
     assert "e^[0.707, 1.414, 2.121] ≈ [2.028, 4.113, 8.342]" in steps
     assert "o₁ = 0.198·[1, 0] + 0.401·[0, 1] + 0.401·[1, 1] = [0.599, 0.802]" in steps
-    english = "\n".join(from_given("attention", X_712).steps("en"))
+    english = "\n".join(problem_steps(from_given("attention", X_712), "en"))
     assert "row 1: e^[0, 0.707, 0.707] ≈ [1, 2.028, 2.028], sum = 5.056 → [0.198, 0.401, 0.401]" in english
 
 

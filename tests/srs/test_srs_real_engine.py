@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from conftest import reopen
 
+from quizapp.engine.variants import mistake_variants
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockConfig, MockService
 
@@ -69,7 +70,7 @@ def test_real_attempts_read_back_exactly(real_drills, db_path, clock):
 def test_a_diagnosed_mistake_is_stored_in_both_languages(real_drills):
     for seed in range(20):
         problem = engine.generate("softmax", seed, 1)
-        variants = problem.mistakes
+        variants = mistake_variants(problem)
         if variants:
             break
     mistake_id, values = next(iter(variants.items()))
@@ -144,7 +145,7 @@ def test_a_mock_drill_with_a_diagnosed_mistake_rates_again(prepared, clock, stud
     view = mocks.create(MockConfig(topics=["attention"], n_drill=1, seed=6))
     problem = mocks.problem(view.mock_id, 0)
     answers = {name: np.asarray(value, dtype=float) for name, value in problem.solution.items()}
-    no_scaling = problem.mistakes.get("no_scaling")
+    no_scaling = mistake_variants(problem).get("no_scaling")
     if no_scaling is None:
         pytest.skip("this seed's problem has no no-scaling variant")
     answers.update(no_scaling)

@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from quizapp import engine
+from quizapp.engine.family import problem_steps
 from quizapp.tui.app import make_app
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
 from quizapp.tui.widgets.key_scroll import KeyScroll
@@ -108,7 +109,7 @@ async def test_giving_up_shows_the_solution_stores_the_attempt_and_rates_again(d
         assert graded(app)
         assert "已放弃" in result_text(screen)
         steps = str(screen.sheet.query_one(".sheet-steps").render())
-        total = len(problem.steps("zh"))
+        total = len(problem_steps(problem, "zh"))
         assert f"{total}/{total}" in steps  # the whole worked solution
     (attempt,) = stored_attempts(db, clock)
     assert attempt.verdict.get("gave_up") is True

@@ -18,7 +18,9 @@ from textual.widgets import OptionList, TextArea
 from quizapp import engine
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.engine import format_answer
+from quizapp.engine.family import problem_steps
 from quizapp.engine.mistakes import MISTAKES
+from quizapp.engine.variants import mistake_variants
 from quizapp.i18n.locales import drill_en, drill_zh
 from quizapp.srs.drills import DrillService, diagnosis_json, verdict_json
 from quizapp.store.database import open_database
@@ -170,7 +172,7 @@ async def test_a_wrong_cell_is_the_only_cell_marked_wrong(db, clock):
 
 async def test_a_diagnosed_mistake_is_named_and_explained(db, clock):
     problem = engine.generate("scaled_scores", 3, 1)
-    wrong = problem.mistakes["no_scaling"]["S_scaled"]
+    wrong = mistake_variants(problem)["no_scaling"]["S_scaled"]
     assert not np.allclose(wrong, problem.solution["S_scaled"])
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -326,7 +328,7 @@ async def test_keys_typed_ahead_land_in_the_cell_moved_to(db, clock):
 # -- after grading: solution, hints, heatmap, retry, new ---------------------------------------
 async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
     problem = engine.generate("softmax", 3, 1)
-    steps = problem.steps("zh")
+    steps = problem_steps(problem, "zh")
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
@@ -570,7 +572,7 @@ async def test_stored_attempt_reads_back_exactly_after_reopening(db, clock):
     problem = engine.generate("scaled_scores", 3, 1)
     typed_s = cell_texts(problem.solution["S"])
     typed_s[1] = "7"  # one wrong cell in S
-    typed_scaled = cell_texts(problem.mistakes["divided_by_dk"]["S_scaled"])
+    typed_scaled = cell_texts(mistake_variants(problem)["divided_by_dk"]["S_scaled"])
     answers = {"S": "{} {}\n{} {}".format(*typed_s), "S_scaled": "{} {}\n{} {}".format(*typed_scaled)}
     expected_verdict = engine.grade(problem, answers)
 

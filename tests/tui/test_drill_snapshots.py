@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from quizapp import engine
+from quizapp.engine.variants import mistake_variants
 from quizapp.tui.app import make_app
 from tests.tui.conftest import press, settle
 from tests.tui.test_drill_screen import (
@@ -76,7 +77,7 @@ def test_drill_format_error_at_its_cell(snap_compare, db, clock):
 
 def test_drill_after_grading_with_a_diagnosed_mistake(snap_compare, db, clock):
     problem = engine.generate("scaled_scores", 3, 1)
-    typed = cell_texts(problem.solution["S"]) + cell_texts(problem.mistakes["no_scaling"]["S_scaled"])
+    typed = cell_texts(problem.solution["S"]) + cell_texts(mistake_variants(problem)["no_scaling"]["S_scaled"])
     run_before = drill("scaled_scores", 3, typed=typed, keys=("ctrl+s",))
     assert snap_compare(app_for(db, clock), run_before=run_before, terminal_size=SIZE)
 
@@ -110,7 +111,7 @@ def test_drill_before_grading_80x24(snap_compare, db, clock):
 
 def test_drill_after_grading_80x24(snap_compare, db, clock):
     problem = engine.generate("scaled_scores", 3, 1)
-    typed = cell_texts(problem.solution["S"]) + cell_texts(problem.mistakes["no_scaling"]["S_scaled"])
+    typed = cell_texts(problem.solution["S"]) + cell_texts(mistake_variants(problem)["no_scaling"]["S_scaled"])
     run_before = drill("scaled_scores", 3, typed=typed, keys=("ctrl+s",))
     assert snap_compare(app_for(db, clock), run_before=run_before, terminal_size=NARROW)
 

@@ -677,7 +677,7 @@ async def test_a_one_language_deck_falls_back_with_a_notice(db, clock, tmp_path)
 
 
 async def test_a_wrapped_mcq_option_continues_under_its_text_not_its_letter(db, clock):
-    from quizapp.tui.screens.quiz import OptionRow, show_options
+    from quizapp.tui.widgets.option_row import OptionRow, show_options
 
     app = make_app(db_path=db, clock=clock, start="quiz", lang="en")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -6,9 +6,8 @@ workers (`@work(thread=True, ...)`) and get plain objects back in messages.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual._context import active_app
 from textual.dom import DOMNode
@@ -16,78 +15,17 @@ from textual.screen import ModalScreen, Screen
 from textual.worker import WorkerState
 
 from quizapp.tui.i18n import Translator
+from quizapp.tui.localized import LocalizedMixin, translate_bindings
 
 if TYPE_CHECKING:
+    from quizapp.content.models import QAItem
     from quizapp.srs.drills import DrillService
     from quizapp.srs.mock import MockService
     from quizapp.srs.service import StudyService
-    from quizapp.tui.app import QuizApp
     from quizapp.tui.backend import Backend
 
 
 WriteT = TypeVar("WriteT")
-
-
-def translate_bindings(node: DOMNode, tr: Translator) -> None:
-    """Give every binding with an id its description in the current language.
-
-    Footer reads `Binding.description`; bindings are immutable, so they are replaced in
-    the node's binding map (keys, including keymap overrides, stay as they are).
-    """
-    key_to_bindings = node._bindings.key_to_bindings
-    for key, bindings in list(key_to_bindings.items()):
-        key_to_bindings[key] = [
-            replace(binding, description=tr(f"binding.{binding.id}"))
-            if binding.id and tr.has(f"binding.{binding.id}")
-            else binding
-            for binding in bindings
-        ]
-
-
-class LocalizedMixin:
-    """Translation helpers for screens, modals and widgets (`self.t`, `apply_language`)."""
-
-    app: Any
-
-    @property
-    def quiz_app(self) -> QuizApp:
-        return cast("QuizApp", self.app)
-
-    @property
-    def lang(self) -> str:
-        return self.quiz_app.tr.lang
-
-    def t(self, key: str, /, **values: object) -> str:
-        return self.quiz_app.tr(key, **values)
-
-    # "both" material mode: the answer side is shown in the other language (the `t` key).
-    material_flipped = False
-
-    @property
-    def material_mode(self) -> str:
-        settings = self.quiz_app.settings
-        return getattr(settings, "material", "ui") if settings is not None else "ui"
-
-    def material_toggles(self) -> bool:
-        """Whether `t` switches the answer's language (only in the "both" material mode)."""
-        from quizapp.content.bilingual import material_langs
-
-        return material_langs(self.quiz_app.tr.lang, self.material_mode).toggles
-
-    def material(self, item: Mapping[str, Any], flipped: bool | None = None) -> dict[str, Any]:
-        """An item payload with its texts in the material language(s) (`content.bilingual`)."""
-        from quizapp.content.bilingual import material_for
-
-        flip = self.material_flipped if flipped is None else flipped
-        return material_for(item, self.quiz_app.tr.lang, self.material_mode, flip)
-
-    def render_texts(self) -> None:
-        """Set every text that depends on the language. Called on mount and on a switch."""
-
-    def apply_language(self) -> None:
-        translate_bindings(cast(DOMNode, self), self.quiz_app.tr)
-        self.render_texts()
-        cast(DOMNode, self).refresh_bindings()
 
 
 def translate_early(node: DOMNode) -> None:
@@ -145,6 +83,9 @@ class BaseScreen(LocalizedMixin, Screen[None]):
     def mocks(self) -> MockService:
         """Mock interviews."""
         return self.backend.mocks
+
+    async def show_saved_card(self, card: QAItem) -> None:
+        """After `n`/`e` wrote `card` (quizapp.tui.card_actions): show it if this screen can."""
 
     def db_write(self, write: Callable[[], WriteT]) -> WriteT:
         """Call a service write from a worker: a busy database is waited out with a notice

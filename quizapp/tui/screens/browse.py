@@ -23,6 +23,7 @@ from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
+    from quizapp.content.models import QAItem
     from quizapp.srs.search import LabelFilter
     from quizapp.srs.views import ItemDetail, ItemSummary
     from quizapp.tui.i18n import Translator
@@ -352,7 +353,7 @@ class BrowseScreen(BaseScreen):
             )
 
     def _question_of(self, summary: ItemSummary) -> str:
-        return self.material({"question": summary.question_texts or summary.question})["question"] or ""
+        return self.material({"question": summary.question_texts or summary.question}).question
 
     async def _render_detail_body(self) -> None:
         body = self.query_one("#browse-detail-body", MathMarkdown)
@@ -433,14 +434,7 @@ class BrowseScreen(BaseScreen):
         if self.detail is None:
             return
         summary = self.detail.summary
-        if summary.kind == "mcq":
-            from quizapp.tui.screens.quiz import QuizScreen
-
-            self.app.push_screen(QuizScreen(only_item=summary.item_id))
-        else:
-            from quizapp.tui.screens.study import StudyScreen
-
-            self.app.push_screen(StudyScreen(only_item=summary.item_id))
+        self.quiz_app.open_study_item(summary.item_id, quiz=summary.kind == "mcq")
 
     def action_new_card(self) -> None:
         from quizapp.tui import card_actions
@@ -452,6 +446,10 @@ class BrowseScreen(BaseScreen):
             from quizapp.tui import card_actions
 
             card_actions.start(self, self.detail.item)
+
+    async def show_saved_card(self, card: QAItem) -> None:
+        self.select_item = card.id
+        self.run_search(self.query_one("#browse-input", Input).value, len(self.results))
 
     def action_back(self) -> None:
         self.dismiss()

@@ -108,9 +108,7 @@ class CramSetupScreen(BaseScreen):
         if not card_ids:
             self.notify(self.t("cram.empty"), severity="warning")
             return
-        from quizapp.tui.screens.cram import CramScreen
-
-        self.app.push_screen(CramScreen(card_ids, reschedule=self.reschedule))
+        self.quiz_app.open_cram(card_ids, reschedule=self.reschedule)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="cram-setting")
     def action_toggle_reschedule(self) -> None:

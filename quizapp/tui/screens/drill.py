@@ -31,8 +31,8 @@ from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
 from quizapp import engine
+from quizapp.tui.drill_seeds import DIFFICULTIES, new_seed
 from quizapp.tui.screens.base import BaseScreen
-from quizapp.tui.screens.drill_picker import DIFFICULTIES, DrillPickerScreen, new_seed
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
@@ -124,7 +124,7 @@ class DrillScreen(BaseScreen):
             self._fetch_type_due(self.start_type, seed)  # the problem is shown once this is known
         else:
             self.notify(self.t("drill.unknown_type", type=self.start_type), severity="error")
-            self.app.switch_screen(DrillPickerScreen(self.difficulty))
+            self.quiz_app.open_drill_picker(self.difficulty, replace=True)
 
     @property
     def sheet(self) -> AnswerSheet | None:
@@ -179,7 +179,7 @@ class DrillScreen(BaseScreen):
         self.due_total = message.due_total
         self.due_shown += 1
         self.due_card = card
-        type_id = str(card.item.get("type") or card.card.item_id.removeprefix("drill:"))
+        type_id = str(card.content.drill_type or card.card.item_id.removeprefix("drill:"))
         await self.show_problem(engine.generate(type_id, new_seed(), self.difficulty))
 
     async def on_drill_screen_skill_due(self, message: SkillDue) -> None:
@@ -273,7 +273,7 @@ class DrillScreen(BaseScreen):
         if below is not None and below.id != "home":
             self.dismiss()  # back where it was opened: the picker, or Stats (a frequent mistake)
         else:  # opened straight on a problem (`--start drill --type …`): back to the picker
-            self.app.switch_screen(DrillPickerScreen(self.difficulty))
+            self.quiz_app.open_drill_picker(self.difficulty, replace=True)
 
     async def action_new_problem(self) -> None:
         problem = self.problem

@@ -7,8 +7,6 @@ the due count read again.
 
 from __future__ import annotations
 
-import random
-
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,16 +17,12 @@ from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.tui.screens.base import BaseScreen, translate_bindings
+from quizapp.tui.drill_seeds import DIFFICULTIES, new_seed
+from quizapp.tui.localized import translate_bindings
+from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
-DIFFICULTIES = (1, 2, 3)
 DUE_OPTION = "due"
-MAX_SEED = 100_000
-
-
-def new_seed() -> int:
-    return random.randrange(1, MAX_SEED)
 
 
 def drill_types() -> list:
@@ -137,14 +131,12 @@ class DrillPickerScreen(BaseScreen):
     # -- actions ------------------------------------------------------------------------
     @on(OptionList.OptionSelected, "#drill-types")
     def _type_chosen(self, event: OptionList.OptionSelected) -> None:
-        from quizapp.tui.screens.drill import DrillScreen
-
         event.stop()
         if event.option.id == DUE_OPTION:
-            self.app.push_screen(DrillScreen(difficulty=self.difficulty, due=True))
+            self.quiz_app.open_drill(difficulty=self.difficulty, due=True)
             return
         seed, self.start_seed = (self.start_seed if self.start_seed is not None else new_seed()), None
-        self.app.push_screen(DrillScreen(type=str(event.option.id), seed=seed, difficulty=self.difficulty))
+        self.quiz_app.open_drill(type=str(event.option.id), seed=seed, difficulty=self.difficulty)
 
     def action_cycle_difficulty(self) -> None:
         self.difficulty = self.difficulty % len(DIFFICULTIES) + 1

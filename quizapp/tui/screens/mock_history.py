@@ -168,17 +168,13 @@ class MockHistoryScreen(BaseScreen):
         self.action_open_report()
 
     def action_open_report(self) -> None:
-        from quizapp.tui.screens.mock_report import MockReportScreen
-
         if (selected := self.selected) is not None:
-            self.app.push_screen(MockReportScreen(selected.mock_id, from_history=True))
+            self.quiz_app.open_mock_report(selected.mock_id, from_history=True)
 
     def action_resume(self) -> None:
-        from quizapp.tui.screens.mock_run import MockRunScreen
-
         selected = self.selected
         if selected is not None and selected.status != COMPLETED:
-            self.app.push_screen(MockRunScreen(selected.mock_id, resume=True))
+            self.quiz_app.open_mock_run(selected.mock_id, resume=True)
 
     def action_repeat(self) -> None:
         if (selected := self.selected) is not None:
@@ -189,9 +185,7 @@ class MockHistoryScreen(BaseScreen):
         self.post_message(self.Repeated(self.mocks.repeat(mock_id).mock_id))
 
     def on_mock_history_screen_repeated(self, message: Repeated) -> None:
-        from quizapp.tui.screens.mock_run import MockRunScreen
-
-        self.app.push_screen(MockRunScreen(message.mock_id))
+        self.quiz_app.open_mock_run(message.mock_id)
 
     def action_back(self) -> None:
         self.dismiss()

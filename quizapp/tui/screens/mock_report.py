@@ -134,7 +134,7 @@ class MockReportScreen(BaseScreen):
             title = (titles[0] if self.quiz_app.tr.lang == "zh" else titles[1]) if titles else kind
             return self.t("mock.report.drill_question", title=title, seed=row.drill.get("seed"),
                           difficulty=row.drill.get("difficulty"))
-        question = self.material({"question": row.question_texts or row.question})["question"] or ""
+        question = self.material({"question": row.question_texts or row.question}).question
         return " ".join(render_math(question).split())
 
     def render_texts(self) -> None:
@@ -221,7 +221,7 @@ class MockReportScreen(BaseScreen):
             if row.corrected:
                 text.append("  " + self.t("mock.report.points_corrected", n=row.corrected), style="italic")
             for n, point in enumerate(row.points):
-                shown = self.material({"question": point.texts})["question"] or ""
+                shown = self.material({"question": point.texts}).question
                 text.append("\n  ")
                 text.append(point_line(self.t, n, str(shown), point.ticked, point.status,
                                        point.evidence, corrected=point.corrected))
@@ -292,11 +292,9 @@ class MockReportScreen(BaseScreen):
         self.notify(self.t("mock.report.exported", path=str(message.path)), timeout=8)
 
     def action_history(self) -> None:
-        from quizapp.tui.screens.mock_history import MockHistoryScreen
-
         # In place of this report: a report reopened from the history then leaves in one
         # Esc to the history, and the history in one Esc to where the report came from.
-        self.app.switch_screen(MockHistoryScreen())
+        self.quiz_app.open_mock_history(replace=True)
 
     def action_back(self) -> None:
         self.dismiss()

@@ -271,9 +271,7 @@ class MockRunScreen(BaseScreen):
         self.saver.finish(review)
 
     def finished(self, report: MockReport) -> None:
-        from quizapp.tui.screens.mock_report import MockReportScreen
-
-        self.app.switch_screen(MockReportScreen(self.mock_id, report=report))
+        self.quiz_app.open_mock_report(self.mock_id, report=report, replace=True)
 
     def _open_review(self) -> Review | None:
         """The submitted Q&A answer under review, to store before quitting or finishing."""

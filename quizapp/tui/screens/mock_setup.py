@@ -327,11 +327,9 @@ class MockSetupScreen(BaseScreen):
         self.post_message(self.Created(view.mock_id))
 
     def on_mock_setup_screen_created(self, message: Created) -> None:
-        from quizapp.tui.screens.mock_run import MockRunScreen
-
         self.busy = False
         self.refresh_bindings()
-        self.app.push_screen(MockRunScreen(message.mock_id))
+        self.quiz_app.open_mock_run(message.mock_id)
 
     def on_mock_setup_screen_failed(self, message: Failed) -> None:
         self.busy = False
@@ -342,14 +340,10 @@ class MockSetupScreen(BaseScreen):
     def action_resume(self) -> None:
         if self.busy or not self.resumable:
             return
-        from quizapp.tui.screens.mock_run import MockRunScreen
-
-        self.app.push_screen(MockRunScreen(self.resumable[0].mock_id, resume=True))
+        self.quiz_app.open_mock_run(self.resumable[0].mock_id, resume=True)
 
     def action_history(self) -> None:
-        from quizapp.tui.screens.mock_history import MockHistoryScreen
-
-        self.app.push_screen(MockHistoryScreen())
+        self.quiz_app.open_mock_history()
 
     def action_back(self) -> None:
         self.dismiss()

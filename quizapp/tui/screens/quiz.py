@@ -4,28 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.events import Click
-from textual.message import Message
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from quizapp.i18n import formatting
-from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
-from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.option_row import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
-    from textual.widget import Widget
-
     from quizapp.srs.views import StudyCard
 
-LETTERS = ("A", "B", "C", "D")
 FAST_MS = 8_000  # right within this many milliseconds counts as Easy
 
 
@@ -34,56 +28,6 @@ def auto_rating(correct: bool, duration_ms: int) -> int:
     if not correct:
         return 1
     return 4 if duration_ms <= FAST_MS else 3
-
-
-class OptionRow(Horizontal):
-    """One of the four options; clicking it chooses it. The mark and letter (`✓ B. `) are
-    a column of their own, so that a wrapped option's next lines start under its text."""
-
-    DEFAULT_CSS = """
-    OptionRow { height: auto; }
-    OptionRow > .option-letter { width: auto; }
-    OptionRow > .option-text { width: 1fr; }
-    """
-
-    class Chosen(Message):
-        def __init__(self, letter: str) -> None:
-            super().__init__()
-            self.letter = letter
-
-    def __init__(self, letter: str) -> None:
-        super().__init__(id=f"quiz-opt-{letter}", classes="quiz-option")
-        self.letter = letter
-
-    def compose(self) -> ComposeResult:
-        yield Static(classes="option-letter", markup=False)
-        yield Static(classes="option-text", markup=False)
-
-    def show(self, prefix: str, text: str) -> None:
-        # Content is untrusted: Text, never markup; `code` in an option renders as code.
-        self.query_one(".option-letter", Static).update(Text(prefix))
-        self.query_one(".option-text", Static).update(inline_text(text))
-
-    def on_click(self, event: Click) -> None:
-        event.stop()
-        self.post_message(self.Chosen(self.letter))
-
-
-def show_options(screen: Widget, options: list[str], correct: str | None, chosen: str | None, shown: bool) -> None:
-    """Fill the four OptionRows of `screen`; once `shown`, mark right ✓, the wrong choice ✗."""
-    for index, letter in enumerate(LETTERS):
-        row = screen.query_one(f"#quiz-opt-{letter}", OptionRow)
-        text = render_math(options[index]) if index < len(options) else ""
-        mark = "  "
-        if shown and letter == correct:
-            mark = "✓ "
-        elif shown and letter == chosen:
-            mark = "✗ "
-        row.show(f"{mark}{letter}. ", text)
-        row.set_class(shown and letter == correct, "-correct")
-        row.set_class(shown and letter == chosen and letter != correct, "-wrong")
-        row.set_class(shown and letter not in (correct, chosen), "-dimmed")
-        row.display = index < len(options)
 
 
 class QuizScreen(SessionScreen):
@@ -122,8 +66,8 @@ class QuizScreen(SessionScreen):
         self.material_flipped = False
         item = self.material(card.item)
         self.query_one("#quiz-meta", CardMeta).show(card, self.quiz_app.tr)
-        await self.query_one("#quiz-question", MathMarkdown).show(item.get("question") or "")
-        await self.query_one("#quiz-explanation", MathMarkdown).show(item.get("explanation") or "")
+        await self.query_one("#quiz-question", MathMarkdown).show(item.question)
+        await self.query_one("#quiz-explanation", MathMarkdown).show(item.explanation)
         self.query_one("#quiz-refs", ReferenceList).show(card.item, self.t("card.references"))
         self.query_one("#quiz-scroll").scroll_home(animate=False)
         self._render_options()
@@ -132,8 +76,8 @@ class QuizScreen(SessionScreen):
         card = self.current
         if card is None:
             return
-        options = self.material(card.item).get("options") or []
-        correct = card.item.get("answer")
+        options = self.material(card.item).options
+        correct = card.content.answer_letter
         answered = self.chosen is not None
         show_options(self, options, correct, self.chosen, answered)
         self.query_one("#quiz-verdict").display = answered
@@ -152,7 +96,7 @@ class QuizScreen(SessionScreen):
         if card is None or self.chosen is None or self.rating is None:
             verdict.update("")
             return
-        correct = card.item.get("answer")
+        correct = card.content.answer_letter
         interval = self.preview.get(self.rating)
         shown = formatting.interval(interval, self.quiz_app.tr.lang) if interval is not None else ""
         head = self.t("quiz.right") if self.chosen == correct else self.t("quiz.wrong", answer=correct)
@@ -174,7 +118,7 @@ class QuizScreen(SessionScreen):
         if self.phase != "question" or self.busy or self.current is None:
             return
         duration_ms = self.elapsed_ms()
-        correct = letter == self.current.item.get("answer")
+        correct = letter == self.current.content.answer_letter
         self.chosen = letter
         self.rating = auto_rating(correct, duration_ms)
         self._set_phase("answered")
@@ -187,7 +131,7 @@ class QuizScreen(SessionScreen):
         if self.phase != "answered" or self.current is None or not self.material_toggles():
             return
         self.material_flipped = not self.material_flipped
-        explanation = self.material(self.current.item).get("explanation") or ""
+        explanation = self.material(self.current.item).explanation
         await self.query_one("#quiz-explanation", MathMarkdown).show(explanation)
 
     def action_next(self) -> None:

@@ -162,9 +162,7 @@ class StatsScreen(BaseScreen):
     def _practise(self, event: OptionList.OptionSelected) -> None:
         if event.option.id:
             # On top of Stats (not through open_mode, which closes it): Esc comes back here.
-            from quizapp.tui.screens.drill import DrillScreen
-
-            self.app.push_screen(DrillScreen(type=event.option.id.split(":", 1)[0]))
+            self.quiz_app.open_drill(type=event.option.id.split(":", 1)[0])
 
     # -- texts --------------------------------------------------------------------------
     def render_texts(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from textual import on
@@ -18,13 +19,14 @@ from quizapp.tui.widgets.rating_bar import RatingBar
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
-    from quizapp.srs.views import StudyCard
+    from quizapp.content.models import QAItem
+    from quizapp.srs.views import ItemMaterial, StudyCard
 
 
-def answer_markdown(item: dict, key_points_title: str) -> str:
+def answer_markdown(item: ItemMaterial, key_points_title: str) -> str:
     """The short answer followed by the key points a spoken answer should cover."""
-    text = item.get("answer", "").strip()
-    points = [point["text"] for point in item.get("key_points") or []]
+    text = item.answer.strip()
+    points = [point.text for point in item.key_points]
     if points:
         text += f"\n\n**{key_points_title}**\n\n" + "\n".join(f"- {point}" for point in points)
     return text
@@ -68,15 +70,15 @@ class StudyScreen(SessionScreen):
         self.material_flipped = False
         item = self.material(card.item)
         self.query_one("#study-meta", CardMeta).show(card, self.quiz_app.tr)
-        await self.query_one("#study-question", MathMarkdown).show(item.get("question", ""))
+        await self.query_one("#study-question", MathMarkdown).show(item.question)
         await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
-        await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
+        await self.query_one("#study-long", MathMarkdown).show(item.long_answer)
         self.query_one("#study-refs", ReferenceList).show(card.item, self.t("card.references"))
         self.query_one("#study-scroll").scroll_home(animate=False)
         self._show_sides(revealed=False)
 
     def _show_sides(self, revealed: bool) -> None:
-        has_long = bool(self.current and self.current.item.get("long_answer"))
+        has_long = bool(self.current and self.current.content.has_long_answer)
         for selector in ("#study-answer-title", "#study-answer", "#study-ratings"):
             self.query_one(selector).display = revealed
         refs = self.query_one("#study-refs", ReferenceList)
@@ -125,7 +127,7 @@ class StudyScreen(SessionScreen):
         if action == "toggle_long":
             if self.phase != "answer":
                 return False
-            return True if self.current and self.current.item.get("long_answer") else None
+            return True if self.current and self.current.content.has_long_answer else None
         return super().check_action(action, parameters)
 
     def action_reveal(self) -> None:
@@ -141,10 +143,10 @@ class StudyScreen(SessionScreen):
         self.material_flipped = not self.material_flipped
         item = self.material(self.current.item)
         await self.query_one("#study-answer", MathMarkdown).show(answer_markdown(item, self.t("study.key_points")))
-        await self.query_one("#study-long", MathMarkdown).show(item.get("long_answer") or "")
+        await self.query_one("#study-long", MathMarkdown).show(item.long_answer)
 
     def action_toggle_long(self) -> None:
-        if self.phase != "answer" or not (self.current and self.current.item.get("long_answer")):
+        if self.phase != "answer" or not (self.current and self.current.content.has_long_answer):
             return
         self.long_shown = not self.long_shown
         self._show_sides(revealed=True)
@@ -168,6 +170,10 @@ class StudyScreen(SessionScreen):
             from quizapp.tui import card_actions
 
             card_actions.start(self, self.current.item)
+
+    async def show_saved_card(self, card: QAItem) -> None:
+        if self.current is not None and self.current.content.id == card.id:
+            await self.show_edited(dataclasses.replace(self.current, item=card.model_dump(mode="json")))
 
     async def show_edited(self, card: StudyCard) -> None:
         """The card on show, as you just edited it (quizapp.tui.card_actions), same side up."""

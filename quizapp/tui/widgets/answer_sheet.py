@@ -22,8 +22,9 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.i18n.formatting import num
-from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.localized import LocalizedMixin, translate_bindings
 from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.key_scroll import KeyScroll
@@ -308,7 +309,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.refresh_bindings()
 
     def action_step(self) -> None:
-        total = len(self.problem.steps(self.lang))
+        total = len(problem_steps(self.problem, self.lang))
         if self.steps_shown >= total:
             self.notify(self.t("drill.steps.all_shown"), timeout=2)
             return
@@ -316,13 +317,13 @@ class AnswerSheet(LocalizedMixin, Widget):
 
     def show_solution(self) -> None:
         """The whole worked solution, scrolled to its start (after giving up)."""
-        self.set_reactive(AnswerSheet.steps_shown, len(self.problem.steps(self.lang)))
+        self.set_reactive(AnswerSheet.steps_shown, len(problem_steps(self.problem, self.lang)))
         self._render_steps()
         steps = self._static("steps")
         self.call_after_refresh(self.feedback.scroll_to_widget, steps, top=True, animate=False)
 
     def action_all_steps(self) -> None:
-        self.steps_shown = len(self.problem.steps(self.lang))
+        self.steps_shown = len(problem_steps(self.problem, self.lang))
 
     def action_give_up(self) -> None:
         if self.phase == SheetPhase.SOLVING and self.can_give_up:
@@ -366,7 +367,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         translate_bindings(self.parts, self.quiz_app.tr)
         problem = self.problem
         self._static("meta").update(meta_line(problem, self.labels, self.t, self.lang))
-        self._static("prompt").update(Text(problem.prompt(self.lang)))
+        self._static("prompt").update(Text(problem_prompt(problem, self.lang)))
         self._static("given-title").update(Text(self.t("drill.given")))
         params = [f"{name} = {v if isinstance(v, str) else num(float(v or 0))}" for name, v in problem.params.items()]
         params_widget = self._static("params")

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.widgets import TextArea
 
-from quizapp.tui.screens.base import LocalizedMixin
+from quizapp.tui.localized import LocalizedMixin
 
 MOCK_ANSWER_CHARS = 20_000  # about ten minutes of speech, typed
 

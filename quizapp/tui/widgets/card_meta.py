@@ -20,20 +20,20 @@ if TYPE_CHECKING:
 
 def meta_line(card: StudyCard, tr: Translator) -> Text:
     """Label, group, section, state and tags of one card."""
-    item = card.item
+    item = card.content
     view = card.card
     parts = []
     # The name the user knows it by (Q24, Quiz 7.25 #3, §7.5 myth a), not the internal id.
-    label = item_label(view.item_id, item.get("source_no"), item.get("section"), item.get("source"), tr)
+    label = item_label(view.item_id, item.source_no, item.section, item.source, tr)
     parts.append(label)
-    if item.get("group"):
-        parts.append(tr("meta.group", group=item["group"]))
-    if item.get("section") and not label.startswith("§"):
-        parts.append(f"§{item['section']}")
+    if item.group:
+        parts.append(tr("meta.group", group=item.group))
+    if item.section and not label.startswith("§"):
+        parts.append(f"§{item.section}")
     parts.append(state_label(view, tr))
     if view.leech:
         parts.append(tr("state.leech"))
-    tags = item.get("tags") or []
+    tags = item.tags
     line = " · ".join(parts)
     if tags:
         line += "   " + " ".join(f"#{tag}" for tag in tags)

@@ -16,8 +16,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-from quizapp.tui.screens.quiz import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.option_row import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ class MCQPane(QuestionPane):
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         item = self.material(self.question.item)
-        await self.query_one(".card-question", MathMarkdown).show(item.get("question") or self.question.question)
-        await self.query_one(".mock-explanation", MathMarkdown).show(item.get("explanation") or "")
+        await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
+        await self.query_one(".mock-explanation", MathMarkdown).show(item.explanation)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose":
@@ -75,10 +75,9 @@ class MCQPane(QuestionPane):
 
     def render_texts(self) -> None:
         super().render_texts()
-        item = self.question.item
         shown = self.answered is not None
-        correct = item.get("answer") if shown else None
-        show_options(self, self.material(item).get("options") or [], correct, self.chosen, shown)
+        correct = self.question.content.answer_letter if shown else None
+        show_options(self, self.material(self.question.item).options, correct, self.chosen, shown)
         self.query_one(".mock-explanation").display = shown
         verdict = self.query_one(".mock-verdict", Static)
         verdict.display = shown

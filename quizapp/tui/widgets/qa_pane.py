@@ -29,6 +29,7 @@ from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion
+    from quizapp.srs.views import MaterialPoint
 
 
 EVIDENCE_CHARS = 60  # a quote longer than this is cut (…): the points must fit at 80×24
@@ -98,7 +99,7 @@ class QAPane(QuestionPane):
 
     def __init__(self, question: MockQuestion) -> None:
         super().__init__(question)
-        self.key_points: list[dict[str, Any]] = []  # in the material language, keywords of both (on mount)
+        self.key_points: list[MaterialPoint] = []  # in the material language, keywords of both (on mount)
         self.reviewing = False
         self.confirming = False
         self.typed = ""
@@ -118,14 +119,14 @@ class QAPane(QuestionPane):
             yield Static(classes="mock-title mock-points-title", markup=False)
             # the covered figure above the points it counts: in view with them at 80×24
             yield Static(classes="mock-score", markup=False)
-            self.key_points = list(self.material(self.question.item).get("key_points") or [])[:MAX_POINTS]
+            self.key_points = self.material(self.question.item).key_points[:MAX_POINTS]
             for index in range(len(self.key_points)):
                 yield KeyPointRow(index)
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         item = self.material(self.question.item)
-        await self.query_one(".card-question", MathMarkdown).show(item.get("question") or self.question.question)
-        await self.query_one(".card-answer", MathMarkdown).show(item.get("answer") or "")
+        await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
+        await self.query_one(".card-answer", MathMarkdown).show(item.answer)
         self._number_keys()
         self.query_one(TextArea).focus()
 
@@ -217,7 +218,7 @@ class QAPane(QuestionPane):
             auto = index < len(self.auto_points) and self.auto_points[index]
             status = self.statuses[index] if index < len(self.statuses) else "absent"
             evidence = self.evidence[index] if index < len(self.evidence) else None
-            row.update(point_line(self.t, index, str(self.key_points[index].get("text", "")),
+            row.update(point_line(self.t, index, self.key_points[index].text,
                                   ticked, status, evidence, corrected=ticked != auto))
             row.set_class(ticked, "-ticked")
             row.set_class(ticked != auto, "-corrected")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from quizapp.tui.screens.base import LocalizedMixin, translate_bindings
+from quizapp.tui.localized import LocalizedMixin, translate_bindings
 from quizapp.tui.widgets.key_scroll import KeyScroll
 
 if TYPE_CHECKING:

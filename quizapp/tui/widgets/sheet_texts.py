@@ -18,6 +18,7 @@ import numpy as np
 from rich.text import Text
 from textual.content import Content
 
+from quizapp.engine.family import problem_steps
 from quizapp.i18n.formatting import percent, points
 from quizapp.tui.widgets.matrix_view import bracket_rows, shape_label, value_cells
 
@@ -154,7 +155,7 @@ def truth_text(problem: engine.Problem, verdict: engine.Verdict, t: Translate) -
 
 
 def steps_text(problem: engine.Problem, lang: str, shown: int, t: Translate) -> Text:
-    steps = problem.steps(lang)
+    steps = problem_steps(problem, lang)
     text = Text()
     text.append(t("drill.steps.title", shown=shown, total=len(steps)), style="bold")
     if shown == 0:
