@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from quizapp.content.bilingual import keywords_of
-from quizapp.srs import polarity, segmenter
+from quizapp.srs import claims, polarity, segmenter
 from quizapp.srs.answer_text import CJK, WORD, AnswerText, fold_keyword, is_cjk
 
 Status = Literal["stated", "contradicted", "absent"]
@@ -46,6 +46,7 @@ class Phrase:
     needle: str
     stem: bool
     negative: bool
+    latin_words: int = 0  # Latin words in the keyword: a match may not span more of them
 
 
 @lru_cache(maxsize=8192)
@@ -53,7 +54,18 @@ def phrase(raw: str) -> Phrase | None:
     needle = fold_keyword(raw)
     if not needle:
         return None
-    return Phrase(raw, needle, raw.rstrip().endswith("*"), polarity.contains_cue(AnswerText(raw.rstrip("*"))))
+    prepared = AnswerText(raw.rstrip("*"))
+    words = sum(1 for t in prepared.tokens if t.kind == WORD)
+    return Phrase(raw, needle, raw.rstrip().endswith("*"), polarity.contains_cue(prepared), words)
+
+
+def _spans_more_words(text: AnswerText, phrase: Phrase, i: int, j: int) -> bool:
+    """Whether i..j covers more Latin words than the keyword has: the answer's spaces are
+    gone from `compact`, so "a symmetric" would otherwise contain the keyword "asymmetric"."""
+    first, last = text.token_of[i], text.token_of[j - 1]
+    if last == first:
+        return False
+    return sum(1 for t in text.tokens[first : last + 1] if t.kind == WORD) > phrase.latin_words
 
 
 @dataclass(frozen=True)
@@ -64,10 +76,12 @@ class Hit:
     start: int
     end: int
     negated_from: int | None
+    cue_from: int | None = None  # a negation that (for a flipped keyword) states the point
 
     @property
     def evidence_start(self) -> int:
-        return self.start if self.negated_from is None else self.negated_from
+        cue = self.negated_from if self.cue_from is None else self.cue_from
+        return self.start if cue is None else min(cue, self.start)
 
 
 def _starts_ok(text: AnswerText, i: int, length: int) -> bool:
@@ -104,8 +118,12 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     i = haystack.find(needle)
     while i != -1:
         j = i + len(needle)
-        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j):
-            negated = None if phrase.negative else polarity.negation_before(text, i)
+        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j) and not _spans_more_words(text, phrase, i, j):
+            negated = None
+            if not phrase.negative:
+                negated = polarity.negation_before(text, i)
+                if negated is None:
+                    negated = polarity.dismissal_around(text, i, j)
             hits.append(Hit(phrase, i, j, negated))
         i = haystack.find(needle, i + 1)
     return hits
@@ -134,11 +152,36 @@ def _evidence(text: AnswerText, hits: Sequence[Hit]) -> tuple[str, tuple[tuple[i
     return quote, tuple(text.span(h.evidence_start, h.end) for h in ordered)
 
 
-def _concept(text: AnswerText, words: Sequence[str]) -> tuple[Hit | None, Hit | None]:
+@lru_cache(maxsize=8192)
+def _point_texts(texts: tuple[str, ...]) -> tuple[AnswerText, ...]:
+    return tuple(AnswerText(t) for t in texts if t)
+
+
+@lru_cache(maxsize=16384)
+def negative_in_point(p: Phrase, texts: tuple[str, ...]) -> bool:
+    """Whether the key point's own text says this keyword negated: "neither *dominates*",
+    「无法*并行*」, "the score matrix does not depend on d_v". Then the answer states the
+    point by negating it too, and saying it plainly states the opposite."""
+    if p.negative:
+        return False
+    hits = [h for t in _point_texts(texts) for h in find(t, p)]
+    return bool(hits) and all(h.negated_from is not None for h in hits)
+
+
+def _flipped(hit: Hit) -> Hit:
+    """A hit of a keyword the point says negated: negated is stating, plain is denying."""
+    return Hit(hit.phrase, hit.start, hit.end, hit.start if hit.negated_from is None else None, hit.negated_from)
+
+
+def _concept(
+    text: AnswerText, words: Sequence[str], point_texts: tuple[str, ...] = ()
+) -> tuple[Hit | None, Hit | None]:
     """The first hit stating a concept, and the first negated one (either may be None)."""
     stated = negated = None
     for p in _phrases(words):
-        for hit in find(text, p):
+        flip = bool(point_texts) and negative_in_point(p, point_texts)
+        for found in find(text, p):
+            hit = _flipped(found) if flip else found
             if hit.negated_from is None:
                 if stated is None or hit.start < stated.start:
                     stated = hit
@@ -147,6 +190,17 @@ def _concept(text: AnswerText, words: Sequence[str]) -> tuple[Hit | None, Hit | 
         if stated is not None:
             break
     return stated, negated
+
+
+def _texts_of(value: Any) -> tuple[str, ...]:
+    """A key point's text in both languages (a `Localized`, a {zh, en} dict or a string)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping):
+        return tuple(str(v) for v in value.values() if v)
+    return tuple(str(t) for t in (getattr(value, "zh", None), getattr(value, "en", None)) if t)
 
 
 def _field(point: Any, name: str) -> Any:
@@ -166,15 +220,20 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
                 return PointJudgement(CONTRADICTED, p.raw, quote, spans)
     concepts = [keywords_of(_field(point, "keywords"))]
     concepts += [keywords_of(words) for words in _field(point, "requires") or []]
+    texts = _texts_of(_field(point, "text"))
     found: list[Hit] = []
     for words in concepts:
-        stated, negated = _concept(text, words)
+        stated, negated = _concept(text, words, texts)
         if stated is None:
             if negated is not None:
                 quote, spans = _evidence(text, [negated])
                 return PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
             return PointJudgement(ABSENT)
         found.append(stated)
+    for hit in found:
+        if claims.opposed(text, hit.start, hit.end, texts):
+            quote, spans = _evidence(text, [hit])
+            return PointJudgement(CONTRADICTED, hit.phrase.raw, quote, spans)
     quote, spans = _evidence(text, found)
     return PointJudgement(STATED, found[0].phrase.raw, quote, spans)
 

@@ -90,8 +90,73 @@ def negation_before(text: AnswerText, start: int) -> int | None:
             return None
         if is_cue(previous.text) and not _harmless(text, back):
             return previous.start
-        if previous.kind in (WORD, CJK):
+        if previous.text in _DISJUNCTIONS:
+            words = 0  # "no need for attribution or ablations": the cue reaches over a list
+        elif previous.kind in (WORD, CJK):
             words += 1
             if words >= WINDOW:
                 return None
+    return None
+
+
+# "A or B": a negation before a list of alternatives covers each of them.
+_DISJUNCTIONS = _words("or nor 或 或者 或是 还是 、 /")
+
+# Words after which a clause says something else: the forward look for a dismissal stops.
+_FORWARD_BREAKS = _words(
+    "but however whereas while instead rather so thus therefore because since 但 但是 而 而是 却 可是 "
+    "反而 然而 所以 因此 因为 于是 从而"
+)
+# A clause that waves its subject away: "the variance doesn't depend on d_k", 「方差和 d_k
+# 没关系」, "a mismatch is harmless", 「和显存关系不大」. Whatever the clause names, it denies.
+_DISMISSAL_WORDS = _words(
+    "没关系 无关 关系不大 没什么关系 没有关系 无所谓 不要紧 没影响 没有影响 不影响 没区别 没有区别 "
+    "没什么区别 harmless irrelevant"
+)
+# A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with".
+_DISMISSED = _words(
+    "问题 关系 影响 区别 trouble problem problems issue issues difference depend depends matter matters "
+    "change changes effect"
+)
+_DISMISS_REACH = 3  # words between the cue and what it dismisses
+
+
+def _clause_bounds(text: AnswerText, index: int) -> tuple[int, int]:
+    """Token indexes [first, last] of the clause around token `index`: from the last break
+    (punctuation or a word that starts a new proposition) before it to the next one after."""
+    first = index
+    while first > 0:
+        previous = text.tokens[first - 1]
+        if text.ends_clause(previous) or previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
+            break
+        first -= 1
+    last = index
+    while last + 1 < len(text.tokens):
+        following = text.tokens[last + 1]
+        if text.ends_clause(following) or following.text in _FORWARD_BREAKS:
+            break
+        last += 1
+    return first, last
+
+
+def dismissal_around(text: AnswerText, start: int, end: int) -> int | None:
+    """The compact offset of a dismissal in the clause of the match start..end, or None."""
+    first, last = _clause_bounds(text, text.token_of[start])
+    last = max(last, _clause_bounds(text, text.token_of[end - 1])[1])
+    inside = range(text.token_of[start], text.token_of[end - 1] + 1)
+    for i in range(first, last + 1):
+        if i in inside:
+            continue
+        token = text.tokens[i]
+        if token.text in _DISMISSAL_WORDS:
+            return token.start
+        if is_cue(token.text) and not _harmless(text, i):
+            words = 0
+            for j in range(i + 1, min(last + 1, len(text.tokens))):
+                if text.tokens[j].text in _DISMISSED:
+                    return token.start
+                if text.tokens[j].kind in (WORD, CJK):
+                    words += 1
+                    if words > _DISMISS_REACH:
+                        break
     return None
