@@ -211,25 +211,31 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     """Judge one key point (a `KeyPoint` or its payload dict) against a prepared answer."""
     if not text.compact:
         return PointJudgement(ABSENT)
-    contradicts = _field(point, "contradicts")
-    if contradicts:
-        for p in _phrases(keywords_of(contradicts)):
-            hit = next((h for h in find(text, p) if h.negated_from is None), None)
-            if hit is not None:
-                quote, spans = _evidence(text, [hit])
-                return PointJudgement(CONTRADICTED, p.raw, quote, spans)
     concepts = [keywords_of(_field(point, "keywords"))]
     concepts += [keywords_of(words) for words in _field(point, "requires") or []]
     texts = _texts_of(_field(point, "text"))
     found: list[Hit] = []
+    missing: PointJudgement | None = None
     for words in concepts:
         stated, negated = _concept(text, words, texts)
         if stated is None:
             if negated is not None:
                 quote, spans = _evidence(text, [negated])
-                return PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
-            return PointJudgement(ABSENT)
+                missing = PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
+            else:
+                missing = PointJudgement(ABSENT)
+            break
         found.append(stated)
+    contradicts = _field(point, "contradicts")
+    if contradicts:
+        for p in _phrases(keywords_of(contradicts)):
+            for hit in find(text, p):
+                if hit.negated_from is not None:
+                    continue
+                quote, spans = _evidence(text, [hit])
+                return PointJudgement(CONTRADICTED, p.raw, quote, spans)
+    if missing is not None:
+        return missing
     for hit in found:
         if claims.opposed(text, hit.start, hit.end, texts):
             quote, spans = _evidence(text, [hit])

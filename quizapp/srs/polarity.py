@@ -23,7 +23,7 @@ def _words(text: str) -> frozenset[str]:
 
 _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭"
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
@@ -31,7 +31,9 @@ _ZH_NOT_CUES = _words(
     "不同 不断 不仅 不少 不过 不久 不管 不论 无论 非常 无穷 无穷大 无限 不只 不光 不但 未来 不错 "
     "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
 )
-_EN_CUES = _words("not never no cannot without neither nor none nothing nobody nowhere hardly")
+_EN_CUES = _words(
+    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
+)
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
 
 # Words that start a new proposition: a cue before them does not reach past them.
@@ -91,7 +93,9 @@ def negation_before(text: AnswerText, start: int) -> int | None:
         if is_cue(previous.text) and not _harmless(text, back):
             return previous.start
         if previous.text in _DISJUNCTIONS:
-            words = 0  # "no need for attribution or ablations": the cue reaches over a list
+            # "no need for gradient attribution or ablations": the cue reaches over a list,
+            # whose first alternative may itself be a few words long
+            words = -2
         elif previous.kind in (WORD, CJK):
             words += 1
             if words >= WINDOW:
