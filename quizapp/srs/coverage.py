@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+import re
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -47,6 +48,41 @@ class Phrase:
     stem: bool
     negative: bool
     latin_words: int = 0  # Latin words in the keyword: a match may not span more of them
+    # every Latin word of the keyword with its inflections ("add up to one" finds "adds up
+    # to one", "sum to one" "summing to one", "agree closely" "agrees closely"); None when
+    # the keyword has no word to inflect
+    inflected: re.Pattern[str] | None = None
+
+
+# A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
+# (Nothing else is stripped: "columns" must not find "column", nor "leaks" "leak".)
+_ENDINGS = ("e",)
+# Small numbers as digits or words: "sums to 1" finds "sums to one", "fill with 0" "with zero".
+_NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
+_NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
+# What the base may take in the answer (after an optional doubled consonant or e/y/i).
+_SUFFIXES = "(?:s|es|d|ed|ing|ly|er|ers)?"
+
+
+def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
+    parts: list[str] = []
+    inflectable = False
+    for token in tokens:
+        word = token.text
+        if token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
+            base = word
+            for ending in _ENDINGS:
+                if word.endswith(ending) and len(word) - len(ending) >= 3:
+                    base = word[: -len(ending)]
+                    break
+            parts.append(f"({re.escape(base)}{re.escape(base[-1])}?[eyi]?{_SUFFIXES})")
+            inflectable = True
+        elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
+            parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
+            inflectable = True
+        else:
+            parts.append(re.escape(word))
+    return re.compile("".join(parts)) if inflectable else None
 
 
 @lru_cache(maxsize=8192)
@@ -54,9 +90,11 @@ def phrase(raw: str) -> Phrase | None:
     needle = fold_keyword(raw)
     if not needle:
         return None
+    stem = raw.rstrip().endswith("*")
     prepared = AnswerText(raw.rstrip("*"))
     words = sum(1 for t in prepared.tokens if t.kind == WORD)
-    return Phrase(raw, needle, raw.rstrip().endswith("*"), polarity.contains_cue(prepared), words)
+    pattern = None if stem else _inflection_pattern(prepared.tokens)
+    return Phrase(raw, needle, stem, polarity.contains_cue(prepared), words, pattern)
 
 
 def _spans_more_words(text: AnswerText, phrase: Phrase, i: int, j: int) -> bool:
@@ -111,6 +149,24 @@ def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
     return inside >= 2 and segmenter.is_word(rest)
 
 
+def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
+    negated = None
+    if not phrase.negative:
+        negated = polarity.negation_before(text, i)
+        if negated is None:
+            negated = polarity.dismissal_around(text, i, j)
+    return Hit(phrase, i, j, negated)
+
+
+def _inflected_ok(text: AnswerText, match: re.Match[str]) -> bool:
+    """Each inflected word of the match ends where a word of the answer ends."""
+    for g in range(1, (match.lastindex or 0) + 1):
+        end = match.end(g)
+        if end <= 0 or text.tokens[text.token_of[end - 1]].end != end:
+            return False
+    return True
+
+
 def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     """Every whole-word occurrence of `phrase` in `text`, each with its negation (if any)."""
     hits: list[Hit] = []
@@ -119,13 +175,22 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     while i != -1:
         j = i + len(needle)
         if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j) and not _spans_more_words(text, phrase, i, j):
-            negated = None
-            if not phrase.negative:
-                negated = polarity.negation_before(text, i)
-                if negated is None:
-                    negated = polarity.dismissal_around(text, i, j)
-            hits.append(Hit(phrase, i, j, negated))
+            hits.append(_hit(text, phrase, i, j))
         i = haystack.find(needle, i + 1)
+    if phrase.inflected is not None:
+        seen = {h.start for h in hits}
+        for match in phrase.inflected.finditer(haystack):
+            i, j = match.start(), match.end()
+            if i in seen or j == i:
+                continue
+            if (
+                _starts_ok(text, i, j - i)
+                and text.tokens[text.token_of[j - 1]].end == j
+                and _inflected_ok(text, match)
+                and not _spans_more_words(text, phrase, i, j)
+            ):
+                hits.append(_hit(text, phrase, i, j))
+        hits.sort(key=lambda h: h.start)
     return hits
 
 
