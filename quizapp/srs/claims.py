@@ -90,8 +90,8 @@ def opposed(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> b
     stance = point_stance(texts)
     if all(s is None for s in stance):
         return False
-    first, _ = polarity._clause_bounds(text, text.token_of[start])
-    _, last = polarity._clause_bounds(text, text.token_of[end - 1])
+    first, _ = polarity._clause_bounds(text, text.token_of[start], loose=True)
+    _, last = polarity._clause_bounds(text, text.token_of[end - 1], loose=True)
     for line, side in zip(lexicon(), stance):
         if side is None:
             continue

@@ -64,11 +64,48 @@ _NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items
 _SUFFIXES = "(?:s|es|d|ed|ing|ly|er|ers)?"
 
 
+# Chinese: words a candidate drops in or leaves out without changing the claim. Between two
+# characters of a Chinese keyword the answer may add one of _ZH_FILLERS (「梯度几乎消失」 for
+# 梯度消失, 「方差就变成 1」 for 方差变成 1); a keyword's own 是/的/个/了 may be missing from the
+# answer (「对 X 非线性」 for 对 x 是非线性的), and the copulas and 前/后 have their variants
+# (「每行代表一个 query」 for 每行是一个 query, 「softmax 前面」 for softmax 前).
+_ZH_FILLERS = "(?:几乎|基本上|基本|就|都|也|会|还|了|是|的|个|很|直接|已经|其实|本来|还是)?"
+_ZH_OPTIONAL = {"的": "的?", "个": "个?", "了": "了?", "就": "就?", "都": "都?", "也": "也?"}
+_ZH_VARIANTS = {
+    "是": "(?:是|为|就是|代表|表示|对应)?",
+    "为": "(?:为|是|就是)",
+    "前": "(?:前|前面|之前)",
+    "后": "(?:后|后面|之后)",
+}
+
+
+def _zh_pattern(word: str, previous: str) -> str:
+    out: list[str] = []
+    for n, ch in enumerate(word):
+        before = word[n - 1] if n else previous
+        if n or previous:
+            out.append(_ZH_FILLERS)
+        if ch in _ZH_VARIANTS and before not in "不没并非":
+            out.append(_ZH_VARIANTS[ch])
+        elif ch in _ZH_OPTIONAL and before not in "不没并非":
+            out.append(_ZH_OPTIONAL[ch])
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
 def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
     parts: list[str] = []
     inflectable = False
+    previous = ""
     for token in tokens:
         word = token.text
+        if token.kind == CJK:
+            parts.append(_zh_pattern(word, previous))
+            inflectable = inflectable or len(word) + len(previous) >= 2
+            previous = word[-1]
+            continue
+        previous = ""
         if token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
             base = word
             for ending in _ENDINGS:

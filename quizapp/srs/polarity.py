@@ -115,7 +115,7 @@ _FORWARD_BREAKS = _words(
 # 没关系」, "a mismatch is harmless", 「和显存关系不大」. Whatever the clause names, it denies.
 _DISMISSAL_WORDS = _words(
     "没关系 无关 关系不大 没什么关系 没有关系 无所谓 不要紧 没影响 没有影响 不影响 没区别 没有区别 "
-    "没什么区别 harmless irrelevant"
+    "没什么区别 无效 没用 没有用 harmless irrelevant useless pointless"
 )
 # A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with".
 _DISMISSED = _words(
@@ -125,13 +125,16 @@ _DISMISSED = _words(
 _DISMISS_REACH = 3  # words between the cue and what it dismisses
 
 
-def _clause_bounds(text: AnswerText, index: int) -> tuple[int, int]:
+def _clause_bounds(text: AnswerText, index: int, loose: bool = False) -> tuple[int, int]:
     """Token indexes [first, last] of the clause around token `index`: from the last break
-    (punctuation or a word that starts a new proposition) before it to the next one after."""
+    (punctuation or a word that starts a new proposition) before it to the next one after.
+    `loose`: only punctuation and contrast words (but, 而是, 所以 …) break, not 会/时/can."""
     first = index
     while first > 0:
         previous = text.tokens[first - 1]
-        if text.ends_clause(previous) or previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
+        if text.ends_clause(previous) or previous.text in _FORWARD_BREAKS:
+            break
+        if not loose and (previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS):
             break
         first -= 1
     last = index
