@@ -79,34 +79,55 @@ _ZH_VARIANTS = {
 }
 
 
-def _zh_pattern(word: str, previous: str) -> str:
+def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
     out: list[str] = []
     for n, ch in enumerate(word):
         before = word[n - 1] if n else previous
         if n or previous:
             out.append(_ZH_FILLERS)
         if ch in _ZH_VARIANTS and before not in "不没并非":
-            out.append(_ZH_VARIANTS[ch])
-        elif ch in _ZH_OPTIONAL and before not in "不没并非":
+            variants = _ZH_VARIANTS[ch]
+            out.append(variants if droppable else variants.rstrip("?"))
+        elif ch in _ZH_OPTIONAL and before not in "不没并非" and droppable:
             out.append(_ZH_OPTIONAL[ch])
         else:
             out.append(re.escape(ch))
     return "".join(out)
 
 
+# English: a small word a candidate adds between two words of a keyword ("only as a hint"
+# for "only a hint", "brings the variance up to one" for "variance to 1"), the auxiliaries
+# of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each/all.
+_EN_FILLERS = "(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply)?"
+_AUX = ("does", "do", "did", "would", "will", "could", "can", "should")
+_EN_VARIANTS = {w: "(?:every|each|all)" for w in ("every", "each", "all")}
+
+
 def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
     parts: list[str] = []
     inflectable = False
     previous = ""
-    for token in tokens:
+    # only a keyword of 4+ Chinese characters may lose one in the answer: 乘的是 k is not 乘 k
+    droppable = sum(len(t.text) for t in tokens if t.kind == CJK) >= 4
+    for n, token in enumerate(tokens):
         word = token.text
         if token.kind == CJK:
-            parts.append(_zh_pattern(word, previous))
+            parts.append(_zh_pattern(word, previous, droppable))
             inflectable = inflectable or len(word) + len(previous) >= 2
             previous = word[-1]
             continue
         previous = ""
-        if token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
+        latin_before = bool(parts) and n > 0 and tokens[n - 1].kind == WORD
+        if token.kind == WORD and latin_before:
+            parts.append(_EN_FILLERS)
+        following = tokens[n + 1].text if n + 1 < len(tokens) else ""
+        if token.kind == WORD and word in _AUX and following == "not":
+            parts.append(f"({'|'.join(_AUX)})")
+            inflectable = True
+        elif token.kind == WORD and word in _EN_VARIANTS:
+            parts.append(f"({_EN_VARIANTS[word]})")
+            inflectable = True
+        elif token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
             base = word
             for ending in _ENDINGS:
                 if word.endswith(ending) and len(word) - len(ending) >= 3:
@@ -196,10 +217,13 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
 
 
 def _inflected_ok(text: AnswerText, match: re.Match[str]) -> bool:
-    """Each inflected word of the match ends where a word of the answer ends."""
+    """Each inflected word of the match is a whole word of the answer (so the fillers
+    between them are whole words too, and "a symmetric" is not "asymmetric")."""
     for g in range(1, (match.lastindex or 0) + 1):
-        end = match.end(g)
-        if end <= 0 or text.tokens[text.token_of[end - 1]].end != end:
+        start, end = match.start(g), match.end(g)
+        if start < 0 or end <= start:
+            continue
+        if text.tokens[text.token_of[end - 1]].end != end or text.tokens[text.token_of[start]].start != start:
             return False
     return True
 
@@ -224,7 +248,6 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
                 _starts_ok(text, i, j - i)
                 and text.tokens[text.token_of[j - 1]].end == j
                 and _inflected_ok(text, match)
-                and not _spans_more_words(text, phrase, i, j)
             ):
                 hits.append(_hit(text, phrase, i, j))
         hits.sort(key=lambda h: h.start)
