@@ -61,7 +61,9 @@ _ENDINGS = ("e",)
 _NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
 _NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
 # What the base may take in the answer (after an optional doubled consonant or e/y/i).
-_SUFFIXES = "(?:s|es|d|ed|ing|ly|er|ers)?"
+_SUFFIXES = "(?:s|es|d|ed|ing|er|ers)?"
+# "-ly" only after an adjective ending ("sequentially", "independently"; not "orderly")
+_LY_BASES = ("al", "ent", "ant")
 
 
 # Chinese: words a candidate drops in or leaves out without changing the claim. Between two
@@ -100,7 +102,11 @@ def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
 # of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each/all.
 _EN_FILLERS = "(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply)?"
 _AUX = ("does", "do", "did", "would", "will", "could", "can", "should")
-_EN_VARIANTS = {w: "(?:every|each|all)" for w in ("every", "each", "all")}
+_EN_VARIANTS = {
+    **{w: "(?:every|each|all)" for w in ("every", "each", "all")},
+    **{w: "(?:sums|sum|summed|summing|adds up|add up|added up|adding up)".replace(" ", "")
+       for w in ("sum", "sums", "summed", "summing")},
+}
 
 
 def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
@@ -133,7 +139,8 @@ def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
                 if word.endswith(ending) and len(word) - len(ending) >= 3:
                     base = word[: -len(ending)]
                     break
-            parts.append(f"({re.escape(base)}{re.escape(base[-1])}?[eyi]?{_SUFFIXES})")
+            suffixes = "(?:s|es|d|ed|ing|er|ers|ly)?" if base.endswith(_LY_BASES) else _SUFFIXES
+            parts.append(f"({re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes})")
             inflectable = True
         elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
             parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
