@@ -20,9 +20,9 @@ the point, with their offsets in the typed text, so the screens can show why.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-import re
 from functools import lru_cache
 from typing import Any, Literal
 
