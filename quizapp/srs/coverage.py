@@ -7,8 +7,14 @@ A point counts when the answer *states* it, not when it mentions its words:
   boundaries (「行」 is not found in 并行, 「不会」 not in 会不会), Latin words whole with
   their inflections (`norm` finds "norms", not "normally"; end a keyword with `*` to match
   a stem: `saturat*`), numbers and formula tokens whole (`0.1` ≠ `0/1` ≠ `[0, 1]`).
-* A match negated in its clause (`quizapp.srs.polarity`) does not state the point; it
-  states the opposite, so the point is "contradicted" (unless another keyword states it).
+* A match negated in its clause (`quizapp.srs.polarity`: a cue shortly before it, or a
+  dismissal such as 没关系 / "doesn't depend" anywhere in the clause) does not state the
+  point; it states the opposite, so the point is "contradicted" (unless another keyword
+  states it). A keyword the point's own text negates works the other way round.
+* The clause that matched must not take the other side of the point's claim
+  (`quizapp.srs.claims`: "extrapolates poorly" against "extrapolates well").
+* Keywords find their everyday variants: inflected English words, a filler word, digits
+  as words; a Chinese adverb dropped in (梯度几乎消失), 是/为/代表, 前/前面/之前.
 * `requires`: further concepts the answer must also state, each by one of its phrasings.
 * `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
   the point "contradicted" whatever else the answer says.
