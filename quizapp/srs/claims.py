@@ -28,12 +28,27 @@ class ClaimLine:
 
 
 @lru_cache(maxsize=1)
-def lexicon() -> tuple[ClaimLine, ...]:
+def _lines() -> tuple[str, ...]:
     text = resources.files("quizapp.srs").joinpath(LEXICON).read_text(encoding="utf-8")
+    return tuple(line for raw in text.splitlines() if (line := raw.split("#", 1)[0].strip()))
+
+
+@lru_cache(maxsize=1)
+def subject_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The `=` lines: per line, its siblings, each a tuple of phrasings."""
+    groups = []
+    for raw in _lines():
+        if raw.startswith("="):
+            siblings = tuple(tuple(w.strip() for w in part.split(",") if w.strip()) for part in raw[1:].split("|"))
+            groups.append(siblings)
+    return tuple(groups)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> tuple[ClaimLine, ...]:
     lines: list[ClaimLine] = []
-    for raw in text.splitlines():
-        raw = raw.split("#", 1)[0].strip()
-        if not raw:
+    for raw in _lines():
+        if raw.startswith("="):
             continue
         a, _, b = raw.partition("|")
         side_a = tuple(w.strip() for w in a.split(",") if w.strip())
@@ -97,5 +112,47 @@ def opposed(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> b
             continue
         taken = _sides(text, line, first, last, (start, end))
         if taken == {side ^ 1}:
+            return True
+    return False
+
+
+def _named(text: AnswerText, siblings: tuple[tuple[str, ...], ...], lo: int, hi: int) -> set[int]:
+    """Which siblings the compact range lo..hi of `text` names."""
+    from quizapp.srs.coverage import find, phrase
+
+    named: set[int] = set()
+    for n, words in enumerate(siblings):
+        for word in words:
+            p = phrase(word)
+            if p is not None and any(lo <= h.start and h.end <= hi for h in find(text, p)):
+                named.add(n)
+                break
+    return named
+
+
+@lru_cache(maxsize=4096)
+def point_subjects(texts: tuple[str, ...]) -> tuple[frozenset[int], ...]:
+    """Per sibling line, the siblings the key point's text names."""
+    prepared = [AnswerText(t) for t in texts if t]
+    return tuple(
+        frozenset(n for text in prepared for n in _named(text, siblings, 0, len(text.compact)))
+        for siblings in subject_groups()
+    )
+
+
+def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> bool:
+    """Whether the clause of the match names only siblings other than those the key point
+    names. (Only the clause: widened to the sentence, "Each decoder layer has a step that
+    looks at the source: … keys and values from the input side" lost the encoder point.)"""
+    own = point_subjects(texts)
+    if not any(own):
+        return False
+    first, _ = polarity._clause_bounds(text, text.token_of[start], loose=True)
+    _, last = polarity._clause_bounds(text, text.token_of[end - 1], loose=True)
+    for siblings, mine in zip(subject_groups(), own):
+        if not mine:
+            continue
+        named = _named(text, siblings, text.tokens[first].start, text.tokens[last].end)
+        if named and not (named & mine):
             return True
     return False

@@ -319,6 +319,8 @@ def _concept(
     for p in _phrases(words):
         flip = bool(point_texts) and negative_in_point(p, point_texts)
         for found in find(text, p):
+            if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
+                continue  # "in MQA every query head has its own K/V" is not the MHA point
             hit = _flipped(found) if flip else found
             if hit.negated_from is None:
                 if stated is None or hit.start < stated.start:

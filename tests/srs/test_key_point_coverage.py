@@ -280,3 +280,12 @@ def test_a_keyword_finds_its_everyday_variants(keyword, answer):
 @pytest.mark.parametrize(("keyword", "answer"), [("乘的是 k", "先把 Q 乘 K 转置"), ("order", "an orderly way")])
 def test_short_keywords_keep_their_words(keyword, answer):
     assert key_point_coverage(answer, [{"text": "x", "keywords": [keyword]}]).points == [False]
+
+
+def test_a_clause_about_a_sibling_subject_does_not_state_the_point():
+    mha = {"text": {"en": "In MHA every query head has its own K/V head", "zh": "MHA 每个 Q head 都有独立的 K/V"},
+           "keywords": ["every query head has its own", "自己独立的 k/v"]}
+    wrong = "MHA is the one where all heads share a single K/V, while in MQA every query head has its own keys"
+    assert key_point_coverage(wrong, [mha]).points == [False]
+    assert key_point_coverage("MQA 里每个 query head 都有自己独立的 K/V", [mha]).points == [False]
+    assert key_point_coverage("in MHA every query head has its own K and V", [mha]).points == [True]
