@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs import claims, polarity, segmenter
-from quizapp.srs.answer_text import CJK, WORD, AnswerText, fold_keyword, is_cjk
+from quizapp.srs.answer_text import CJK, SEP, WORD, AnswerText, fold_keyword, is_cjk
 
 Status = Literal["stated", "contradicted", "absent"]
 STATED: Status = "stated"
@@ -77,13 +77,23 @@ _LY_BASES = ("al", "ent", "ant")
 # 梯度消失, 「方差就变成 1」 for 方差变成 1); a keyword's own 是/的/个/了 may be missing from the
 # answer (「对 X 非线性」 for 对 x 是非线性的), and the copulas and 前/后 have their variants
 # (「每行代表一个 query」 for 每行是一个 query, 「softmax 前面」 for softmax 前).
-_ZH_FILLERS = "(?:几乎|基本上|基本|就|都|也|会|还|了|是|的|个|很|直接|已经|其实|本来|还是)?"
-_ZH_OPTIONAL = {"的": "的?", "个": "个?", "了": "了?", "就": "就?", "都": "都?", "也": "也?"}
+_S = re.escape(SEP)
+
+
+def _zh_alternatives(*words: str) -> str:
+    """Chinese phrasings, each allowed a word boundary between its characters."""
+    return "(?:" + "|".join(f"{_S}?".join(re.escape(ch) for ch in w) for w in words) + ")"
+
+
+_ZH_FILLERS = (
+    f"(?:{_zh_alternatives('几乎', '基本上', '基本', '就', '都', '也', '会', '还', '了', '是', '的', '个', '很', '直接', '已经', '其实', '本来', '还是')}{_S}?)?"
+)
+_ZH_OPTIONAL = {ch: f"(?:{re.escape(ch)}{_S}?)?" for ch in "的个了就都也"}
 _ZH_VARIANTS = {
-    "是": "(?:是|为|就是|代表|表示|对应)?",
-    "为": "(?:为|是|就是)",
-    "前": "(?:前|前面|之前)",
-    "后": "(?:后|后面|之后)",
+    "是": _zh_alternatives("是", "为", "就是", "代表", "表示", "对应") + "?",
+    "为": _zh_alternatives("为", "是", "就是"),
+    "前": _zh_alternatives("前", "前面", "之前"),
+    "后": _zh_alternatives("后", "后面", "之后"),
 }
 
 
@@ -95,22 +105,22 @@ def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
             out.append(_ZH_FILLERS)
         if ch in _ZH_VARIANTS and before not in "不没并非":
             variants = _ZH_VARIANTS[ch]
-            out.append(variants if droppable else variants.rstrip("?"))
+            out.append((variants if droppable else variants.rstrip("?")) + f"{_S}?")
         elif ch in _ZH_OPTIONAL and before not in "不没并非" and droppable:
             out.append(_ZH_OPTIONAL[ch])
         else:
-            out.append(re.escape(ch))
+            out.append(re.escape(ch) + f"{_S}?")
     return "".join(out)
 
 
 # English: a small word a candidate adds between two words of a keyword ("only as a hint"
 # for "only a hint", "brings the variance up to one" for "variance to 1"), the auxiliaries
-# of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each/all.
-_EN_FILLERS = "(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply)?"
+# of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each.
+_EN_FILLERS = f"(?:(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply){_S})?"
 _AUX = ("does", "do", "did", "would", "will", "could", "can", "should")
 _EN_VARIANTS = {
-    **{w: "(?:every|each|all)" for w in ("every", "each", "all")},
-    **{w: "(?:sums|sum|summed|summing|adds up|add up|added up|adding up)".replace(" ", "")
+    **{w: "(?:every|each)" for w in ("every", "each")},
+    **{w: "(?:sums|sum|summed|summing|adds up|add up|added up|adding up)".replace(" ", _S)
        for w in ("sum", "sums", "summed", "summing")},
 }
 
@@ -134,10 +144,10 @@ def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
             parts.append(_EN_FILLERS)
         following = tokens[n + 1].text if n + 1 < len(tokens) else ""
         if token.kind == WORD and word in _AUX and following == "not":
-            parts.append(f"({'|'.join(_AUX)})")
+            parts.append(f"(?:{'|'.join(_AUX)})")
             inflectable = True
         elif token.kind == WORD and word in _EN_VARIANTS:
-            parts.append(f"({_EN_VARIANTS[word]})")
+            parts.append(_EN_VARIANTS[word])
             inflectable = True
         elif token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
             base = word
@@ -146,14 +156,19 @@ def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
                     base = word[: -len(ending)]
                     break
             suffixes = "(?:s|es|d|ed|ing|er|ers|ly)?" if base.endswith(_LY_BASES) else _SUFFIXES
-            parts.append(f"({re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes})")
+            parts.append(f"{re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes}")
             inflectable = True
         elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
             parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
             inflectable = True
         else:
             parts.append(re.escape(word))
-    return re.compile("".join(parts)) if inflectable else None
+        parts.append(_S)  # a Latin word, number or sign ends where the answer's does
+    if not inflectable:
+        return None
+    # a keyword that starts with a Latin word or a sign starts where the answer's word does
+    lead = "" if tokens and tokens[0].kind == CJK else f"(?<![^{_S}])"
+    return re.compile(lead + "".join(parts))
 
 
 @lru_cache(maxsize=8192)
@@ -229,18 +244,6 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
     return Hit(phrase, i, j, negated)
 
 
-def _inflected_ok(text: AnswerText, match: re.Match[str]) -> bool:
-    """Each inflected word of the match is a whole word of the answer (so the fillers
-    between them are whole words too, and "a symmetric" is not "asymmetric")."""
-    for g in range(1, (match.lastindex or 0) + 1):
-        start, end = match.start(g), match.end(g)
-        if start < 0 or end <= start:
-            continue
-        if text.tokens[text.token_of[end - 1]].end != end or text.tokens[text.token_of[start]].start != start:
-            return False
-    return True
-
-
 def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     """Every whole-word occurrence of `phrase` in `text`, each with its negation (if any)."""
     hits: list[Hit] = []
@@ -253,15 +256,19 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
         i = haystack.find(needle, i + 1)
     if phrase.inflected is not None:
         seen = {h.start for h in hits}
-        for match in phrase.inflected.finditer(haystack):
-            i, j = match.start(), match.end()
-            if i in seen or j == i:
+        marked, origin = text.marked
+        for match in phrase.inflected.finditer(marked):
+            a, b = match.start(), match.end()
+            while a < b and marked[a] == SEP:
+                a += 1
+            while b > a and marked[b - 1] == SEP:
+                b -= 1
+            if b <= a:
                 continue
-            if (
-                _starts_ok(text, i, j - i)
-                and text.tokens[text.token_of[j - 1]].end == j
-                and _inflected_ok(text, match)
-            ):
+            i, j = origin[a], origin[b - 1] + 1
+            if i in seen:
+                continue
+            if _starts_ok(text, i, j - i) and _ends_ok(text, phrase, j):
                 hits.append(_hit(text, phrase, i, j))
         hits.sort(key=lambda h: h.start)
     return hits
