@@ -33,6 +33,7 @@ _NOT = re.compile(r"n['’]t\b")
 CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”")
 
 WORD, CJK, OTHER = "w", "c", "o"
+SEP = "\x00"  # the word boundary in `AnswerText.marked`
 
 
 def is_cjk(ch: str) -> bool:
@@ -135,6 +136,24 @@ class AnswerText:
                 tokens.append(Token(i, j, OTHER, ch))
             i = j
         return tokens
+
+    @property
+    def marked(self) -> tuple[str, list[int]]:
+        """The tokens joined with `SEP` after each (so a pattern can require a word to end
+        where the answer's word ends), and per character its compact offset (a `SEP`: the
+        end of the token before it)."""
+        cached = self.__dict__.get("_marked")
+        if cached is None:
+            chars: list[str] = []
+            origin: list[int] = []
+            for token in self.tokens:
+                chars.append(token.text)
+                origin.extend(range(token.start, token.end))
+                chars.append(SEP)
+                origin.append(token.end)
+            cached = ("".join(chars), origin)
+            self.__dict__["_marked"] = cached
+        return cached
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Raw offsets (start, end) of compact characters start..end-1, widened to whole

@@ -7,8 +7,14 @@ A point counts when the answer *states* it, not when it mentions its words:
   boundaries (「行」 is not found in 并行, 「不会」 not in 会不会), Latin words whole with
   their inflections (`norm` finds "norms", not "normally"; end a keyword with `*` to match
   a stem: `saturat*`), numbers and formula tokens whole (`0.1` ≠ `0/1` ≠ `[0, 1]`).
-* A match negated in its clause (`quizapp.srs.polarity`) does not state the point; it
-  states the opposite, so the point is "contradicted" (unless another keyword states it).
+* A match negated in its clause (`quizapp.srs.polarity`: a cue shortly before it, or a
+  dismissal such as 没关系 / "doesn't depend" anywhere in the clause) does not state the
+  point; it states the opposite, so the point is "contradicted" (unless another keyword
+  states it). A keyword the point's own text negates works the other way round.
+* The clause that matched must not take the other side of the point's claim
+  (`quizapp.srs.claims`: "extrapolates poorly" against "extrapolates well").
+* Keywords find their everyday variants: inflected English words, a filler word, digits
+  as words; a Chinese adverb dropped in (梯度几乎消失), 是/为/代表, 前/前面/之前.
 * `requires`: further concepts the answer must also state, each by one of its phrasings.
 * `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
   the point "contradicted" whatever else the answer says.
@@ -20,14 +26,15 @@ the point, with their offsets in the typed text, so the screens can show why.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
 from quizapp.content.bilingual import keywords_of
-from quizapp.srs import polarity, segmenter
-from quizapp.srs.answer_text import CJK, WORD, AnswerText, fold_keyword, is_cjk
+from quizapp.srs import claims, polarity, segmenter
+from quizapp.srs.answer_text import CJK, SEP, WORD, AnswerText, fold_keyword, is_cjk
 
 Status = Literal["stated", "contradicted", "absent"]
 STATED: Status = "stated"
@@ -46,6 +53,122 @@ class Phrase:
     needle: str
     stem: bool
     negative: bool
+    latin_words: int = 0  # Latin words in the keyword: a match may not span more of them
+    # every Latin word of the keyword with its inflections ("add up to one" finds "adds up
+    # to one", "sum to one" "summing to one", "agree closely" "agrees closely"); None when
+    # the keyword has no word to inflect
+    inflected: re.Pattern[str] | None = None
+
+
+# A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
+# (Nothing else is stripped: "columns" must not find "column", nor "leaks" "leak".)
+_ENDINGS = ("e",)
+# Small numbers as digits or words: "sums to 1" finds "sums to one", "fill with 0" "with zero".
+_NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
+_NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
+# What the base may take in the answer (after an optional doubled consonant or e/y/i).
+_SUFFIXES = "(?:s|es|d|ed|ing|er|ers)?"
+# "-ly" only after an adjective ending ("sequentially", "independently"; not "orderly")
+_LY_BASES = ("al", "ent", "ant")
+
+
+# Chinese: words a candidate drops in or leaves out without changing the claim. Between two
+# characters of a Chinese keyword the answer may add one of _ZH_FILLERS (「梯度几乎消失」 for
+# 梯度消失, 「方差就变成 1」 for 方差变成 1); a keyword's own 是/的/个/了 may be missing from the
+# answer (「对 X 非线性」 for 对 x 是非线性的), and the copulas and 前/后 have their variants
+# (「每行代表一个 query」 for 每行是一个 query, 「softmax 前面」 for softmax 前).
+_S = re.escape(SEP)
+
+
+def _zh_alternatives(*words: str) -> str:
+    """Chinese phrasings, each allowed a word boundary between its characters."""
+    return "(?:" + "|".join(f"{_S}?".join(re.escape(ch) for ch in w) for w in words) + ")"
+
+
+_ZH_FILLERS = (
+    f"(?:{_zh_alternatives('几乎', '基本上', '基本', '就', '都', '也', '会', '还', '了', '是', '的', '个', '很', '直接', '已经', '其实', '本来', '还是')}{_S}?)?"
+)
+_ZH_OPTIONAL = {ch: f"(?:{re.escape(ch)}{_S}?)?" for ch in "的个了就都也"}
+_ZH_VARIANTS = {
+    "是": _zh_alternatives("是", "为", "就是", "代表", "表示", "对应") + "?",
+    "为": _zh_alternatives("为", "是", "就是"),
+    "前": _zh_alternatives("前", "前面", "之前"),
+    "后": _zh_alternatives("后", "后面", "之后"),
+}
+
+
+def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
+    out: list[str] = []
+    for n, ch in enumerate(word):
+        before = word[n - 1] if n else previous
+        if n or previous:
+            out.append(_ZH_FILLERS)
+        if ch in _ZH_VARIANTS and before not in "不没并非":
+            variants = _ZH_VARIANTS[ch]
+            out.append((variants if droppable else variants.rstrip("?")) + f"{_S}?")
+        elif ch in _ZH_OPTIONAL and before not in "不没并非" and droppable:
+            out.append(_ZH_OPTIONAL[ch])
+        else:
+            out.append(re.escape(ch) + f"{_S}?")
+    return "".join(out)
+
+
+# English: a small word a candidate adds between two words of a keyword ("only as a hint"
+# for "only a hint", "brings the variance up to one" for "variance to 1"), the auxiliaries
+# of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each.
+_EN_FILLERS = f"(?:(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply){_S})?"
+_AUX = ("does", "do", "did", "would", "will", "could", "can", "should")
+_EN_VARIANTS = {
+    **{w: "(?:every|each)" for w in ("every", "each")},
+    **{w: "(?:sums|sum|summed|summing|adds up|add up|added up|adding up)".replace(" ", _S)
+       for w in ("sum", "sums", "summed", "summing")},
+}
+
+
+def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
+    parts: list[str] = []
+    inflectable = False
+    previous = ""
+    # only a keyword of 4+ Chinese characters may lose one in the answer: 乘的是 k is not 乘 k
+    droppable = sum(len(t.text) for t in tokens if t.kind == CJK) >= 4
+    for n, token in enumerate(tokens):
+        word = token.text
+        if token.kind == CJK:
+            parts.append(_zh_pattern(word, previous, droppable))
+            inflectable = inflectable or len(word) + len(previous) >= 2
+            previous = word[-1]
+            continue
+        previous = ""
+        latin_before = bool(parts) and n > 0 and tokens[n - 1].kind == WORD
+        if token.kind == WORD and latin_before:
+            parts.append(_EN_FILLERS)
+        following = tokens[n + 1].text if n + 1 < len(tokens) else ""
+        if token.kind == WORD and word in _AUX and following == "not":
+            parts.append(f"(?:{'|'.join(_AUX)})")
+            inflectable = True
+        elif token.kind == WORD and word in _EN_VARIANTS:
+            parts.append(_EN_VARIANTS[word])
+            inflectable = True
+        elif token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
+            base = word
+            for ending in _ENDINGS:
+                if word.endswith(ending) and len(word) - len(ending) >= 3:
+                    base = word[: -len(ending)]
+                    break
+            suffixes = "(?:s|es|d|ed|ing|er|ers|ly)?" if base.endswith(_LY_BASES) else _SUFFIXES
+            parts.append(f"{re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes}")
+            inflectable = True
+        elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
+            parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
+            inflectable = True
+        else:
+            parts.append(re.escape(word))
+        parts.append(_S)  # a Latin word, number or sign ends where the answer's does
+    if not inflectable:
+        return None
+    # a keyword that starts with a Latin word or a sign starts where the answer's word does
+    lead = "" if tokens and tokens[0].kind == CJK else f"(?<![^{_S}])"
+    return re.compile(lead + "".join(parts))
 
 
 @lru_cache(maxsize=8192)
@@ -53,7 +176,20 @@ def phrase(raw: str) -> Phrase | None:
     needle = fold_keyword(raw)
     if not needle:
         return None
-    return Phrase(raw, needle, raw.rstrip().endswith("*"), polarity.contains_cue(AnswerText(raw.rstrip("*"))))
+    stem = raw.rstrip().endswith("*")
+    prepared = AnswerText(raw.rstrip("*"))
+    words = sum(1 for t in prepared.tokens if t.kind == WORD)
+    pattern = None if stem else _inflection_pattern(prepared.tokens)
+    return Phrase(raw, needle, stem, polarity.contains_cue(prepared), words, pattern)
+
+
+def _spans_more_words(text: AnswerText, phrase: Phrase, i: int, j: int) -> bool:
+    """Whether i..j covers more Latin words than the keyword has: the answer's spaces are
+    gone from `compact`, so "a symmetric" would otherwise contain the keyword "asymmetric"."""
+    first, last = text.token_of[i], text.token_of[j - 1]
+    if last == first:
+        return False
+    return sum(1 for t in text.tokens[first : last + 1] if t.kind == WORD) > phrase.latin_words
 
 
 @dataclass(frozen=True)
@@ -64,10 +200,12 @@ class Hit:
     start: int
     end: int
     negated_from: int | None
+    cue_from: int | None = None  # a negation that (for a flipped keyword) states the point
 
     @property
     def evidence_start(self) -> int:
-        return self.start if self.negated_from is None else self.negated_from
+        cue = self.negated_from if self.cue_from is None else self.cue_from
+        return self.start if cue is None else min(cue, self.start)
 
 
 def _starts_ok(text: AnswerText, i: int, length: int) -> bool:
@@ -97,6 +235,15 @@ def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
     return inside >= 2 and segmenter.is_word(rest)
 
 
+def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
+    negated = None
+    if not phrase.negative:
+        negated = polarity.negation_before(text, i)
+        if negated is None:
+            negated = polarity.dismissal_around(text, i, j)
+    return Hit(phrase, i, j, negated)
+
+
 def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     """Every whole-word occurrence of `phrase` in `text`, each with its negation (if any)."""
     hits: list[Hit] = []
@@ -104,10 +251,26 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     i = haystack.find(needle)
     while i != -1:
         j = i + len(needle)
-        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j):
-            negated = None if phrase.negative else polarity.negation_before(text, i)
-            hits.append(Hit(phrase, i, j, negated))
+        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j) and not _spans_more_words(text, phrase, i, j):
+            hits.append(_hit(text, phrase, i, j))
         i = haystack.find(needle, i + 1)
+    if phrase.inflected is not None:
+        seen = {h.start for h in hits}
+        marked, origin = text.marked
+        for match in phrase.inflected.finditer(marked):
+            a, b = match.start(), match.end()
+            while a < b and marked[a] == SEP:
+                a += 1
+            while b > a and marked[b - 1] == SEP:
+                b -= 1
+            if b <= a:
+                continue
+            i, j = origin[a], origin[b - 1] + 1
+            if i in seen:
+                continue
+            if _starts_ok(text, i, j - i) and _ends_ok(text, phrase, j):
+                hits.append(_hit(text, phrase, i, j))
+        hits.sort(key=lambda h: h.start)
     return hits
 
 
@@ -134,11 +297,38 @@ def _evidence(text: AnswerText, hits: Sequence[Hit]) -> tuple[str, tuple[tuple[i
     return quote, tuple(text.span(h.evidence_start, h.end) for h in ordered)
 
 
-def _concept(text: AnswerText, words: Sequence[str]) -> tuple[Hit | None, Hit | None]:
+@lru_cache(maxsize=8192)
+def _point_texts(texts: tuple[str, ...]) -> tuple[AnswerText, ...]:
+    return tuple(AnswerText(t) for t in texts if t)
+
+
+@lru_cache(maxsize=16384)
+def negative_in_point(p: Phrase, texts: tuple[str, ...]) -> bool:
+    """Whether the key point's own text says this keyword negated: "neither *dominates*",
+    「无法*并行*」, "the score matrix does not depend on d_v". Then the answer states the
+    point by negating it too, and saying it plainly states the opposite."""
+    if p.negative:
+        return False
+    hits = [h for t in _point_texts(texts) for h in find(t, p)]
+    return bool(hits) and all(h.negated_from is not None for h in hits)
+
+
+def _flipped(hit: Hit) -> Hit:
+    """A hit of a keyword the point says negated: negated is stating, plain is denying."""
+    return Hit(hit.phrase, hit.start, hit.end, hit.start if hit.negated_from is None else None, hit.negated_from)
+
+
+def _concept(
+    text: AnswerText, words: Sequence[str], point_texts: tuple[str, ...] = ()
+) -> tuple[Hit | None, Hit | None]:
     """The first hit stating a concept, and the first negated one (either may be None)."""
     stated = negated = None
     for p in _phrases(words):
-        for hit in find(text, p):
+        flip = bool(point_texts) and negative_in_point(p, point_texts)
+        for found in find(text, p):
+            if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
+                continue  # "in MQA every query head has its own K/V" is not the MHA point
+            hit = _flipped(found) if flip else found
             if hit.negated_from is None:
                 if stated is None or hit.start < stated.start:
                     stated = hit
@@ -149,6 +339,17 @@ def _concept(text: AnswerText, words: Sequence[str]) -> tuple[Hit | None, Hit | 
     return stated, negated
 
 
+def _texts_of(value: Any) -> tuple[str, ...]:
+    """A key point's text in both languages (a `Localized`, a {zh, en} dict or a string)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, Mapping):
+        return tuple(str(v) for v in value.values() if v)
+    return tuple(str(t) for t in (getattr(value, "zh", None), getattr(value, "en", None)) if t)
+
+
 def _field(point: Any, name: str) -> Any:
     return point.get(name) if isinstance(point, Mapping) else getattr(point, name, None)
 
@@ -157,24 +358,35 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     """Judge one key point (a `KeyPoint` or its payload dict) against a prepared answer."""
     if not text.compact:
         return PointJudgement(ABSENT)
-    contradicts = _field(point, "contradicts")
-    if contradicts:
-        for p in _phrases(keywords_of(contradicts)):
-            hit = next((h for h in find(text, p) if h.negated_from is None), None)
-            if hit is not None:
-                quote, spans = _evidence(text, [hit])
-                return PointJudgement(CONTRADICTED, p.raw, quote, spans)
     concepts = [keywords_of(_field(point, "keywords"))]
     concepts += [keywords_of(words) for words in _field(point, "requires") or []]
+    texts = _texts_of(_field(point, "text"))
     found: list[Hit] = []
+    missing: PointJudgement | None = None
     for words in concepts:
-        stated, negated = _concept(text, words)
+        stated, negated = _concept(text, words, texts)
         if stated is None:
             if negated is not None:
                 quote, spans = _evidence(text, [negated])
-                return PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
-            return PointJudgement(ABSENT)
+                missing = PointJudgement(CONTRADICTED, negated.phrase.raw, quote, spans)
+            else:
+                missing = PointJudgement(ABSENT)
+            break
         found.append(stated)
+    contradicts = _field(point, "contradicts")
+    if contradicts:
+        for p in _phrases(keywords_of(contradicts)):
+            for hit in find(text, p):
+                if hit.negated_from is not None:
+                    continue
+                quote, spans = _evidence(text, [hit])
+                return PointJudgement(CONTRADICTED, p.raw, quote, spans)
+    if missing is not None:
+        return missing
+    for hit in found:
+        if claims.opposed(text, hit.start, hit.end, texts):
+            quote, spans = _evidence(text, [hit])
+            return PointJudgement(CONTRADICTED, hit.phrase.raw, quote, spans)
     quote, spans = _evidence(text, found)
     return PointJudgement(STATED, found[0].phrase.raw, quote, spans)
 

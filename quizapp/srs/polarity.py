@@ -23,7 +23,7 @@ def _words(text: str) -> frozenset[str]:
 
 _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭"
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
@@ -31,7 +31,9 @@ _ZH_NOT_CUES = _words(
     "不同 不断 不仅 不少 不过 不久 不管 不论 无论 非常 无穷 无穷大 无限 不只 不光 不但 未来 不错 "
     "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
 )
-_EN_CUES = _words("not never no cannot without neither nor none nothing nobody nowhere hardly")
+_EN_CUES = _words(
+    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
+)
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
 
 # Words that start a new proposition: a cue before them does not reach past them.
@@ -90,8 +92,78 @@ def negation_before(text: AnswerText, start: int) -> int | None:
             return None
         if is_cue(previous.text) and not _harmless(text, back):
             return previous.start
-        if previous.kind in (WORD, CJK):
+        if previous.text in _DISJUNCTIONS:
+            # "no need for gradient attribution or ablations": the cue reaches over a list,
+            # whose first alternative may itself be a few words long
+            words = -2
+        elif previous.kind in (WORD, CJK):
             words += 1
             if words >= WINDOW:
                 return None
+    return None
+
+
+# "A or B": a negation before a list of alternatives covers each of them.
+_DISJUNCTIONS = _words("or nor 或 或者 或是 还是 、 /")
+
+# Words after which a clause says something else: the forward look for a dismissal stops.
+_FORWARD_BREAKS = _words(
+    "but however whereas while instead rather so thus therefore because since 但 但是 而 而是 却 可是 "
+    "反而 然而 所以 因此 因为 于是 从而"
+)
+# A clause that waves its subject away: "the variance doesn't depend on d_k", 「方差和 d_k
+# 没关系」, "a mismatch is harmless", 「和显存关系不大」. Whatever the clause names, it denies.
+_DISMISSAL_WORDS = _words(
+    "没关系 无关 关系不大 没什么关系 没有关系 无所谓 不要紧 没影响 没有影响 不影响 没区别 没有区别 "
+    "没什么区别 无效 没用 没有用 harmless irrelevant useless pointless"
+)
+# A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with".
+_DISMISSED = _words(
+    "问题 关系 影响 区别 trouble problem problems issue issues difference depend depends matter matters "
+    "change changes effect"
+)
+_DISMISS_REACH = 3  # words between the cue and what it dismisses
+
+
+def _clause_bounds(text: AnswerText, index: int, loose: bool = False) -> tuple[int, int]:
+    """Token indexes [first, last] of the clause around token `index`: from the last break
+    (punctuation or a word that starts a new proposition) before it to the next one after.
+    `loose`: only punctuation and contrast words (but, 而是, 所以 …) break, not 会/时/can."""
+    first = index
+    while first > 0:
+        previous = text.tokens[first - 1]
+        if text.ends_clause(previous) or previous.text in _FORWARD_BREAKS:
+            break
+        if not loose and (previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS):
+            break
+        first -= 1
+    last = index
+    while last + 1 < len(text.tokens):
+        following = text.tokens[last + 1]
+        if text.ends_clause(following) or following.text in _FORWARD_BREAKS:
+            break
+        last += 1
+    return first, last
+
+
+def dismissal_around(text: AnswerText, start: int, end: int) -> int | None:
+    """The compact offset of a dismissal in the clause of the match start..end, or None."""
+    first, last = _clause_bounds(text, text.token_of[start])
+    last = max(last, _clause_bounds(text, text.token_of[end - 1])[1])
+    inside = range(text.token_of[start], text.token_of[end - 1] + 1)
+    for i in range(first, last + 1):
+        if i in inside:
+            continue
+        token = text.tokens[i]
+        if token.text in _DISMISSAL_WORDS:
+            return token.start
+        if is_cue(token.text) and not _harmless(text, i):
+            words = 0
+            for j in range(i + 1, min(last + 1, len(text.tokens))):
+                if text.tokens[j].text in _DISMISSED:
+                    return token.start
+                if text.tokens[j].kind in (WORD, CJK):
+                    words += 1
+                    if words > _DISMISS_REACH:
+                        break
     return None

@@ -215,3 +215,77 @@ def test_evidence_quotes_the_typed_words_including_the_negation():
     text = "S 并不对称"
     judgement = key_point_coverage(text, SYMMETRIC).judgements[0]
     assert [text[a:b] for a, b in judgement.spans] == ["不对称"]
+
+
+# --- generalisation mechanisms measured on the held-out corpus (issue 20) ---------------
+
+
+def test_a_keyword_the_point_itself_negates_is_stated_by_negating_it():
+    points = [{"text": {"en": "An RNN cannot be parallelised", "zh": "RNN 无法并行"}, "keywords": ["parallel*", "并行"]}]
+    assert key_point_coverage("an RNN can't be parallelised", points).statuses == [STATED]
+    assert key_point_coverage("RNN 其实可以完全并行计算", points).statuses == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    "answer", ["the variance of q·k doesn't depend on d_k", "点积的方差和 d_k 没关系", "a mismatch of the variance is harmless"]
+)
+def test_a_clause_that_waves_the_subject_away_denies_it(answer):
+    points = [{"text": "The variance of q·k is d_k", "keywords": ["variance", "方差"]}]
+    assert key_point_coverage(answer, points).statuses == [CONTRADICTED]
+
+
+def test_a_negation_reaches_over_a_list_of_alternatives():
+    points = [{"text": "Combine with ablation", "keywords": ["ablation", "消融"]}]
+    assert key_point_coverage("there's no need for gradient attribution or ablations", points).statuses == [CONTRADICTED]
+    assert key_point_coverage("所以不需要再做梯度归因或者消融", points).statuses == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("ALiBi extrapolates poorly and breaks on longer inputs", CONTRADICTED),
+        ("ALiBi 外推很差", CONTRADICTED),
+        ("ALiBi, a distance penalty, extrapolates well", STATED),
+        ("the mask multiplies the upper triangle by zero after the softmax", None),
+    ],
+)
+def test_a_matched_clause_on_the_other_side_of_the_points_claim_states_it_wrongly(answer, status):
+    alibi = {"text": {"en": "ALiBi extrapolates well", "zh": "ALiBi 外推强"}, "keywords": ["alibi"]}
+    triangle = {"text": "The upper triangle gets −∞, added before softmax", "keywords": ["upper triangle"]}
+    point = triangle if status is None else alibi
+    assert key_point_coverage(answer, [point]).statuses == [status or CONTRADICTED]
+
+
+def test_a_keyword_does_not_match_across_the_answers_spaces():
+    points = [{"text": "A is not symmetric", "keywords": ["asymmetric"]}]
+    assert key_point_coverage("you get a symmetric score matrix", points).statuses == ["absent"]
+
+
+@pytest.mark.parametrize(
+    ("keyword", "answer"),
+    [
+        ("each row sums to 1", "every row adds up to one"),
+        ("agree closely with gradient importance", "it agrees closely with gradient importance"),
+        ("sequential", "it processes tokens sequentially"),
+        ("only a hint", "only as a hint"),
+        ("doesn't mask anything", "a zero wouldn't mask anything"),
+        ("梯度消失", "饱和以后梯度几乎消失"),
+        ("每行是一个 query", "每行代表一个 query 的分布"),
+    ],
+)
+def test_a_keyword_finds_its_everyday_variants(keyword, answer):
+    assert key_point_coverage(answer, [{"text": "x", "keywords": [keyword]}]).points == [True]
+
+
+@pytest.mark.parametrize(("keyword", "answer"), [("乘的是 k", "先把 Q 乘 K 转置"), ("order", "an orderly way")])
+def test_short_keywords_keep_their_words(keyword, answer):
+    assert key_point_coverage(answer, [{"text": "x", "keywords": [keyword]}]).points == [False]
+
+
+def test_a_clause_about_a_sibling_subject_does_not_state_the_point():
+    mha = {"text": {"en": "In MHA every query head has its own K/V head", "zh": "MHA 每个 Q head 都有独立的 K/V"},
+           "keywords": ["every query head has its own", "自己独立的 k/v"]}
+    wrong = "MHA is the one where all heads share a single K/V, while in MQA every query head has its own keys"
+    assert key_point_coverage(wrong, [mha]).points == [False]
+    assert key_point_coverage("MQA 里每个 query head 都有自己独立的 K/V", [mha]).points == [False]
+    assert key_point_coverage("in MHA every query head has its own K and V", [mha]).points == [True]

@@ -1,0 +1,158 @@
+"""Whether the clause that matched a key point says the point's claim or its opposite:
+"ALiBi extrapolates *poorly*" names ALiBi, as the point "ALiBi ... extrapolates well" does,
+and says the other thing. Keywords find what an answer talks about; this checks what it
+says about it, with one domain lexicon (claim_words.txt) shared by every item and deck.
+
+A lexicon line is two opposite sides (well | poorly, before | after, rows | columns,
+parallel | sequential, grows | fixed, …). The key point's own text (either language)
+takes a side; a negated word counts for the other side ("cannot extrapolate", 「不保证」).
+The answer's clause around a match takes sides the same way. A clause that takes only
+the side opposite to the point's, on some line, states the point wrongly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from quizapp.srs import polarity
+from quizapp.srs.answer_text import AnswerText
+
+LEXICON = "claim_words.txt"
+
+
+@dataclass(frozen=True)
+class ClaimLine:
+    sides: tuple[tuple[str, ...], tuple[str, ...]]
+
+
+@lru_cache(maxsize=1)
+def _lines() -> tuple[str, ...]:
+    text = resources.files("quizapp.srs").joinpath(LEXICON).read_text(encoding="utf-8")
+    return tuple(line for raw in text.splitlines() if (line := raw.split("#", 1)[0].strip()))
+
+
+@lru_cache(maxsize=1)
+def subject_groups() -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """The `=` lines: per line, its siblings, each a tuple of phrasings."""
+    groups = []
+    for raw in _lines():
+        if raw.startswith("="):
+            siblings = tuple(tuple(w.strip() for w in part.split(",") if w.strip()) for part in raw[1:].split("|"))
+            groups.append(siblings)
+    return tuple(groups)
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> tuple[ClaimLine, ...]:
+    lines: list[ClaimLine] = []
+    for raw in _lines():
+        if raw.startswith("="):
+            continue
+        a, _, b = raw.partition("|")
+        side_a = tuple(w.strip() for w in a.split(",") if w.strip())
+        side_b = tuple(w.strip() for w in b.split(",") if w.strip())
+        lines.append(ClaimLine((side_a, side_b)))
+    return tuple(lines)
+
+
+def _sides(
+    text: AnswerText, line: ClaimLine, first: int, last: int, skip: tuple[int, int] = (0, 0)
+) -> set[int]:
+    """Which sides (0, 1) of `line` the tokens first..last of `text` take (a phrasing that
+    overlaps `skip`, the keyword's own match, is the point's wording and not read)."""
+    from quizapp.srs.coverage import find, phrase
+
+    lo = text.tokens[first].start
+    hi = text.tokens[last].end
+    taken: set[int] = set()
+    covered: list[tuple[int, int]] = [skip] if skip[1] > skip[0] else []
+    # longer phrasings first, so 「不对称」 is read as itself and not as a negated 「对称」
+    words = sorted(((w, s) for s in (0, 1) for w in line.sides[s]), key=lambda ws: -len(ws[0]))
+    for word, side in words:
+        p = phrase(word)
+        if p is None:
+            continue
+        for hit in find(text, p):
+            if hit.start < lo or hit.end > hi:
+                continue
+            if any(a < hit.end and hit.start < b for a, b in covered):
+                continue
+            covered.append((hit.start, hit.end))
+            negated = polarity.negation_before(text, hit.start) is not None and not p.negative
+            taken.add(side ^ 1 if negated else side)
+    return taken
+
+
+@lru_cache(maxsize=4096)
+def point_stance(texts: tuple[str, ...]) -> tuple[int | None, ...]:
+    """Per lexicon line, the side the key point's text takes (None: neither or both)."""
+    prepared = [AnswerText(t) for t in texts if t]
+    stance: list[int | None] = []
+    for line in lexicon():
+        taken: set[int] = set()
+        for text in prepared:
+            if text.tokens:
+                taken |= _sides(text, line, 0, len(text.tokens) - 1)
+        stance.append(next(iter(taken)) if len(taken) == 1 else None)
+    return tuple(stance)
+
+
+def opposed(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> bool:
+    """Whether the clause of the match start..end takes only the side opposite the point's
+    on some line of the lexicon."""
+    stance = point_stance(texts)
+    if all(s is None for s in stance):
+        return False
+    first, _ = polarity._clause_bounds(text, text.token_of[start], loose=True)
+    _, last = polarity._clause_bounds(text, text.token_of[end - 1], loose=True)
+    for line, side in zip(lexicon(), stance):
+        if side is None:
+            continue
+        taken = _sides(text, line, first, last, (start, end))
+        if taken == {side ^ 1}:
+            return True
+    return False
+
+
+def _named(text: AnswerText, siblings: tuple[tuple[str, ...], ...], lo: int, hi: int) -> set[int]:
+    """Which siblings the compact range lo..hi of `text` names."""
+    from quizapp.srs.coverage import find, phrase
+
+    named: set[int] = set()
+    for n, words in enumerate(siblings):
+        for word in words:
+            p = phrase(word)
+            if p is not None and any(lo <= h.start and h.end <= hi for h in find(text, p)):
+                named.add(n)
+                break
+    return named
+
+
+@lru_cache(maxsize=4096)
+def point_subjects(texts: tuple[str, ...]) -> tuple[frozenset[int], ...]:
+    """Per sibling line, the siblings the key point's text names."""
+    prepared = [AnswerText(t) for t in texts if t]
+    return tuple(
+        frozenset(n for text in prepared for n in _named(text, siblings, 0, len(text.compact)))
+        for siblings in subject_groups()
+    )
+
+
+def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> bool:
+    """Whether the clause of the match names only siblings other than those the key point
+    names. (Only the clause: widened to the sentence, "Each decoder layer has a step that
+    looks at the source: … keys and values from the input side" lost the encoder point.)"""
+    own = point_subjects(texts)
+    if not any(own):
+        return False
+    first, _ = polarity._clause_bounds(text, text.token_of[start], loose=True)
+    _, last = polarity._clause_bounds(text, text.token_of[end - 1], loose=True)
+    for siblings, mine in zip(subject_groups(), own):
+        if not mine:
+            continue
+        named = _named(text, siblings, text.tokens[first].start, text.tokens[last].end)
+        if named and not (named & mine):
+            return True
+    return False
