@@ -1,5 +1,5 @@
-"""The key-point matcher against the held-out corpus (tests/data/answers_heldout): answers
-to 20 items written blind, without reading the keywords or the tuning corpus, so the
+"""The key-point matcher against the held-out corpora (tests/data/answers_heldout*): answers
+to 20 items each, written blind, without reading the keywords or the tuning corpus, so the
 figures measure how the matcher generalises rather than how well it was fitted (issue 20).
 
 The floors are the level reached when this test was written (every language ≥ 0.90); a
@@ -15,8 +15,15 @@ import pytest
 from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "answers_heldout"
-FLOOR = {"en": (0.90, 0.90), "zh": (0.90, 0.90)}  # (precision, recall)
+DATA = Path(__file__).resolve().parents[1] / "data"
+# (precision, recall). answers_heldout was studied for the kinds of error after it was
+# written; answers_heldout2 was never read by the matcher's authors, and its floors are the
+# honest, lower figures of 2 Dec 2026 (README "The figures"): they guard against a
+# regression, and raising them needs a matcher that generalises, not keywords from its text.
+FLOOR = {
+    "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
+    "answers_heldout2": {"en": (0.83, 0.78), "zh": (0.83, 0.78)},
+}
 
 
 @pytest.fixture(scope="module")
@@ -24,20 +31,21 @@ def key_points():
     return {item.id: list(item.key_points) for item in load_all_content(include_user_decks=False).qa}
 
 
-@pytest.fixture(scope="module")
-def evaluation(key_points):
-    corpus = load_corpus(CORPUS, {item_id: len(points) for item_id, points in key_points.items()})
+@pytest.fixture(scope="module", params=sorted(FLOOR))
+def evaluation(request, key_points):
+    corpus = load_corpus(DATA / request.param, {item_id: len(points) for item_id, points in key_points.items()})
     assert corpus.problems == []
     assert len(corpus.answers) >= 100
-    return evaluate(corpus.answers, key_points)
+    return request.param, evaluate(corpus.answers, key_points)
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_held_out_precision_and_recall_stay_at_their_floor(evaluation, lang):
+    name, evaluation = evaluation
     tally = evaluation.by_lang[lang]
-    precision, recall = FLOOR[lang]
+    precision, recall = FLOOR[name][lang]
     wrong = [m[:4] + m[5:7] for m in evaluation.mistakes if m[2] == lang][:12]
     assert tally.precision >= precision and tally.recall >= recall, (
         f"{lang}: precision {tally.precision:.3f} (floor {precision}), recall {tally.recall:.3f} "
-        f"(floor {recall}); python benchmarks/coverage.py --corpus tests/data/answers_heldout --mistakes: {wrong}"
+        f"(floor {recall}); python benchmarks/coverage.py --corpus tests/data/{name} --mistakes: {wrong}"
     )
