@@ -16,6 +16,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -131,7 +132,7 @@ class SettingsScreen(BaseScreen):
             for name, _kind in TEXT_FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(id=f"label-{name}", classes="setting-label")
-                    yield Input(id=f"field-{name}", compact=True, classes="setting-input")
+                    yield OrderedInput(id=f"field-{name}", compact=True, classes="setting-input")
                     yield Static(id=f"error-{name}", classes="setting-error")
             for name in CHOICE_FIELDS:
                 with Horizontal(classes="setting-row"):
