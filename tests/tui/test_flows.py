@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Select, Static
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.settings import Settings
@@ -468,7 +468,12 @@ async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
         await set_field(pilot, "new_per_day", "7")
         await press(pilot, "escape")
         assert type(app.screen).__name__ == "ConfirmScreen"
-        await press(pilot, "n")  # keep editing
+        # Each button says its keys; Enter is the default the dialog marks (issue 27 item 13).
+        labels = [str(button.label) for button in app.screen.query(Button)]
+        assert labels == ["y  Discard", "⏎ n  Keep editing"]
+        await press(pilot, "enter")  # keep editing
+        assert type(app.screen).__name__ == "SettingsScreen"
+        await press(pilot, "escape", "n")  # keep editing
         assert type(app.screen).__name__ == "SettingsScreen"
         assert app.screen.query_one("#field-new_per_day", Input).value == "7"
         await press(pilot, "escape", "y")  # discard
