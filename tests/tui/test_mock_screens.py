@@ -401,8 +401,12 @@ async def test_an_abandoned_mock_is_resumed_where_it_stopped(db, clock):
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
         assert screen.mock_id == mock_id and shown_position(app)[0] == 2
-        assert screen.query_one("QAPane TextArea", TextArea).text == ""
+        # The unsubmitted draft and the question's clock are kept (issue 27 item 16).
+        field = screen.query_one("QAPane TextArea", TextArea)
+        assert field.text == "还没想好"
+        assert "1:40" in screen.query_one("#mock-q-clock").text  # 2:00 − the 20 s spent before the quit
         assert "9:00" in screen.query_one("#mock-total-clock").text  # 10:00 − 60 s already used
+        field.clear()
         await type_text(pilot, "减去最大值，结果不变")
         await press(pilot, "ctrl+s", "enter")
         await press(pilot, "c", "enter")
@@ -466,7 +470,8 @@ async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_t
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
         assert screen.mock_id == mock_id and shown_position(app)[0] == 2 and answering(app)
-        assert screen.query_one("QAPane TextArea", TextArea).text == ""
+        assert screen.query_one("QAPane TextArea", TextArea).text == "还没想好"  # kept by ctrl+q too
+        assert "1:35" in screen.query_one("#mock-q-clock").text  # 2:00 − 25 s
         assert "8:55" in screen.query_one("#mock-total-clock").text  # 10:00 − 65 s
         clock.advance(seconds=10)
         await press(pilot, "ctrl+s", "enter")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -34,7 +34,7 @@ from quizapp.tui.widgets.qa_pane import QAPane
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
-    from quizapp.srs.mock import MockQuestion, MockReport, MockView
+    from quizapp.srs.mock import MockQuestion, MockReport, MockView, OpenQuestion
 
 class MockRunScreen(BaseScreen):
     CSS_PATH = ["cards.tcss", "mock.tcss"]
@@ -162,7 +162,9 @@ class MockRunScreen(BaseScreen):
             pane = DrillPane(question, self.problems.get(position))
         holder = self.query_one("#mock-question")
         await holder.remove_children()
-        self.position, self.shown_at, self.frozen_used = position, self.quiz_app.clock.now(), None
+        # The clock starts now that the question is drawn, from the time a quit left on it.
+        shown_at = self.quiz_app.clock.now() - timedelta(seconds=question.carried_s)
+        self.position, self.shown_at, self.frozen_used = position, shown_at, None
         self._pane = pane
         await holder.mount(pane)
         if isinstance(pane, MCQPane):
@@ -298,11 +300,16 @@ class MockRunScreen(BaseScreen):
 
         self.app.push_screen(QuitMockModal(), callback=decided)
 
-    def _quit_state(self) -> tuple[float, Review | None]:
-        """The interview time used so far, and the Q&A answer under review to store first."""
+    def _quit_state(self) -> tuple[float, Review | None, OpenQuestion | None]:
+        """The interview time used so far, the Q&A answer under review to store first, and
+        the question being answered (its clock and draft, kept for a resume)."""
         review = self._open_review()
         running = self.question_used() if self.phase in (MockPhase.ANSWERING, MockPhase.REVIEW) else 0.0
-        return (self.view.elapsed_s if self.view else 0.0) + running, review
+        pane, position = self.pane, self.position
+        open_question: OpenQuestion | None = None
+        if self.phase == MockPhase.ANSWERING and pane is not None and position is not None:
+            open_question = (position, self.question_used(), pane.partial())
+        return (self.view.elapsed_s if self.view else 0.0) + running, review, open_question
 
     # -- leaving the app (ctrl+q, SIGTERM, SIGHUP) while writes are pending ----------------
     def hold_quit(self) -> bool:
@@ -334,11 +341,11 @@ class MockRunScreen(BaseScreen):
         from quizapp.srs.mock import MockError
         from quizapp.store.errors import DatabaseBusy, StorageFull
 
-        elapsed, review = self._quit_state()
+        elapsed, review, open_question = self._quit_state()
         self.closing = True
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
             try:
-                self.saver.abandon_now(elapsed, review)
+                self.saver.abandon_now(elapsed, review, open_question)
             except (DatabaseBusy, StorageFull):
                 n = (self.position or 0) + 1
                 self.quiz_app.exit_message = f"quizapp: {self.t('mock.run.quit_unsaved', n=n, id=self.mock_id)}"
