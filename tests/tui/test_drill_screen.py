@@ -690,3 +690,23 @@ async def test_a_database_that_cannot_say_what_is_due_never_leaves_the_drill_loa
         app.open_mode("drill", due=True)
         await settle(pilot)
         assert app.screen is before  # back where the user was, not stuck on "loading"
+
+
+async def test_picker_counts_new_skills_apart_from_due_ones_as_the_picked_type_does(db, clock):
+    # Day one: no skill is due, all are new. The picker said "(20 due)" while a type picked
+    # from it (or `--start drill --type attention`) is practice (issue 27 item 12).
+    from textual.widgets import OptionList
+
+    from quizapp.tui.app import make_app
+    from tests.tui.conftest import settle
+
+    app = make_app(db_path=db, clock=clock, lang="en", start="drill")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        row = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "(0 due · " in row and " new)" in row
+    app = make_app(db_path=db, clock=clock, lang="en", start="drill", start_options={"type": "attention"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.type_due is False
+        assert "practice" in app.screen._labels()[0]

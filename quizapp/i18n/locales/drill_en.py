@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.cell_down": "Cell below",
     # picker
     "drill.picker.heading": "Choose a problem type",
-    "drill.picker.due": "★ Study the due drill skills ({n} due)",
+    "drill.picker.due": "★ Study the drill skills ({n} due · {new} new)",
     "drill.picker.due_unknown": "★ Study the due drill skills",
     "drill.picker.difficulty": "Difficulty",
     "drill.picker.help": "↑↓ to choose, enter to start; 1/2/3 or d change the difficulty. The seed is random and shown above the problem.",

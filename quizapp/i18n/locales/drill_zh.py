@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.cell_down": "下面一格",
     # picker
     "drill.picker.heading": "选择题型",
-    "drill.picker.due": "★ 学习到期的手算技能（{n} 个到期）",
+    "drill.picker.due": "★ 学习手算技能（到期 {n} · 新 {new}）",
     "drill.picker.due_unknown": "★ 学习到期的手算技能",
     "drill.picker.difficulty": "难度",
     "drill.picker.help": "↑↓ 选择，enter 开始；1/2/3 或 d 切换难度。种子随机生成，会显示在题目上方。",
