@@ -844,3 +844,32 @@ async def test_a_report_reopened_from_the_history_leaves_in_one_esc_each(db, clo
         await press(pilot, "escape")
         # Back to where the interview was set up, not to the report again under the history.
         assert type(app.screen).__name__ == "MockSetupScreen"
+
+
+async def test_the_next_question_shows_loading_and_its_clock_starts_once_it_is_drawn(db, clock, monkeypatch):
+    # The body under "Question 9/10" was blank while the next question was built, and the
+    # calculation appeared with its clock already running (issue 27 item 5).
+    from quizapp.tui.widgets.drill_pane import DrillPane
+
+    seen: list[tuple[bool, str]] = []
+    real_compose = DrillPane.compose
+
+    def slow_compose(self):
+        screen = run_screen(self.app)
+        seen.append((screen.query_one("#mock-loading").display, text_of(self.app, "#mock-loading")))
+        clock.advance(seconds=30)  # building the sheet takes a while
+        yield from real_compose(self)
+
+    monkeypatch.setattr(DrillPane, "compose", slow_compose)
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        fill_form(app, {**SMALL, "n_qa": "0"})
+        await press(pilot, "ctrl+s")
+        screen = run_screen(app)
+        await press(pilot, "c")  # the MCQ
+        await press(pilot, "enter")  # on to the calculation
+        assert shown_position(app) == (2, "计算")
+        assert seen and seen[-1][0] and seen[-1][1].strip()  # a loading line, not a blank body
+        assert screen.question_used() == 0  # the 30 s of building are not the question's
+        assert not screen.query_one("#mock-loading").display

@@ -54,6 +54,7 @@ MESSAGES: dict[str, str] = {
     "drill.inf_allowed": "(-inf allowed)",
     "drill.mode_text": "text",
     "drill.text_placeholder": "Paste or type all of {part}: [[1, 0], [0, 1]], 1 0; 0 1 or one row per line; ctrl+t back to cells",
+    "drill.checking": "Checking your answer…",
     "drill.entry_help": (
         "How to answer\n"
         "tab / shift+tab, arrows: move between cells\n"

@@ -54,6 +54,7 @@ MESSAGES: dict[str, str] = {
     "drill.inf_allowed": "（可填 -inf）",
     "drill.mode_text": "文本",
     "drill.text_placeholder": "粘贴或输入整个 {part}：[[1, 0], [0, 1]]、1 0; 0 1 或分行，回到格子按 ctrl+t",
+    "drill.checking": "正在检查你的答案…",
     "drill.entry_help": (
         "怎么作答\n"
         "tab / shift+tab、方向键：在格子间移动\n"

@@ -161,12 +161,17 @@ class MockRunScreen(BaseScreen):
         else:
             pane = DrillPane(question, self.problems.get(position))
         holder = self.query_one("#mock-question")
+        # "Loading…" in place of the question while the next is built (a drill's sheet takes
+        # a while): the body under "Question 9/10" was blank meanwhile (issue 27 item 5).
+        self.phase = MockPhase.LOADING
+        self.position, self.shown_at, self.frozen_used = position, None, None
+        self.render_texts()
         await holder.remove_children()
-        # The clock starts now that the question is drawn, from the time a quit left on it.
-        shown_at = self.quiz_app.clock.now() - timedelta(seconds=question.carried_s)
-        self.position, self.shown_at, self.frozen_used = position, shown_at, None
         self._pane = pane
         await holder.mount(pane)
+        # The clock starts once the question is drawn (it ran while the sheet was built),
+        # from the time a quit left on it.
+        self.shown_at = self.quiz_app.clock.now() - timedelta(seconds=question.carried_s)
         if isinstance(pane, MCQPane):
             pane.focus()
         self.phase = MockPhase.ANSWERING
@@ -176,7 +181,9 @@ class MockRunScreen(BaseScreen):
     def watch_phase(self, phase: MockPhase) -> None:
         loading = phase in (MockPhase.LOADING, MockPhase.FINISHING)
         self.query_one("#mock-loading").display = loading
-        self.query_one("#mock-question").display = not loading
+        # Between questions the holder stays displayed (emptied, then the next pane mounts
+        # and takes the focus, which a hidden widget cannot), the loading line above it.
+        self.query_one("#mock-question").display = not loading or (phase == MockPhase.LOADING and self.view is not None)
         key = "mock.run.finishing" if phase == MockPhase.FINISHING else "mock.run.loading"
         self.query_one("#mock-loading", Static).update(Text(self.t(key)))
 

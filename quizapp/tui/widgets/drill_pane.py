@@ -89,6 +89,7 @@ class DrillPane(QuestionPane):
     def _submitted(self, event: AnswerSheet.Submitted) -> None:
         event.stop()
         self.submitting = True
+        event.sheet.show_checking(True)
         self.refresh_bindings()
         self.post_message(self.Answered(self, event.answers))
 
