@@ -494,6 +494,9 @@ async def test_language_switch_applies_at_once_and_persists(db, clock):
         await press(pilot, "ctrl+s")
         # The settings screen itself switched...
         assert app.screen.query_one("#label-language").render().plain == "Language"
+        # …values too: the material's choice is named in the new language (issue 27 item 10)
+        material = app.screen.query_one("#field-material", Select)
+        assert material.value == "ui" and dict((v, k) for k, v in material._options)["ui"] == "Interface language"
         assert "Save" in footer_text(app)
         await press(pilot, "escape")
         # ...and so did Home underneath it.

@@ -664,7 +664,7 @@ async def test_setup_topics_and_seed_option(db, clock):
         await press(pilot, "ctrl+s")
         run = run_screen(app)
         assert run.view is not None and [q.item_id for q in run.view.questions] == ["t-q06"]  # the only #complexity item
-        assert "Question 1/1 · Q&A" in text_of(app, "#mock-run-position")
+        assert "1/1 · Q&A" in text_of(app, "#mock-run-position")
 
 
 async def test_every_binding_shows_in_the_footer_in_both_languages(db, clock):
