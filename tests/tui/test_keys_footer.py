@@ -102,3 +102,25 @@ async def test_study_footer_says_j_k_scroll_while_the_card_is_longer_than_its_pa
         await settle(pilot)
         line = footer.render().plain
         assert "j/k" not in line and "esc" in line
+
+
+async def test_the_drill_pickers_footer_never_draws_english_keys_in_chinese(db, clock, monkeypatch):
+    # Its list's `⏎ Start` was translated on the screen's mount, after the first draw
+    # (issue 27 item 10).
+    drawn: list[str] = []
+    render = KeysFooter.render
+
+    def recorded(self):
+        line = render(self)
+        drawn.append(line.plain)
+        return line
+
+    monkeypatch.setattr(KeysFooter, "render", recorded)
+    app = make_app(db_path=db, clock=clock)  # Chinese
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "DrillPickerScreen"
+        assert drawn and any("开始" in line for line in drawn)
+        assert not [line for line in drawn if "Start" in line]

@@ -8,6 +8,7 @@ the due count read again.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -19,7 +20,7 @@ from textual.reactive import reactive
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.tui.screens.base import BaseScreen, translate_bindings
+from quizapp.tui.screens.base import BaseScreen, translate_bindings, translate_early
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
 DIFFICULTIES = (1, 2, 3)
@@ -41,6 +42,12 @@ class TypeList(OptionList):
     """The problem types; enter starts the highlighted one (shown in the Footer)."""
 
     BINDINGS = [Binding("enter", "select", "Start", id="drill.start")]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Translated when made, as the screens' own are: translated on the screen's mount,
+        # the footer's first draw said `⏎ Start` in Chinese (issue 27 item 10).
+        translate_early(self)
 
 
 class DrillPickerScreen(BaseScreen):
