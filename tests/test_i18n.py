@@ -108,3 +108,28 @@ def test_importing_the_catalog_is_light():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_tag_of_the_shipped_content_has_a_name(lang):
+    # Mock set-up listed new tags as raw ids (`architecture`) beside named ones (issue 27 item 10).
+    import yaml
+
+    content = Path(__file__).resolve().parents[1] / "content"
+    tags: set[str] = set()
+
+    def collect(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("tags"), list):
+                tags.update(str(tag) for tag in node["tags"])
+            for value in node.values():
+                collect(value)
+        elif isinstance(node, list):
+            for value in node:
+                collect(value)
+
+    for path in content.rglob("*.yaml"):
+        collect(yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert tags
+    names = catalog(lang)
+    assert sorted(tag for tag in tags if f"tag.{tag}" not in names) == []

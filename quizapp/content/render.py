@@ -332,6 +332,11 @@ def to_unicode(text: str) -> str:
 
     def display(m: re.Match[str]) -> str:
         rendered = latex_to_unicode(m.group(1).strip(), display=True)
+        if "\n" not in rendered:
+            # A block does not wrap (it is cropped at the pane's edge: Browse at 120 columns
+            # showed `Var(q · k) = dₖ,    std`, issue 27 item 14): a one-line formula of
+            # several parts (`a,\quad b`) gives each part its own line.
+            rendered = re.sub(r",\s{2,}", ",\n", rendered)
         block = "\n".join("    " + line for line in rendered.splitlines())
         return f"\n\n{block}\n\n"
 

@@ -84,6 +84,10 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- service
 
+# An unanswered row's `answer` holds {DRAFT: what was typed} between a quit and its resume
+# (shown to no reader as an answer: `_question` hands it out as the question's draft).
+DRAFT = "draft"
+OpenQuestion = tuple[int, float, Any]  # (position, seconds spent on it, the pane's partial answer)
 
 
 def _typed_cells(partial: object) -> dict[str, str]:
@@ -219,6 +223,7 @@ class MockService:
         return json_safe(engine.problem_to_json(problem))
 
     def _question(self, answer: MockAnswer, item: Item | None, with_payload: bool = True) -> MockQuestion:
+        answered = answer.answered_at is not None
         if answer.kind == "drill":
             payload = self._drill_payload(answer.spec) if with_payload else {}
             question, tags = answer.spec.get("type", ""), [f"drill:{answer.spec.get('type', '')}"]
@@ -234,11 +239,13 @@ class MockService:
             tags=tags,
             item=payload,
             spec=dict(answer.spec),
-            answer=dict(answer.answer) if answer.answer is not None else None,
+            answer=dict(answer.answer) if answer.answer is not None and answered else None,
             score=answer.score,
-            time_used_s=answer.time_used_s,
+            time_used_s=answer.time_used_s if answered else None,
             over_time=answer.over_time,
             answered_at=from_naive_utc(answer.answered_at) if answer.answered_at else None,
+            draft=None if answered else (answer.answer or {}).get(DRAFT),
+            carried_s=0.0 if answered else float(answer.time_used_s or 0.0),
         )
 
     def _view(self, session: Session, mock: MockInterview, with_payload: bool = True) -> MockView:
@@ -511,8 +518,12 @@ class MockService:
         return data, float(readable.score)
 
     # -- lifecycle ------------------------------------------------------------
-    def abandon(self, mock_id: int, elapsed_s: float | None = None) -> MockView:
-        """Quit mid-way: keep everything answered so far; it can be resumed."""
+    def abandon(
+        self, mock_id: int, elapsed_s: float | None = None, open_question: OpenQuestion | None = None
+    ) -> MockView:
+        """Quit mid-way: keep everything answered so far; it can be resumed. `open_question`
+        (position, seconds spent on it, what was typed) is the question on screen: its draft
+        and its clock are kept on its unanswered row, for `resume`. `elapsed_s` counts it."""
         with self.db.session() as session, session.begin():
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
@@ -520,15 +531,27 @@ class MockService:
             mock.status = ABANDONED
             if elapsed_s is not None:
                 mock.elapsed_s = max(float(mock.elapsed_s or 0.0), float(elapsed_s))
+            if open_question is not None:
+                position, used_s, draft = open_question
+                answer = self._answer_row(session, mock, position)
+                if answer.answered_at is None:
+                    answer.time_used_s = float(used_s)
+                    answer.answer = {DRAFT: draft} if draft else None
             return self._view(session, mock)
 
     def resume(self, mock_id: int) -> int | None:
         """Continue an abandoned (or interrupted) interview; the next unanswered position,
-        or None when every question is answered (call `finish`)."""
+        or None when every question is answered (call `finish`).
+
+        The seconds a quit left on an open question leave the interview's elapsed time
+        again: they are that question's clock now, and come back in with its answer."""
         with self.db.session() as session, session.begin():
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
                 raise MockError(f"interview {mock_id} is already completed")
+            if mock.status == ABANDONED:
+                carried = sum(float(a.time_used_s or 0.0) for a in mock.answers if a.answered_at is None)
+                mock.elapsed_s = max(0.0, float(mock.elapsed_s or 0.0) - carried)
             mock.status = IN_PROGRESS
             return next((a.position for a in mock.answers if a.answered_at is None), None)
 

@@ -99,6 +99,10 @@ class MockQuestion:
     time_used_s: float | None
     over_time: bool
     answered_at: datetime | None
+    # An unanswered question left open by a quit: what was typed (the pane's partial answer)
+    # and the seconds already spent on it, which its clock starts from on a resume.
+    draft: Any = None
+    carried_s: float = 0.0
 
     @property
     def answered(self) -> bool:

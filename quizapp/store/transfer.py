@@ -324,10 +324,16 @@ def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export
         raw = raw[3:]
     elif isinstance(raw, str) and raw.startswith("\ufeff"):
         raw = raw[1:]
+    # One plain sentence, never the decoder's own words ('utf-8' codec can't decode byte 0x9e…:
+    # issue 27 item 10).
     try:
         head = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise ImportFormatError(f"not JSON ({str(exc).splitlines()[0][:120]})") from None
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(f"not UTF-8 text (an unreadable byte at offset {exc.start}), so not an export") from None
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(f"not JSON (unreadable at line {exc.lineno}, column {exc.colno})") from None
+    except (ValueError, RecursionError):
+        raise ImportFormatError("not JSON (unreadable or nested too deeply)") from None
     if not isinstance(head, dict) or head.get("format") != schema.FORMAT:
         raise ImportFormatError("not a quizapp export (expected a JSON file written by `quizapp export --format json`)")
     if head.get("version") != schema.VERSION:

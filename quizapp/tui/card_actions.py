@@ -50,7 +50,7 @@ async def _write(screen: BaseScreen, payload: dict[str, Any] | None) -> None:
         app.notify(str(exc), severity="error", timeout=10)
         return
     if item is not None and plan.item_id != item.id and not await app.push_screen_wait(
-            ConfirmScreen("cards.copy_builtin")):
+            ConfirmScreen("cards.copy_builtin", "cards.copy_builtin.yes", "cards.copy_builtin.no")):
         return
     card: QAItem | None = None
     note: str | None = None

@@ -123,3 +123,13 @@ def test_audit_rendering_fixes(latex, expected):
 @pytest.mark.parametrize("bad", ["8/3d", "Σₜ₌₁ᵀlog p", "q_i,tk_j,t", "W_QW_K", "ℝ ^(d× d_ff)"])
 def test_the_ambiguity_check_catches_the_old_output(bad):
     assert any(pattern.search(bad) for pattern in AMBIGUOUS.values())
+
+
+def test_a_display_formula_of_several_parts_gives_each_its_own_line():
+    # A display block does not wrap: Browse at 120 columns cropped Q24's derivation after
+    # `Var(q · k) = dₖ,    std` (issue 27 item 14).
+    from quizapp.content.render import to_unicode
+
+    text = to_unicode(r"$$q \cdot k = \sum_i q_i k_i,\quad \mathrm{Var}(q \cdot k)=d_k,\quad \mathrm{std}=\sqrt{d_k}$$")
+    lines = [line.strip() for line in text.strip("\n").splitlines()]
+    assert lines == ["q · k = Σᵢ qᵢ kᵢ,", "Var(q · k)=dₖ,", "std=√dₖ"]

@@ -451,3 +451,22 @@ def test_builtin_content_gives_a_full_default_interview(tmp_path, clock, engine)
         assert kinds.count("drill") == 1
     finally:
         prepared.db.close()
+
+
+def test_abandon_keeps_the_open_questions_draft_and_clock_for_the_resume(mocks, clock):
+    # Resuming reset the question's clock and dropped what was typed (issue 27 item 16).
+    view = mocks.create(MockConfig(seed=21))
+    mocks.answer_qa(view.mock_id, 0, full_answer(view.questions[0]), 80)
+    abandoned = mocks.abandon(view.mock_id, elapsed_s=125, open_question=(1, 45.0, "减去最大值"))
+    open_q = abandoned.questions[1]
+    assert not open_q.answered and open_q.answer is None and open_q.time_used_s is None
+    assert (open_q.draft, open_q.carried_s) == ("减去最大值", 45.0)
+    assert abandoned.elapsed_s == 125  # the 45 s on the open question count while it is abandoned
+    assert mocks.resume(view.mock_id) == 1
+    resumed = mocks.get(view.mock_id)
+    # …and come back as the question's clock: the interview's elapsed time leaves them out
+    assert resumed.elapsed_s == 80 and resumed.questions[1].carried_s == 45.0
+    mocks.answer_qa(view.mock_id, 1, "减去最大值，结果不变", 45.0 + 30)
+    answered = mocks.get(view.mock_id)
+    assert answered.elapsed_s == 80 + 75 and answered.questions[1].draft is None
+    assert answered.questions[1].answer["text"] == "减去最大值，结果不变"

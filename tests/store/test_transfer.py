@@ -209,3 +209,16 @@ def test_csv_times_carry_their_offset_and_state_is_a_name(tmp_path):
     assert answered["state"] in {"learning", "review", "relearning"}
     unseen = next(row for key, row in rows.items() if key != item_id and row["reps"] == "0")
     assert unseen["state"] == "new"
+
+
+@pytest.mark.parametrize("raw", [b"\x9e\x9f{}", b'{"format": ', b"[" * 100_000])
+def test_a_file_that_is_not_json_is_named_in_a_plain_sentence(raw):
+    # The decoder's own words ('utf-8' codec can't decode byte 0x9e in position 0: invalid
+    # start byte) reached the user (issue 27 item 10).
+    from quizapp.store.transfer import ImportFormatError, parse_export
+
+    with pytest.raises(ImportFormatError) as caught:
+        parse_export(raw)
+    message = str(caught.value)
+    assert message.startswith("not ") and "codec" not in message and "Expecting" not in message
+    assert "char" not in message and "position" not in message

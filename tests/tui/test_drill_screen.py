@@ -398,8 +398,8 @@ async def test_picker_chooses_type_and_difficulty(db, clock):
         picker = await open_picker(pilot, seed=11)  # a seed without a type: for the first type picked
         options = picker.query_one("#drill-types", OptionList)
         prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
-        # every skill card is new, so due, up to the daily new-card limit (20 by default)
-        assert f"{min(len(DRILL_TYPES), 20)} due" in prompts[0]
+        # every skill card is new, none due: the queue offers them up to the daily new-card limit (20)
+        assert f"0 due · {min(len(DRILL_TYPES), 20)} new" in prompts[0]
         assert options.highlighted == 0  # it opens on the due row
         assert any("Row-wise softmax" in p for p in prompts)
         await pilot.press("d", "3", "2")
@@ -692,3 +692,49 @@ async def test_a_database_that_cannot_say_what_is_due_never_leaves_the_drill_loa
         app.open_mode("drill", due=True)
         await settle(pilot)
         assert app.screen is before  # back where the user was, not stuck on "loading"
+
+
+async def test_picker_counts_new_skills_apart_from_due_ones_as_the_picked_type_does(db, clock):
+    # Day one: no skill is due, all are new. The picker said "(20 due)" while a type picked
+    # from it (or `--start drill --type attention`) is practice (issue 27 item 12).
+    from textual.widgets import OptionList
+
+    from quizapp.tui.app import make_app
+    from tests.tui.conftest import settle
+
+    app = make_app(db_path=db, clock=clock, lang="en", start="drill")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        row = str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        assert "(0 due · " in row and " new)" in row
+    app = make_app(db_path=db, clock=clock, lang="en", start="drill", start_options={"type": "attention"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.type_due is False
+        assert "practice" in app.screen._labels()[0]
+
+
+async def test_submitting_says_checking_at_once_while_the_answer_is_stored(db, clock, monkeypatch):
+    # Grading and storing run in a worker; the screen looked unchanged until they were done,
+    # so the next Esc left the result unseen (issue 27 item 5).
+    import threading
+
+    gate = threading.Event()
+    real = DrillService.submit
+
+    def slow_submit(self, *args, **kwargs):
+        assert gate.wait(30)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(DrillService, "submit", slow_submit)
+    problem = engine.generate("softmax", 3, 1)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await fill_cells(pilot, screen, {"A": problem.solution["A"]})
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "Checking your answer" in result_text(screen)
+        gate.set()
+        await settle(pilot)
+        assert graded(app) and "Checking" not in result_text(screen)

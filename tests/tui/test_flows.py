@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Select, Static
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.settings import Settings
@@ -468,7 +468,12 @@ async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
         await set_field(pilot, "new_per_day", "7")
         await press(pilot, "escape")
         assert type(app.screen).__name__ == "ConfirmScreen"
-        await press(pilot, "n")  # keep editing
+        # Each button says its keys; Enter is the default the dialog marks (issue 27 item 13).
+        labels = [str(button.label) for button in app.screen.query(Button)]
+        assert labels == ["y  Discard", "⏎ n  Keep editing"]
+        await press(pilot, "enter")  # keep editing
+        assert type(app.screen).__name__ == "SettingsScreen"
+        await press(pilot, "escape", "n")  # keep editing
         assert type(app.screen).__name__ == "SettingsScreen"
         assert app.screen.query_one("#field-new_per_day", Input).value == "7"
         await press(pilot, "escape", "y")  # discard
@@ -489,6 +494,9 @@ async def test_language_switch_applies_at_once_and_persists(db, clock):
         await press(pilot, "ctrl+s")
         # The settings screen itself switched...
         assert app.screen.query_one("#label-language").render().plain == "Language"
+        # …values too: the material's choice is named in the new language (issue 27 item 10)
+        material = app.screen.query_one("#field-material", Select)
+        assert material.value == "ui" and dict((v, k) for k, v in material._options)["ui"] == "Interface language"
         assert "Save" in footer_text(app)
         await press(pilot, "escape")
         # ...and so did Home underneath it.

@@ -98,3 +98,21 @@ async def test_help_names_the_focused_widget_as_the_user_knows_it(db, clock, lan
         for name in widgets:  # …under a plain word, not `Focused (OptionList)`
             assert name not in shown
         assert ("the list" if lang == "en" else "列表") in shown
+
+
+async def test_mock_help_lists_submit_before_the_text_fields_editing_keys(db, clock, tmp_path, monkeypatch):
+    # Under a focused answer field ^s Submit came after the field's forty editing keys,
+    # off the first page of the help (issue 27 item 13).
+    from tests.tui.test_mock_screens import start_small_mock
+
+    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(tmp_path / "user-data"))
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_small_mock(pilot)
+        await press(pilot, "f1")
+        screen = app.screen
+        assert isinstance(screen, HelpScreen)
+        descriptions = [[row.description for row in group.rows] for group in screen.groups]
+        submit = next(i for i, rows in enumerate(descriptions) if "Submit" in rows)
+        editing = next(i for i, rows in enumerate(descriptions) if "Cut" in rows)
+        assert submit < editing

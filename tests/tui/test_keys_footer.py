@@ -80,3 +80,47 @@ async def test_at_80_columns_a_line_that_does_not_fit_loses_whole_keys_never_qui
         for entry in shown[:-1]:  # …but those drawn are whole (Textual's Footer cut `n New proble▏`)
             assert f"{entry.display} {entry.description}" in line
         assert "esc Back" in line and "^q Quit" in line and cell_len(line) == 80
+
+
+async def test_study_footer_says_j_k_scroll_while_the_card_is_longer_than_its_pane(db, clock):
+    # The explanation scrolled with j/k and no key said so (issue 27 item 13); the hint is
+    # the first key a line too narrow loses, never Undo or Back.
+    from tests.tui.conftest import press
+
+    app = make_app(db_path=db, clock=clock, lang="en", start="study")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        assert "j/k" not in footer.render().plain  # the question fits
+        await press(pilot, "space", "l")  # the answer and the long answer: longer than the pane
+        await settle(pilot)
+        assert app.screen.query_one("#study-scroll").max_scroll_y > 0
+        line = footer.render().plain
+        assert "j/k Scroll" in line and "esc Back" in line
+        assert line.index("j/k") < line.index("esc Back")
+        await pilot.resize_terminal(60, 24)
+        await settle(pilot)
+        line = footer.render().plain
+        assert "j/k" not in line and "esc" in line
+
+
+async def test_the_drill_pickers_footer_never_draws_english_keys_in_chinese(db, clock, monkeypatch):
+    # Its list's `⏎ Start` was translated on the screen's mount, after the first draw
+    # (issue 27 item 10).
+    drawn: list[str] = []
+    render = KeysFooter.render
+
+    def recorded(self):
+        line = render(self)
+        drawn.append(line.plain)
+        return line
+
+    monkeypatch.setattr(KeysFooter, "render", recorded)
+    app = make_app(db_path=db, clock=clock)  # Chinese
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("d")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "DrillPickerScreen"
+        assert drawn and any("开始" in line for line in drawn)
+        assert not [line for line in drawn if "Start" in line]

@@ -401,8 +401,12 @@ async def test_an_abandoned_mock_is_resumed_where_it_stopped(db, clock):
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
         assert screen.mock_id == mock_id and shown_position(app)[0] == 2
-        assert screen.query_one("QAPane TextArea", TextArea).text == ""
+        # The unsubmitted draft and the question's clock are kept (issue 27 item 16).
+        field = screen.query_one("QAPane TextArea", TextArea)
+        assert field.text == "还没想好"
+        assert "1:40" in screen.query_one("#mock-q-clock").text  # 2:00 − the 20 s spent before the quit
         assert "9:00" in screen.query_one("#mock-total-clock").text  # 10:00 − 60 s already used
+        field.clear()
         await type_text(pilot, "减去最大值，结果不变")
         await press(pilot, "ctrl+s", "enter")
         await press(pilot, "c", "enter")
@@ -466,7 +470,8 @@ async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_t
         await press(pilot, "ctrl+r")
         screen = run_screen(app)
         assert screen.mock_id == mock_id and shown_position(app)[0] == 2 and answering(app)
-        assert screen.query_one("QAPane TextArea", TextArea).text == ""
+        assert screen.query_one("QAPane TextArea", TextArea).text == "还没想好"  # kept by ctrl+q too
+        assert "1:35" in screen.query_one("#mock-q-clock").text  # 2:00 − 25 s
         assert "8:55" in screen.query_one("#mock-total-clock").text  # 10:00 − 65 s
         clock.advance(seconds=10)
         await press(pilot, "ctrl+s", "enter")
@@ -659,7 +664,7 @@ async def test_setup_topics_and_seed_option(db, clock):
         await press(pilot, "ctrl+s")
         run = run_screen(app)
         assert run.view is not None and [q.item_id for q in run.view.questions] == ["t-q06"]  # the only #complexity item
-        assert "Question 1/1 · Q&A" in text_of(app, "#mock-run-position")
+        assert "1/1 · Q&A" in text_of(app, "#mock-run-position")
 
 
 async def test_every_binding_shows_in_the_footer_in_both_languages(db, clock):
@@ -839,3 +844,32 @@ async def test_a_report_reopened_from_the_history_leaves_in_one_esc_each(db, clo
         await press(pilot, "escape")
         # Back to where the interview was set up, not to the report again under the history.
         assert type(app.screen).__name__ == "MockSetupScreen"
+
+
+async def test_the_next_question_shows_loading_and_its_clock_starts_once_it_is_drawn(db, clock, monkeypatch):
+    # The body under "Question 9/10" was blank while the next question was built, and the
+    # calculation appeared with its clock already running (issue 27 item 5).
+    from quizapp.tui.widgets.drill_pane import DrillPane
+
+    seen: list[tuple[bool, str]] = []
+    real_compose = DrillPane.compose
+
+    def slow_compose(self):
+        screen = run_screen(self.app)
+        seen.append((screen.query_one("#mock-loading").display, text_of(self.app, "#mock-loading")))
+        clock.advance(seconds=30)  # building the sheet takes a while
+        yield from real_compose(self)
+
+    monkeypatch.setattr(DrillPane, "compose", slow_compose)
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        fill_form(app, {**SMALL, "n_qa": "0"})
+        await press(pilot, "ctrl+s")
+        screen = run_screen(app)
+        await press(pilot, "c")  # the MCQ
+        await press(pilot, "enter")  # on to the calculation
+        assert shown_position(app) == (2, "计算")
+        assert seen and seen[-1][0] and seen[-1][1].strip()  # a loading line, not a blank body
+        assert screen.question_used() == 0  # the 30 s of building are not the question's
+        assert not screen.query_one("#mock-loading").display

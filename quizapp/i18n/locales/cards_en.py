@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "cards.title_variant": "Your own variant of {original} ({id})",
     "cards.no_editor": "No $VISUAL or $EDITOR is set: the card is written here (Ctrl+S saves, Esc cancels).",
     "cards.copy_builtin": "This card is not yours and cannot be edited. Copy it into your deck as your own variant?",
+    "cards.copy_builtin.yes": "Make my copy",
+    "cards.copy_builtin.no": "Cancel",
     "cards.qa_only": "Only Q&A cards can be written here.",
     "cards.unreadable": "This card cannot be read as a Q&A card.",
     "cards.cancelled": "Cancelled: nothing was saved.",

@@ -12,6 +12,8 @@ MESSAGES: dict[str, str] = {
     "cards.title_variant": "{original} 的个人变体（{id}）",
     "cards.no_editor": "未设置 $VISUAL 或 $EDITOR：在此编写卡片（Ctrl+S 保存，Esc 取消）。",
     "cards.copy_builtin": "这张卡片不是你的，不能编辑。要把它复制到你的卡组，作为你自己的变体吗？",
+    "cards.copy_builtin.yes": "复制一份",
+    "cards.copy_builtin.no": "取消",
     "cards.qa_only": "这里只能编写问答卡片。",
     "cards.unreadable": "这张卡片无法作为问答卡片读取。",
     "cards.cancelled": "已取消：没有保存任何内容。",

@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.cell_down": "Cell below",
     # picker
     "drill.picker.heading": "Choose a problem type",
-    "drill.picker.due": "★ Study the due drill skills ({n} due)",
+    "drill.picker.due": "★ Study the drill skills ({n} due · {new} new)",
     "drill.picker.due_unknown": "★ Study the due drill skills",
     "drill.picker.difficulty": "Difficulty",
     "drill.picker.help": "↑↓ to choose, enter to start; 1/2/3 or d change the difficulty. The seed is random and shown above the problem.",
@@ -54,6 +54,7 @@ MESSAGES: dict[str, str] = {
     "drill.inf_allowed": "(-inf allowed)",
     "drill.mode_text": "text",
     "drill.text_placeholder": "Paste or type all of {part}: [[1, 0], [0, 1]], 1 0; 0 1 or one row per line; ctrl+t back to cells",
+    "drill.checking": "Checking your answer…",
     "drill.entry_help": (
         "How to answer\n"
         "tab / shift+tab, arrows: move between cells\n"

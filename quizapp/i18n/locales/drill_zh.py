@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.cell_down": "下面一格",
     # picker
     "drill.picker.heading": "选择题型",
-    "drill.picker.due": "★ 学习到期的手算技能（{n} 个到期）",
+    "drill.picker.due": "★ 学习手算技能（到期 {n} · 新 {new}）",
     "drill.picker.due_unknown": "★ 学习到期的手算技能",
     "drill.picker.difficulty": "难度",
     "drill.picker.help": "↑↓ 选择，enter 开始；1/2/3 或 d 切换难度。种子随机生成，会显示在题目上方。",
@@ -54,6 +54,7 @@ MESSAGES: dict[str, str] = {
     "drill.inf_allowed": "（可填 -inf）",
     "drill.mode_text": "文本",
     "drill.text_placeholder": "粘贴或输入整个 {part}：[[1, 0], [0, 1]]、1 0; 0 1 或分行，回到格子按 ctrl+t",
+    "drill.checking": "正在检查你的答案…",
     "drill.entry_help": (
         "怎么作答\n"
         "tab / shift+tab、方向键：在格子间移动\n"

@@ -81,7 +81,7 @@ MESSAGES: dict[str, str] = {
     "mock.run.title": "Mock interview #{id}",
     "mock.run.loading": "Preparing the questions…",
     "mock.run.finishing": "Writing the report…",
-    "mock.run.position": "Question {n}/{total} · {kind}",
+    "mock.run.position": "{n}/{total} · {kind}",  # one line beside both clocks at 80 columns
     "mock.run.clock_question": "Question",
     "mock.run.clock_total": "Interview",
     "mock.run.resumed": "Interview resumed: {answered}/{total} answered",

@@ -2,15 +2,19 @@
 A tag missing here is shown as written in the content."""
 
 MESSAGES: dict[str, str] = {
+    "tag.architecture": "Architectures",
     "tag.basics": "Basics",
     "tag.causal": "Causal mask",
     "tag.complexity": "Complexity",
     "tag.cross-attention": "Cross-attention",
     "tag.decoder": "Decoder",
     "tag.drill": "Calculation",
+    "tag.efficient-attention": "Efficient attention",
     "tag.encoder": "Encoder",
     "tag.ffn": "FFN",
     "tag.inference": "Inference",
+    "tag.initialization": "Initialisation",
+    "tag.interpretability": "Interpretability",
     "tag.kv-cache": "KV cache",
     "tag.layernorm": "LayerNorm",
     "tag.mask": "Masks",

@@ -1,15 +1,19 @@
 """内容主题标签的中文显示名（`tag.<标签>`）。键与 `tag_en.py` 一致；缺少的标签按原样显示。"""
 
 MESSAGES: dict[str, str] = {
+    "tag.architecture": "模型架构",
     "tag.basics": "基础",
     "tag.causal": "因果掩码",
     "tag.complexity": "复杂度",
     "tag.cross-attention": "交叉注意力",
     "tag.decoder": "解码器",
     "tag.drill": "手算",
+    "tag.efficient-attention": "高效注意力",
     "tag.encoder": "编码器",
     "tag.ffn": "前馈网络",
     "tag.inference": "推理",
+    "tag.initialization": "初始化",
+    "tag.interpretability": "可解释性",
     "tag.kv-cache": "KV 缓存",
     "tag.layernorm": "层归一化",
     "tag.mask": "掩码",

@@ -28,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "binding.home.browse": "浏览",
     "binding.home.stats": "统计",
     "binding.home.settings": "设置",
-    "binding.session.down": "向下滚动",
+    "binding.session.down": "滚动",
     "binding.session.up": "向上滚动",
     "binding.study.reveal": "显示答案",
     "binding.study.again": "重来",

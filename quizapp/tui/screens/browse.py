@@ -20,6 +20,7 @@ from quizapp.tui.item_detail_view import card_table, detail_heading, detail_mark
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 from quizapp.tui.widgets.references import ReferenceList
 
 if TYPE_CHECKING:
@@ -164,7 +165,7 @@ class BrowseScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(id="browse-input", select_on_focus=False)  # `/` selects; typed-ahead keys add
+        yield OrderedInput(id="browse-input", select_on_focus=False)  # `/` selects; typed-ahead keys add
         with Horizontal(id="browse-body"):
             yield ResultsTable(id="browse-results", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="browse-detail"):

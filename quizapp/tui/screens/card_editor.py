@@ -14,6 +14,7 @@ from quizapp.srs import user_cards
 from quizapp.srs.card_editing import Plan
 from quizapp.tui.screens.base import BaseModal
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.ordered_keys import OrderedTextArea
 
 
 class CardEditorScreen(BaseModal[QAItem | None]):
@@ -61,7 +62,7 @@ class CardEditorScreen(BaseModal[QAItem | None]):
             yield Static(id="card-editor-title")
             yield Static(id="card-editor-note")
             yield Static(id="card-editor-problems")
-            yield TextArea(self.plan.form, id="card-editor-text", soft_wrap=True, show_line_numbers=True,
+            yield OrderedTextArea(self.plan.form, id="card-editor-text", soft_wrap=True, show_line_numbers=True,
                            tab_behavior="indent")
             yield KeysFooter()
 

@@ -1,4 +1,8 @@
-"""A yes/no question over the current screen: `y` confirms, `n` or `escape` declines."""
+"""A yes/no question over the current screen: `y` confirms; `n`, `escape` or Enter declines.
+
+Each button says its keys. Enter is the declining default, and says so: with the buttons
+focusable, Enter pressed whichever had the focus and no label said which (issue 27 item 13).
+The buttons still take a click."""
 
 from __future__ import annotations
 
@@ -34,27 +38,27 @@ class ConfirmScreen(BaseModal[bool]):
 
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("n,escape,enter", "answer(False)", "No", id="confirm.no"),
     ]
 
-    def __init__(self, question_key: str) -> None:
+    def __init__(self, question_key: str, yes_key: str = "confirm.yes", no_key: str = "confirm.no") -> None:
         super().__init__()
         self.question_key = question_key
+        self.yes_key = yes_key
+        self.no_key = no_key
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(id="confirm-question")
             with Horizontal():
-                yield Button(id="confirm-yes", variant="warning")
-                yield Button(id="confirm-no", variant="primary")
+                for button in (Button(id="confirm-yes", variant="warning"), Button(id="confirm-no", variant="primary")):
+                    button.can_focus = False
+                    yield button
 
     def render_texts(self) -> None:
         self.query_one("#confirm-question", Static).update(self.t(self.question_key))
-        self.query_one("#confirm-yes", Button).label = self.t("confirm.yes")
-        self.query_one("#confirm-no", Button).label = self.t("confirm.no")
-
-    def on_mount(self) -> None:
-        self.query_one("#confirm-no", Button).focus()
+        self.query_one("#confirm-yes", Button).label = f"y  {self.t(self.yes_key)}"
+        self.query_one("#confirm-no", Button).label = f"⏎ n  {self.t(self.no_key)}"
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:

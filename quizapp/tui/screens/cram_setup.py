@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 
 KINDS = ("tags", "topic", "weakest", "due")
 DEFAULT_VALUES = {"tags": "", "topic": "", "weakest": "20", "due": "3"}
@@ -37,7 +38,7 @@ class CramSetupScreen(BaseScreen):
             yield Static(id="cram-heading")
             yield OptionList(id="cram-kinds")
             yield Static(id="cram-value-label")
-            yield Input(id="cram-value")
+            yield OrderedInput(id="cram-value")
             yield Static(id="cram-hint")
         yield KeysFooter()
 

@@ -226,6 +226,7 @@ class DrillScreen(BaseScreen):
         duration_ms = max(0, int((self.quiz_app.clock.monotonic() - self.shown_at) * 1000))
         review_card = (self.due_mode or self.type_due) and not self.rated
         self.phase = DrillPhase.SAVING
+        event.sheet.show_checking(True)
         self._submit(event.sheet, event.answers, duration_ms, review_card, isinstance(event, AnswerSheet.GaveUp))
 
     def on_drill_screen_stored(self, message: Stored) -> None:

@@ -7,6 +7,8 @@ the due count read again.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from quizapp.tui.drill_seeds import DIFFICULTIES, new_seed
 from quizapp.tui.localized import translate_bindings
-from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.screens.base import BaseScreen, translate_early
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
 DUE_OPTION = "due"
@@ -35,6 +37,12 @@ class TypeList(OptionList):
     """The problem types; enter starts the highlighted one (shown in the Footer)."""
 
     BINDINGS = [Binding("enter", "select", "Start", id="drill.start")]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Translated when made, as the screens' own are: translated on the screen's mount,
+        # the footer's first draw said `⏎ Start` in Chinese (issue 27 item 10).
+        translate_early(self)
 
 
 class DrillPickerScreen(BaseScreen):
@@ -52,9 +60,12 @@ class DrillPickerScreen(BaseScreen):
     due_count: reactive[int | None] = reactive(None, init=False)
 
     class DueCount(Message):
-        def __init__(self, count: int) -> None:
+        def __init__(self, count: int, new: int = 0) -> None:
             super().__init__()
-            self.count = count
+            self.count = count  # skills due for review and new ones the queue introduces today
+            self.new = new
+
+    due_new = 0  # of `due_count`, the new skills
 
     def __init__(self, difficulty: int | None = None, seed: int | None = None) -> None:
         super().__init__(id="drill-picker")
@@ -79,10 +90,14 @@ class DrillPickerScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due-count")
     def _load_due_count(self) -> None:
-        self.post_message(self.DueCount(self.study.due_counts().skill))
+        counts = self.study.due_counts()
+        # Due and new apart, as Home and `stats` count them: a new skill is not "due" (a
+        # type picked from the list is practice then, and the screen says so: issue 27 item 12).
+        self.post_message(self.DueCount(counts.skill, counts.new_skill))
 
     def on_drill_picker_screen_due_count(self, message: DueCount) -> None:
         first = self.due_count is None
+        self.due_new = message.new
         self.due_count = message.count
         if first and message.count:
             self.query_one(TypeList).highlighted = 0  # open on the due row
@@ -110,7 +125,7 @@ class DrillPickerScreen(BaseScreen):
         if self.due_count is None:
             due = self.t("drill.picker.due_unknown")
         else:
-            due = self.t("drill.picker.due", n=self.due_count)
+            due = self.t("drill.picker.due", n=self.due_count - self.due_new, new=self.due_new)
         types.add_option(Option(Text(due, style="bold"), id=DUE_OPTION))
         infos = drill_types()
         width = max(len(info.id) for info in infos) + 2

@@ -67,7 +67,7 @@ def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[H
             grouped[id(node)] = (node, defaultdict(list))
             order.append(id(node))
         grouped[id(node)][1][active.binding.action].append((active.binding, active.enabled))
-    groups: list[HelpGroup] = []
+    ranked: list[tuple[int, HelpGroup]] = []
     for node_id in order:
         node, by_action = grouped[node_id]
         if node is app:
@@ -83,10 +83,13 @@ def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[H
             # Bindings with an id are ours and already translated; the rest are Textual's.
             description = binding.description if binding.id else widget_description(binding, tr)
             rows.append(HelpRow(keys, description, any(enabled for _, enabled in entries)))
-        groups.append(HelpGroup(scope, type(node).__name__, tuple(rows)))
-    # The screen's own keys first: they are what the user asked about.
-    rank = {"screen": 0, "widget": 1, "app": 2}
-    return sorted(groups, key=lambda g: rank[g.scope])
+        # The screen's own keys first: they are what the user asked about. Then a widget's
+        # keys of ours (a mock question's ^s Submit) before a Textual widget's editing keys:
+        # under a focused text field, ^s came after its forty lines (issue 27 item 13).
+        ours = any(binding.id for entries in by_action.values() for binding, _ in entries)
+        rank = {"screen": 0, "widget": 1 if ours else 2, "app": 3}[scope]
+        ranked.append((rank, HelpGroup(scope, type(node).__name__, tuple(rows))))
+    return [group for _rank, group in sorted(ranked, key=lambda pair: pair[0])]
 
 
 # A focused widget's class, by the word for it in the help's group title (help.widget.*).

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -34,7 +34,7 @@ from quizapp.tui.widgets.qa_pane import QAPane
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
-    from quizapp.srs.mock import MockQuestion, MockReport, MockView
+    from quizapp.srs.mock import MockQuestion, MockReport, MockView, OpenQuestion
 
 class MockRunScreen(BaseScreen):
     CSS_PATH = ["cards.tcss", "mock.tcss"]
@@ -161,10 +161,17 @@ class MockRunScreen(BaseScreen):
         else:
             pane = DrillPane(question, self.problems.get(position))
         holder = self.query_one("#mock-question")
+        # "Loading…" in place of the question while the next is built (a drill's sheet takes
+        # a while): the body under "Question 9/10" was blank meanwhile (issue 27 item 5).
+        self.phase = MockPhase.LOADING
+        self.position, self.shown_at, self.frozen_used = position, None, None
+        self.render_texts()
         await holder.remove_children()
-        self.position, self.shown_at, self.frozen_used = position, self.quiz_app.clock.now(), None
         self._pane = pane
         await holder.mount(pane)
+        # The clock starts once the question is drawn (it ran while the sheet was built),
+        # from the time a quit left on it.
+        self.shown_at = self.quiz_app.clock.now() - timedelta(seconds=question.carried_s)
         if isinstance(pane, MCQPane):
             pane.focus()
         self.phase = MockPhase.ANSWERING
@@ -174,7 +181,9 @@ class MockRunScreen(BaseScreen):
     def watch_phase(self, phase: MockPhase) -> None:
         loading = phase in (MockPhase.LOADING, MockPhase.FINISHING)
         self.query_one("#mock-loading").display = loading
-        self.query_one("#mock-question").display = not loading
+        # Between questions the holder stays displayed (emptied, then the next pane mounts
+        # and takes the focus, which a hidden widget cannot), the loading line above it.
+        self.query_one("#mock-question").display = not loading or (phase == MockPhase.LOADING and self.view is not None)
         key = "mock.run.finishing" if phase == MockPhase.FINISHING else "mock.run.loading"
         self.query_one("#mock-loading", Static).update(Text(self.t(key)))
 
@@ -296,11 +305,16 @@ class MockRunScreen(BaseScreen):
 
         self.app.push_screen(QuitMockModal(), callback=decided)
 
-    def _quit_state(self) -> tuple[float, Review | None]:
-        """The interview time used so far, and the Q&A answer under review to store first."""
+    def _quit_state(self) -> tuple[float, Review | None, OpenQuestion | None]:
+        """The interview time used so far, the Q&A answer under review to store first, and
+        the question being answered (its clock and draft, kept for a resume)."""
         review = self._open_review()
         running = self.question_used() if self.phase in (MockPhase.ANSWERING, MockPhase.REVIEW) else 0.0
-        return (self.view.elapsed_s if self.view else 0.0) + running, review
+        pane, position = self.pane, self.position
+        open_question: OpenQuestion | None = None
+        if self.phase == MockPhase.ANSWERING and pane is not None and position is not None:
+            open_question = (position, self.question_used(), pane.partial())
+        return (self.view.elapsed_s if self.view else 0.0) + running, review, open_question
 
     # -- leaving the app (ctrl+q, SIGTERM, SIGHUP) while writes are pending ----------------
     def hold_quit(self) -> bool:
@@ -332,11 +346,11 @@ class MockRunScreen(BaseScreen):
         from quizapp.srs.mock import MockError
         from quizapp.store.errors import DatabaseBusy, StorageFull
 
-        elapsed, review = self._quit_state()
+        elapsed, review, open_question = self._quit_state()
         self.closing = True
         with contextlib.suppress(MockError):  # completed or removed elsewhere: nothing left to keep
             try:
-                self.saver.abandon_now(elapsed, review)
+                self.saver.abandon_now(elapsed, review, open_question)
             except (DatabaseBusy, StorageFull):
                 n = (self.position or 0) + 1
                 self.quiz_app.exit_message = f"quizapp: {self.t('mock.run.quit_unsaved', n=n, id=self.mock_id)}"

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from quizapp.srs.mock import MockQuestion
+    from quizapp.srs.mock import MockQuestion, OpenQuestion
     from quizapp.tui.screens.mock_run import MockRunScreen
 
 # A submitted Q&A answer under review: (position, typed text, seconds used, ticked points).
@@ -135,16 +135,17 @@ class MockSaver:
 
         self._run(job)
 
-    def abandon(self, elapsed: float, review: Review | None) -> None:
+    def abandon(self, elapsed: float, review: Review | None, open_question: OpenQuestion | None = None) -> None:
         def job() -> None:
-            self.abandon_now(elapsed, review)
+            self.abandon_now(elapsed, review, open_question)
             self.screen.app.call_from_thread(self.screen.abandoned)
 
         self._run(self._refused(job))
 
-    def abandon_now(self, elapsed: float, review: Review | None) -> None:
+    def abandon_now(self, elapsed: float, review: Review | None, open_question: OpenQuestion | None = None) -> None:
         """Keep the interview abandoned (resumable) with `elapsed` seconds used, storing the
-        Q&A answer under review first. Raises `MockError` if it is no longer in progress."""
+        Q&A answer under review first, and the open question's clock and draft.
+        Raises `MockError` if it is no longer in progress."""
         if review is not None:
             self.screen.mocks.answer_qa(self.mock_id, *review)
-        self.screen.mocks.abandon(self.mock_id, elapsed)
+        self.screen.mocks.abandon(self.mock_id, elapsed, open_question)

@@ -25,6 +25,7 @@ from quizapp.i18n.formatting import clock, local_time
 from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockConfig, MockSummary
@@ -121,7 +122,7 @@ class MockSetupScreen(BaseScreen):
                     yield Checkbox(value=self.seed is None, id="mock-setup-weak")
                     with Horizontal(classes="mock-setup-row"):
                         yield Static(id="mock-setup-label-seed", classes="mock-setup-label")
-                        yield Input(
+                        yield OrderedInput(
                             value="" if self.seed is None else str(self.seed),
                             type="integer",
                             id="mock-setup-seed",
@@ -139,7 +140,7 @@ class MockSetupScreen(BaseScreen):
 
     @staticmethod
     def _int_input(name: str, value: int) -> Input:
-        return Input(value=str(value), type="integer", id=f"mock-setup-{name.replace('_', '-')}",
+        return OrderedInput(value=str(value), type="integer", id=f"mock-setup-{name.replace('_', '-')}",
                      classes="mock-setup-input")
 
     def on_resize(self) -> None:

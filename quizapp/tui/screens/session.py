@@ -33,7 +33,9 @@ class SessionScreen(BaseScreen):
     MODE = "study"
     # Inherited by Study and Quiz: j/k scroll the card like ↓/↑ do once it has focus.
     BINDINGS = [
-        Binding("j", "scroll_card('down')", "Scroll down", show=False, id="session.down"),
+        # One footer entry for both keys, shown while the card is longer than its pane
+        # (the explanation scrolled with j/k and nothing said so: issue 27 item 13).
+        Binding("j", "scroll_card('down')", "Scroll", key_display="j/k", id="session.down"),
         Binding("k", "scroll_card('up')", "Scroll up", show=False, id="session.up"),
     ]
     # phases: loading → question → (answer | answered) → … → summary
@@ -104,6 +106,10 @@ class SessionScreen(BaseScreen):
         raise NotImplementedError
 
     def on_mount(self) -> None:
+        for scroll in self.query(".card-scroll"):
+            # The j/k hint shows while the card is longer than its pane: asked again when
+            # the card's content changes (its virtual size) and on a resize.
+            self.watch(scroll, "virtual_size", self._scroll_changed, init=False)
         self.record.start(self.quiz_clock)
         self.set_interval(20, self._tick)
         self.load_next()
@@ -238,7 +244,18 @@ class SessionScreen(BaseScreen):
             self.busy = True
             self.load_next()
 
+    def _scroll_changed(self, _size: object = None) -> None:
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)
+
+    def _card_scrolls(self) -> bool:
+        return any(scroll.display and scroll.max_scroll_y > 0 for scroll in self.query(".card-scroll"))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_card":
+            return self._card_scrolls()
         if action == "undo":
             return True if self.history and not self.busy else None
         if action == "recheck":

@@ -16,6 +16,7 @@ from textual.widgets import Button, Header, Input, Label, Select, Static
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -131,7 +132,7 @@ class SettingsScreen(BaseScreen):
             for name, _kind in TEXT_FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(id=f"label-{name}", classes="setting-label")
-                    yield Input(id=f"field-{name}", compact=True, classes="setting-input")
+                    yield OrderedInput(id=f"field-{name}", compact=True, classes="setting-input")
                     yield Static(id=f"error-{name}", classes="setting-error")
             for name in CHOICE_FIELDS:
                 with Horizontal(classes="setting-row"):
@@ -409,10 +410,13 @@ class SettingsScreen(BaseScreen):
         self.query_one("#schedule-reset", Button).label = self.t("optimize.reset")
         self._render_schedule()
         if self.stored is not None:
-            # The on/off names are translated; keep what the user picked.
-            fuzz = self.query_one("#field-fuzz", Select)
-            picked = fuzz.value
-            fuzz.set_options(self._choices("fuzz"))
-            fuzz.value = picked
+            # The material's and the on/off names are translated; keep what the user picked
+            # (after a switch to 中文 and a save, "Study material in" still said "Interface
+            # language": issue 27 item 10).
+            for name in ("material", "fuzz"):
+                select = self.query_one(f"#field-{name}", Select)
+                picked = select.value
+                select.set_options(self._choices(name))
+                select.value = picked
             if self.errors:
                 self.read_form()

@@ -115,6 +115,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.labels = labels  # extra words on the meta line ("due review", "3 of 16")
         self.verdict: engine.Verdict | None = None
         self.status = ""  # under the result: saving / saved / rated
+        self.checking = False  # submitted, its verdict not back yet
         self.next_keys = ""  # under the status: what the owner's keys do next
         self.can_give_up = False  # the owner stores a given-up attempt (the Drill screen)
         self.set_reactive(AnswerSheet.show_hints, bool(problem.hints))
@@ -243,8 +244,14 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.notify(self.t("drill.format_error"), severity="warning", timeout=4)
         return True
 
+    def show_checking(self, on: bool) -> None:
+        """The answer went to be graded and stored (on), or came back unread (off)."""
+        self.checking = on
+        self._render_result()
+
     def show_format_errors(self, verdict: engine.Verdict) -> None:
         """Errors the engine found in a part typed as text (or in cells, as a safety net)."""
+        self.show_checking(False)
         first = None
         for name, part in verdict.parts.items():
             if part.error is None:
@@ -402,7 +409,10 @@ class AnswerSheet(LocalizedMixin, Widget):
         result = self._static("result")
         verdict = self.verdict
         if verdict is None:
-            result.update(Text(self.t("drill.entry_help")))
+            # Grading and storing run in a worker: say so at once, or the screen looks
+            # unchanged for as long as they take (issue 27 item 5).
+            checking = Text(self.t("drill.checking"), style="bold")
+            result.update(checking if self.checking else Text(self.t("drill.entry_help")))
             return
         result.update(result_content(verdict, self.t, self.lang, self.status, self.next_keys))
         truth = self._static("truth")

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.widgets import TextArea
-
 from quizapp.tui.localized import LocalizedMixin
+from quizapp.tui.widgets.ordered_keys import OrderedTextArea
 
 MOCK_ANSWER_CHARS = 20_000  # about ten minutes of speech, typed
 
 
-class CappedTextArea(LocalizedMixin, TextArea):
+class CappedTextArea(LocalizedMixin, OrderedTextArea):
     def __init__(self, max_chars: int, **options: Any) -> None:
         super().__init__(**options)
         self.max_chars = max_chars

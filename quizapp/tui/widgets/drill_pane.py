@@ -15,7 +15,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Static
+from textual.widgets import Input, Static, TextArea
 
 from quizapp.tui.widgets.answer_sheet import AnswerSheet, SheetPhase
 from quizapp.tui.widgets.question_pane import QuestionPane
@@ -38,6 +38,7 @@ class DrillPane(QuestionPane):
         super().__init__(question)
         self.problem = problem
         self.submitting = False
+        self._last_answers: dict[str, str] = {}  # what the cells hold (kept for a quit, as a draft)
 
     def compose(self) -> ComposeResult:
         if self.problem is None:
@@ -54,11 +55,24 @@ class DrillPane(QuestionPane):
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         sheet = self.sheet
         if sheet is not None:
+            if isinstance(self.question.draft, dict):  # typed before a quit: the resume keeps it
+                for entry in sheet.entries():
+                    entry.restore(str(self.question.draft.get(entry.spec.name) or ""))
             sheet.focus_first()
 
     def partial(self) -> dict[str, str]:
         sheet = self.sheet
-        return sheet.answers() if sheet is not None else {}
+        if sheet is not None:
+            self._last_answers = sheet.answers()
+        # On ctrl+q the app unmounts the pane before the run screen keeps the draft.
+        return self._last_answers
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    def _typed(self) -> None:
+        sheet = self.sheet
+        if sheet is not None:
+            self._last_answers = sheet.answers()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "submit":
@@ -75,6 +89,7 @@ class DrillPane(QuestionPane):
     def _submitted(self, event: AnswerSheet.Submitted) -> None:
         event.stop()
         self.submitting = True
+        event.sheet.show_checking(True)
         self.refresh_bindings()
         self.post_message(self.Answered(self, event.answers))
 

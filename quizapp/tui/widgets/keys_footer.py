@@ -21,6 +21,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 KEPT = ("escape", "ctrl+q")  # the ways out: the last keys a line too long for its width loses
+# Hints for keys that are not a step of the task (j/k scrolls a long card): drawn after the
+# others, before the ways out, so that a line too long loses them first.
+HINTS = ("j",)
 
 
 class FooterEntry(NamedTuple):
@@ -87,7 +90,11 @@ class KeysFooter(Widget):
                 palette = entry
             elif binding.show:
                 by_action.setdefault(binding.action, entry)
-        return tuple(by_action.values()), palette
+        entries = list(by_action.values())
+        hints = [entry for entry in entries if entry.key in HINTS]
+        rest = [entry for entry in entries if entry.key not in HINTS]
+        at = next((i for i, entry in enumerate(rest) if entry.key in KEPT), len(rest))
+        return tuple(rest[:at] + hints + rest[at:]), palette
 
     def render(self) -> Text:
         style = self.get_component_rich_style

@@ -20,7 +20,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Static
+
+from quizapp.tui.widgets.ordered_keys import OrderedInput
 
 CELL_MAX_CHARS = 40  # a number, however precise, or -inf; the whole part goes in the text field
 
@@ -46,7 +48,7 @@ def cells_of(value: Any, rows: int, cols: int) -> list[list[Any]]:
     return [list(row) for row in value]
 
 
-class CellInput(Input):
+class CellInput(OrderedInput):
     """One cell. Up/down move within the column; left/right leave the cell at its edge."""
 
     BINDINGS = [

@@ -209,6 +209,16 @@ class PartEntry(Vertical):
         self.text_area.remove_class("-error")
         return None
 
+    def restore(self, text: str) -> None:
+        """Show `text` as typed before (a resumed mock's draft): in the cells when it reads
+        as one number a cell, else in the text field as it was."""
+        if not text.strip() or self.fill_tokens(text):
+            return
+        self.text_area.text = text
+        self.text_mode = True
+        self.grid.display = False
+        self.text_area.display = True
+
     def fill_tokens(self, text: str) -> bool:
         """Put the numbers as typed into the cells (`1/3` stays `1/3`, not 0.333333), when
         the text has one readable token per cell; False when it does not."""

@@ -103,6 +103,7 @@ class QAPane(QuestionPane):
         self.reviewing = False
         self.confirming = False
         self.typed = ""
+        self._last_text = ""  # what the answer field holds (kept for a quit, as a draft)
         self.auto_points: list[bool] = []
         self.points: list[bool] = []
         self.statuses: list[str] = []
@@ -128,7 +129,11 @@ class QAPane(QuestionPane):
         await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
         await self.query_one(".card-answer", MathMarkdown).show(item.answer)
         self._number_keys()
-        self.query_one(TextArea).focus()
+        field = self.query_one(TextArea)
+        if isinstance(self.question.draft, str):  # typed before a quit: the resume keeps it
+            field.text = self.question.draft
+            field.move_cursor(field.document.end)
+        field.focus()
 
     def _number_keys(self) -> None:
         """The footer names the keys there are: `1–4` for four key points, not `1–6`."""
@@ -137,7 +142,15 @@ class QAPane(QuestionPane):
         bindings["1"] = [replace(binding, key_display=shown) for binding in bindings.get("1", [])]
 
     def partial(self) -> str:
-        return self.query_one(TextArea).text
+        fields = self.query(TextArea)
+        if fields:
+            self._last_text = fields.first().text
+        # On ctrl+q the app unmounts the pane before the run screen keeps the draft.
+        return self._last_text
+
+    @on(TextArea.Changed)
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        self._last_text = event.text_area.text
 
     def confirmed_points(self) -> list[bool] | None:
         """The ticks to store: None when the user kept the automatic ones."""
