@@ -106,7 +106,7 @@ def measure(path: Path, op: str) -> dict[str, float]:
 
             before = _rss_kib()
             started = time.perf_counter()
-            with queue.step_transaction(db) as cur:
+            with db.transaction() as cur:
                 settings = settings_from_rows(queue.settings_rows(cur))
                 cards = histories(read_rows(cur))
             result = calibrate(cards, parameters_in_force(settings))

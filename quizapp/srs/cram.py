@@ -100,7 +100,7 @@ def choose(service: StudyService, chosen: CramSet) -> list[int]:
 
 
 def cram_card(service: StudyService, card_id: int) -> StudyCard | None:
-    with queue.step_transaction(service.db) as cur:
+    with service.db.transaction() as cur:
         found = queue.read_card_and_item(cur, card_id=card_id)
     return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
@@ -115,7 +115,7 @@ def cram_answer(service: StudyService, card_id: int, rating: int, *, reschedule:
                               duration_ms=duration_ms)
     if rating not in (1, 2, 3, 4):
         raise ValueError(f"rating must be 1–4, not {rating}")
-    with queue.step_transaction(service.db, write=True) as cur:
+    with service.db.transaction(write=True) as cur:
         card = queue.read_card(cur, card_id)
         if card is None:
             raise KeyError(card_id)

@@ -317,7 +317,8 @@ class DrillService:
         if gave_up:
             row.verdict = {**row.verdict, "gave_up": True}
         rating = None
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             if review_card:
                 card_id = session.scalar(select(Card.id).where(Card.item_id == skill_item_id(row.type)))
                 if card_id is not None:
@@ -325,7 +326,7 @@ class DrillService:
                         row.score, row.duration_ms, row.difficulty, fast_ms, mistake=bool(row.diagnosis)
                     )
                     result = self.study.answer_in(
-                        session,
+                        tx,
                         card_id,
                         rating,
                         mode="drill",

@@ -15,7 +15,6 @@ reports exactly as it always did.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ from quizapp.srs.settings_limits import HomeSettings, home_settings
 from quizapp.store import content_cache
 from quizapp.store.errors import DatabaseError
 from quizapp.store.preflight import head_revision, stored_revision
+from quizapp.store.tx import read_only
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
@@ -61,11 +61,7 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
         if not all(directory.is_dir() for directory, _ in dirs):
             return None
         files = [file for directory, _ in dirs for file in content_files(directory)]
-        conn = sqlite3.connect(path, timeout=READ_TIMEOUT_S, isolation_level=None)
-        try:
-            cur = conn.cursor()
-            cur.execute("PRAGMA query_only=1")
-            cur.execute("BEGIN")
+        with read_only(path, READ_TIMEOUT_S) as cur:
             cached = content_cache.cached_rows(cur)
             if not content_cache.unchanged(cached, content_cache.current_files(files, cached)):
                 return None
@@ -77,11 +73,8 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
                 settings = settings_from_rows(rows, shared=True)
             counts = DayCounter(clock).due_counts(cur, settings)
             figures = HomeFigures(counts, readiness(cur, clock, settings), settings)
-            cur.execute("COMMIT")
             return figures
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, DatabaseError, ValueError) as exc:
+    except (OSError, DatabaseError, ValueError) as exc:
         # The full open meets the same problem and reports it properly.
         log.info("Home's quick figures not available (%s); opening the full way", exc)
         return None

@@ -186,13 +186,15 @@ class MockService:
         seed = config.seed if config.seed is not None else int(self.clock.now().timestamp() * 1000) % (2**31 - 1)
         with self.db.session() as session:
             questions = self._select(session, config, seed)
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock_id = self._persist(session, config, seed, questions)
         return self.get(mock_id)
 
     def repeat(self, mock_id: int) -> MockView:
         """A new interview with exactly the questions (and drill seeds) of an earlier one."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             old = self._mock(session, mock_id)
             config = MockConfig.model_validate(old.config)
             questions = [{"kind": a.kind, "item_id": a.item_id, "spec": dict(a.spec)} for a in old.answers]
@@ -366,7 +368,8 @@ class MockService:
         user's corrected ticks, one per key point) override them. Score = share covered.
         An answer stored provisionally by `score_qa` is confirmed: its ticks and score are
         replaced, its time and answer text stay as scored."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "qa", provisional_ok=True)
             item = session.get(Item, answer.item_id) if answer.item_id else None
             if answer.answered_at is not None:  # scored before: this is its confirmation
@@ -387,7 +390,8 @@ class MockService:
         """Store a typed answer with its automatic ticks as soon as it is scored (counted as
         answered; `answer_qa` confirms or corrects the ticks). Raises `MockAnswerTaken` if
         the question was already answered (e.g. confirmed before this write ran)."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "qa")
             item = session.get(Item, answer.item_id) if answer.item_id else None
             data, score = self._qa_data(item, text, None)
@@ -425,7 +429,8 @@ class MockService:
     def answer_mcq(self, mock_id: int, position: int, choice: str | int, time_used_s: float) -> MockQuestion:
         """Save an MCQ choice (letter "A"–"D" or index 0–3); score 1 if right, else 0."""
         letter = self._choice_letter(choice)
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "mcq")
             item = session.get(Item, answer.item_id) if answer.item_id else None
             correct = (item.payload or {}).get("answer") if item is not None else None
@@ -441,7 +446,8 @@ class MockService:
         """Grade and store a drill answer through `DrillService.submit`, its DrillAttempt
         linked to the interview, in one transaction. A format error stores nothing and costs
         nothing."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "drill")
             submission = self.drills.submit(
                 self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
@@ -471,7 +477,8 @@ class MockService:
         drill part that cannot be read counts as blank; the typed text is kept, but such a
         verdict is not stored as a DrillAttempt (a format error is never an attempt).
         """
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, None)
             kind = answer.kind
             item = session.get(Item, answer.item_id) if answer.item_id and kind != "drill" else None
@@ -513,7 +520,8 @@ class MockService:
     # -- lifecycle ------------------------------------------------------------
     def abandon(self, mock_id: int, elapsed_s: float | None = None) -> MockView:
         """Quit mid-way: keep everything answered so far; it can be resumed."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
                 raise MockError(f"interview {mock_id} is already completed")
@@ -525,7 +533,8 @@ class MockService:
     def resume(self, mock_id: int) -> int | None:
         """Continue an abandoned (or interrupted) interview; the next unanswered position,
         or None when every question is answered (call `finish`)."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
                 raise MockError(f"interview {mock_id} is already completed")
@@ -545,7 +554,8 @@ class MockService:
         Unanswered questions are not rated. Calling `finish` again only rates what is
         left unrated (each rating stores its review id in the answer).
         """
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status != COMPLETED:
                 scores = [a.score or 0.0 for a in mock.answers]
@@ -582,7 +592,8 @@ class MockService:
                 answer={"mock_id": mock_id, "position": position},
                 score=score,
             )
-            with self.db.session() as session, session.begin():
+            with self.db.transaction(write=True) as tx:
+                session = tx.session()
                 answer = self._answer_row(session, self._mock(session, mock_id), position)
                 answer.answer = {**(answer.answer or {}), "review_id": result.review_id}
                 attempt_id = (answer.answer or {}).get("attempt_id")

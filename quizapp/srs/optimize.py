@@ -116,7 +116,7 @@ Progress = Callable[[str], None]
 def read_training_set(db: Database, clock: Clock) -> tuple[TrainingSet, Settings, date]:
     """The collection's reviews as FSRS's training set, the settings, today's study day:
     one read transaction."""
-    with queue.step_transaction(db) as cur:
+    with db.transaction() as cur:
         settings = settings_from_rows(queue.settings_rows(cur))
         cards = histories(read_rows(cur))
     today = Days(clock.local_tz(), settings.day_rollover_hour).of(to_naive_utc(clock.now()))
@@ -206,9 +206,10 @@ def reset_parameters(db: Database) -> bool:
 def _save(db: Database, settings: Settings, base: Settings) -> None:
     """The settings and every card's memory state under the new parameters, in one write
     transaction (the settings' compare-and-swap decides whether it commits)."""
-    with db.session() as session, session.begin():
+    with db.transaction(write=True) as tx:
+        session = tx.session()
         save_settings(session, settings, base)
-        restate_cards(queue.cursor(session), parameters_in_force(settings))
+        restate_cards(tx, parameters_in_force(settings))
 
 
 def restate_cards(cur: sqlite3.Cursor, parameters: Sequence[float]) -> int:

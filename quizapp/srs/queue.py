@@ -1,8 +1,8 @@
 """The study step's queries: the next card, due counts, today's counters, the streak, and
 the answer's writes.
 
-Plain SQL on a pooled driver connection (`step_transaction`), or on a session's own
-connection inside its transaction (`cursor`): a study step runs a dozen statements and a
+Plain SQL on the driver cursor of a transaction (`Database.transaction`, quizapp.store.tx):
+a study step runs a dozen statements and a
 few transactions, and Anki does the whole step in well under a millisecond, so each must
 cost microseconds — a Session costs ~75 µs to open, a Core statement ~100 µs to build.
 Values are converted here exactly as the models' column types store them (DateTime as
@@ -21,18 +21,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
-from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage, storage_problem
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
-    from sqlalchemy.orm import Session
 
-    from quizapp.store.database import Database
+    pass
 
 QUEUE = "reps > 0 AND suspended = 0 AND retired = 0"
 NEW = "reps = 0 AND suspended = 0 AND retired = 0"
@@ -61,51 +58,6 @@ REVIEW_STATE = 2
 def stored_time(moment: datetime) -> str:
     """A naive-UTC datetime as SQLAlchemy's DateTime stores it on SQLite (cards.due)."""
     return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
-
-
-def cursor(session: Session) -> Cursor:
-    """A driver cursor on the session's connection, inside its transaction."""
-    return session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
-
-
-@contextmanager
-def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
-    """One transaction on a pooled connection of `db`'s engine (its PRAGMAs set on connect):
-    a snapshot to read, or with `write` the write lock first (BEGIN IMMEDIATE, as a Session's
-    explicit begin()). Committed on success, rolled back on any error; a busy database is
-    DatabaseBusy, as through the engine."""
-    pooled = db.engine.raw_connection()
-    try:
-        cur: Cursor = pooled.driver_connection.cursor()  # type: ignore[union-attr]
-        try:
-            if write:
-                db.refuse_if_wal_lost()
-            cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-            yield cur
-            if write:
-                db.check_wal()  # the -wal is still the file this connection writes
-            cur.execute("COMMIT")
-            if write:
-                db.wal_committed()  # the -wal's length with this commit's frames in it
-        except BaseException:
-            # (a COMMIT that failed on a full disk leaves the transaction open: end it here)
-            if pooled.driver_connection.in_transaction:  # type: ignore[union-attr]
-                cur.execute("ROLLBACK")
-            raise
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from exc
-        full = storage_problem(db.path, exc)
-        if full is not None:
-            raise full from exc
-        raise
-    except sqlite3.DatabaseError as exc:
-        # Damage met here is the same one-line refusal as through the engine.
-        if is_damage(exc):
-            raise damaged(db.path, exc) from exc
-        raise
-    finally:
-        pooled.close()  # back to the pool
 
 
 # -- cards and answers ---------------------------------------------------------------------

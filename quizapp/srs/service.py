@@ -11,7 +11,6 @@ from typing import Any
 
 from fsrs import Rating, State
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs import queue
@@ -41,6 +40,7 @@ from quizapp.srs.views import (
 )
 from quizapp.store.database import Database
 from quizapp.store.models import Card, Item, Review
+from quizapp.store.tx import Tx
 
 LEARN_AHEAD = timedelta(minutes=20)
 KINDS = ("qa", "mcq", "skill")
@@ -101,7 +101,8 @@ class StudyService:
         """Store `settings`. With `base` (the settings the screen started from), only the
         fields changed since then are written, and only if nobody else changed them
         meanwhile (ChangedElsewhere otherwise; nothing is written)."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             save_settings(session, settings, base)
 
     # -- time -----------------------------------------------------------------
@@ -129,19 +130,19 @@ class StudyService:
         return query
 
     def due_counts(self) -> DueCounts:
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             return self.days.due_counts(cur, settings_from_rows(queue.settings_rows(cur), shared=True))
 
     def home_figures(self) -> HomeFigures:
         """Home's counts, readiness and the settings, from one read transaction (what
         `quizapp.srs.home_figures` reads without the service on an ordinary start)."""
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             return HomeFigures(self.days.due_counts(cur, settings), readiness(cur, self.clock, settings), settings)
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             new_done, _ = self.days.today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
@@ -156,7 +157,7 @@ class StudyService:
         collection.
         """
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             if only_item is not None:
                 found = queue.read_card_and_item(cur, item_id=only_item)
             else:
@@ -170,7 +171,7 @@ class StudyService:
         next card (as `next_card`), its buttons' intervals, how many cards of `kind` are due
         now and how many new ones today's limit still allows."""
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
@@ -202,7 +203,7 @@ class StudyService:
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
         """What each rating would schedule for the card now (the buttons' intervals)."""
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             card = queue.read_card(cur, card_id)
         if card is None:
@@ -226,7 +227,7 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record one answer in its own transaction; refuse it if the card changed meanwhile."""
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             return self._answer_on(
                 cur, card_id, rating, mode=mode, expected_version=expected_version,
                 duration_ms=duration_ms, answer=answer, score=score,
@@ -234,7 +235,7 @@ class StudyService:
 
     def answer_in(
         self,
-        session: Session,
+        tx: Tx,
         card_id: int,
         rating: int,
         *,
@@ -245,15 +246,12 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record an answer inside the caller's transaction (a drill attempt and its review
-        commit together). The caller commits."""
+        commit together). The caller's Tx commits."""
         result = self._answer_on(
-            queue.cursor(session), card_id, rating, mode=mode, expected_version=expected_version,
+            tx, card_id, rating, mode=mode, expected_version=expected_version,
             duration_ms=duration_ms, answer=answer, score=score,
         )
-        # Written past the ORM: a Card the session has loaded reloads on its next use.
-        for obj in list(session.identity_map.values()):
-            if isinstance(obj, Card) and obj.id == card_id:
-                session.expire(obj)
+        tx.written_past_orm(Card, card_id)
         return result
 
     def _answer_on(
@@ -302,7 +300,7 @@ class StudyService:
         """Restore the card as it was before `review_id` and delete that review."""
         # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
         # same reads and writes cost several times the answer itself.
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             return self._undo_on(cur, review_id)[0]
 
     def undo_view(self, review_id: int, kind: str) -> StudyView:
@@ -310,7 +308,7 @@ class StudyService:
         restored card (shown again whatever its due time), its buttons' intervals, the
         cards of `kind` due now and the new cards today's limit still allows."""
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             card_id = self._undo_on(cur, review_id)[1]
             settings = settings_from_rows(queue.settings_rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
@@ -347,7 +345,7 @@ class StudyService:
     ) -> list[ItemSummary]:
         """Items matching `text` (`Q24`, words in any language), `tags` and `label`, best
         first, `limit` of them after the first `offset` (quizapp.srs.search)."""
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             return search_items(cur, text, kind, include_retired, limit, tags, label, offset)
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
@@ -382,7 +380,8 @@ class StudyService:
     def set_suspended(self, item_id: str, suspended: bool, expected_version: int | None = None) -> None:
         """Suspend or unsuspend; with `expected_version` (the card as shown), refuse with
         StaleCard if it changed meanwhile."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             card = session.scalar(select(Card).where(Card.item_id == item_id))
             if card is None:
                 raise KeyError(item_id)
@@ -396,7 +395,8 @@ class StudyService:
         that were not due yet or were suspended. A new card is unsuspended but stays new, and
         one already due was counted before."""
         now = to_naive_utc(self.now())
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             cards = session.scalars(select(Card).where(Card.item_id.in_(list(item_ids)))).all()
             became_due = 0
             for card in cards:

@@ -27,7 +27,6 @@ from fsrs import State
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from quizapp.srs import queue
 from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
@@ -263,8 +262,8 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
     at_interview = days.start(interview) if interview is not None and interview >= today else None
     factor, decay = recall_curve(settings)
 
-    with db.session() as session:
-        cur = queue.cursor(session)
+    with db.transaction() as cur:
+        session = cur.session()
         ensure_pow(cur.connection)
         topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
         mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(session))
@@ -309,7 +308,7 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     Unlike the other figures this reads every review (each card's history is replayed with
     the parameters in force), so its cost grows with the history: the Stats screen draws
     the rest first and adds this when it is ready."""
-    with queue.step_transaction(db) as cur:
+    with db.transaction() as cur:
         found = readiness_range(cur, clock, settings)
     return replace(
         stats,

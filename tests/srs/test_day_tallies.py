@@ -33,8 +33,8 @@ def _walk(study: StudyService, start: datetime, end: datetime) -> dict[str, tupl
 
 
 def _tallied(study: StudyService, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
-    with study.db.session() as session:
-        return queue.day_tallies(queue.cursor(session), start, end)
+    with study.db.transaction() as tx:
+        return queue.day_tallies(tx, start, end)
 
 
 def _answer(study: StudyService, kind: str, rating: int = 3) -> int:
