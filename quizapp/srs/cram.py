@@ -23,12 +23,12 @@ from typing import Literal
 
 from sqlalchemy import select
 
-from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard
 from quizapp.srs.clock import to_naive_utc
 from quizapp.srs.scheduling import make_scheduler, to_fsrs
 from quizapp.srs.service import StudyService, card_view
 from quizapp.srs.views import AnswerResult, StudyCard
+from quizapp.store import cards, reviews
 from quizapp.store.models import Card, Item
 
 CramKind = Literal["tags", "topic", "weakest", "due"]
@@ -101,7 +101,7 @@ def choose(service: StudyService, chosen: CramSet) -> list[int]:
 
 def cram_card(service: StudyService, card_id: int) -> StudyCard | None:
     with service.db.transaction() as cur:
-        found = queue.read_card_and_item(cur, card_id=card_id)
+        found = cards.read_with_item(cur, card_id=card_id)
     return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
 
@@ -116,12 +116,12 @@ def cram_answer(service: StudyService, card_id: int, rating: int, *, reschedule:
     if rating not in (1, 2, 3, 4):
         raise ValueError(f"rating must be 1–4, not {rating}")
     with service.db.transaction(write=True) as cur:
-        card = queue.read_card(cur, card_id)
+        card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         if expected_version is not None and card.version != expected_version:
             raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        review_id = queue.insert_review(cur, card, mode="cram", rating=rating,
+        review_id = reviews.insert(cur, card, mode="cram", rating=rating,
                                         reviewed_at=to_naive_utc(service.now()), duration_ms=duration_ms,
                                         answer=None, score=None)
     return AnswerResult(review_id=review_id, card=card_view(card, card.kind or ""), rating=rating)

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING
 
 from quizapp.content.files import content_files
 from quizapp.paths import default_db_path
-from quizapp.srs import queue
 from quizapp.srs.bootstrap import content_directories
 from quizapp.srs.counts import DayCounter
 from quizapp.srs.readiness import Readiness, readiness
 from quizapp.srs.settings_limits import HomeSettings, home_settings
 from quizapp.store import content_cache
+from quizapp.store import settings as stored_settings
 from quizapp.store.errors import DatabaseError
 from quizapp.store.preflight import head_revision, stored_revision
 from quizapp.store.tx import read_only
@@ -65,7 +65,7 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
             cached = content_cache.cached_rows(cur)
             if not content_cache.unchanged(cached, content_cache.current_files(files, cached)):
                 return None
-            rows = queue.settings_rows(cur)
+            rows = stored_settings.rows(cur)
             settings: Settings | HomeSettings | None = home_settings(rows)
             if settings is None:  # a value only the model can read: read them all with it
                 from quizapp.srs.settings import settings_from_rows

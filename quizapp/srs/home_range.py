@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizapp.paths import default_db_path
-from quizapp.srs import queue
 from quizapp.srs.fsrs_parameters import FitStatus
 from quizapp.srs.home_figures import READ_TIMEOUT_S
 from quizapp.srs.settings_limits import home_settings
+from quizapp.store import settings as stored_settings
 from quizapp.store.errors import DatabaseError
 from quizapp.store.tx import read_only
 
@@ -47,7 +47,7 @@ def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange 
         if not path.is_file():
             return None
         with read_only(path, READ_TIMEOUT_S) as cur:
-            rows = queue.settings_rows(cur)
+            rows = stored_settings.rows(cur)
             settings: Settings | HomeSettings | None = home_settings(rows)
             if settings is None:  # a value only the model can read (fitted parameters, say)
                 from quizapp.srs.settings import settings_from_rows

@@ -25,7 +25,6 @@ from typing import Any
 
 from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
-from quizapp.srs import queue
 from quizapp.srs.clock import Clock, to_naive_utc
 
 # MIN_USABLE_REVIEWS, REFIT_GROWTH and FitStatus live with the parameters (Home reads them
@@ -38,6 +37,7 @@ from quizapp.srs.fsrs_parameters import parameters_in_force, parameters_problem
 from quizapp.srs.readiness import Days
 from quizapp.srs.review_history import TrainingSet, histories, read_rows, training_set
 from quizapp.srs.settings import Settings, save_settings, settings_from_rows
+from quizapp.store import settings as stored_settings
 from quizapp.store.database import Database
 
 
@@ -117,7 +117,7 @@ def read_training_set(db: Database, clock: Clock) -> tuple[TrainingSet, Settings
     """The collection's reviews as FSRS's training set, the settings, today's study day:
     one read transaction."""
     with db.transaction() as cur:
-        settings = settings_from_rows(queue.settings_rows(cur))
+        settings = settings_from_rows(stored_settings.rows(cur))
         cards = histories(read_rows(cur))
     today = Days(clock.local_tz(), settings.day_rollover_hour).of(to_naive_utc(clock.now()))
     return training_set(cards), settings, today
@@ -192,10 +192,10 @@ def save_fit(db: Database, fit: Fit) -> None:
 
 def reset_parameters(db: Database) -> bool:
     """Back to FSRS's defaults (one write); False when they are already in force."""
-    with db.session() as session:
+    with db.transaction() as tx:
         from quizapp.srs.settings import load_settings
 
-        base = load_settings(session)
+        base = load_settings(tx)
     if base.fsrs_parameters is None and base.fsrs_fitted_on is None and base.fsrs_fit_reviews is None:
         return False
     _save(db, base.model_copy(update={"fsrs_parameters": None, "fsrs_fitted_on": None, "fsrs_fit_reviews": None}),
@@ -207,8 +207,7 @@ def _save(db: Database, settings: Settings, base: Settings) -> None:
     """The settings and every card's memory state under the new parameters, in one write
     transaction (the settings' compare-and-swap decides whether it commits)."""
     with db.transaction(write=True) as tx:
-        session = tx.session()
-        save_settings(session, settings, base)
+        save_settings(tx, settings, base)
         restate_cards(tx, parameters_in_force(settings))
 
 

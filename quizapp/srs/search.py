@@ -19,7 +19,7 @@ item's kind, bank number and retired flag: revision 0004); an item's row — who
 runs to overflow pages — is read only for the rows returned.
 
 The statement is built here as SQL text with parameters and run on a driver cursor, as
-the study step's queries are (`quizapp.srs.queue`): through SQLAlchemy's expression
+the study step's queries are (`quizapp.store.cards`): through SQLAlchemy's expression
 language and result rows, building, compiling and processing it was about a third of a
 search at 1,000 cards.
 """
@@ -33,8 +33,8 @@ from typing import Any
 
 from quizapp.content.bilingual import texts_of
 from quizapp.content.lang import parse_source_ref
-from quizapp.srs.queue import Cursor
 from quizapp.srs.views import ItemSummary
+from quizapp.store.tx import Tx
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ _ORDER = "cards.kind DESC, cards.source_no IS NULL, cards.source_no, cards.item_
 
 
 def search_items(
-    cur: Cursor, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
+    cur: Tx, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
     tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None, offset: int = 0,
 ) -> list[ItemSummary]:
     """Items matching `text` (and `tags`, `label`), best first, at most `limit` after the

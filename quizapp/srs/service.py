@@ -13,9 +13,6 @@ from fsrs import Rating, State
 from sqlalchemy import func, select
 
 from quizapp.content.bilingual import texts_of
-from quizapp.srs import queue
-from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
-from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import INSTANT, DayCounter, DueCounts
 from quizapp.srs.home_figures import HomeFigures
@@ -38,7 +35,12 @@ from quizapp.srs.views import (
     StudyCard,
     StudyView,
 )
+from quizapp.store import cards, reviews
+from quizapp.store import settings as stored_settings
+from quizapp.store.cards import CardRow
+from quizapp.store.codes import LEARNING_STATES, REVIEW_STATE
 from quizapp.store.database import Database
+from quizapp.store.errors import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.store.models import Card, Item, Review
 from quizapp.store.tx import Tx
 
@@ -94,16 +96,15 @@ class StudyService:
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
-        with self.db.session() as session:
-            return load_settings(session)
+        with self.db.transaction() as tx:
+            return load_settings(tx)
 
     def save_settings(self, settings: Settings, base: Settings | None = None) -> None:
         """Store `settings`. With `base` (the settings the screen started from), only the
         fields changed since then are written, and only if nobody else changed them
         meanwhile (ChangedElsewhere otherwise; nothing is written)."""
         with self.db.transaction(write=True) as tx:
-            session = tx.session()
-            save_settings(session, settings, base)
+            save_settings(tx, settings, base)
 
     # -- time -----------------------------------------------------------------
     def now(self) -> datetime:
@@ -131,19 +132,19 @@ class StudyService:
 
     def due_counts(self) -> DueCounts:
         with self.db.transaction() as cur:
-            return self.days.due_counts(cur, settings_from_rows(queue.settings_rows(cur), shared=True))
+            return self.days.due_counts(cur, settings_from_rows(stored_settings.rows(cur), shared=True))
 
     def home_figures(self) -> HomeFigures:
         """Home's counts, readiness and the settings, from one read transaction (what
         `quizapp.srs.home_figures` reads without the service on an ordinary start)."""
         with self.db.transaction() as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             return HomeFigures(self.days.due_counts(cur, settings), readiness(cur, self.clock, settings), settings)
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
         with self.db.transaction() as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             new_done, _ = self.days.today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
@@ -153,15 +154,15 @@ class StudyService:
 
         `only_item` studies one item now regardless of due date (browse → "study now").
         Each candidate query walks a partial index of cards in the order it wants and stops
-        at the first card that fits (quizapp.srs.queue), so the cost does not grow with the
+        at the first card that fits (quizapp.store.cards), so the cost does not grow with the
         collection.
         """
         now = to_naive_utc(self.now())
         with self.db.transaction() as cur:
             if only_item is not None:
-                found = queue.read_card_and_item(cur, item_id=only_item)
+                found = cards.read_with_item(cur, item_id=only_item)
             else:
-                settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+                settings = settings_from_rows(stored_settings.rows(cur), shared=True)
                 day_start, by_kind = self.days.today(cur, settings)
                 found = self._next_on(cur, kind, settings, by_kind.get(kind, (0, 0)), day_start, now, list(exclude))
         return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
@@ -172,7 +173,7 @@ class StudyService:
         now and how many new ones today's limit still allows."""
         now = to_naive_utc(self.now())
         with self.db.transaction() as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
             found = self._next_on(cur, kind, settings, today, day_start, now, [])
@@ -181,36 +182,36 @@ class StudyService:
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
 
-    def _next_on(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
+    def _next_on(self, cur: Tx, kind: str, settings: Settings, today: tuple[int, int],
                  day_start: datetime, now: datetime,
-                 excluded: list[int]) -> tuple[queue.CardRow, str, dict[str, Any]] | None:
+                 excluded: list[int]) -> tuple[CardRow, str, dict[str, Any]] | None:
         """Learning cards due today, then (under the review limit) learning cards left from
         an earlier day and due reviews, then new cards, then today's learning due soon."""
         new_done, reviews_done = today
-        learning = queue.LEARNING_STATES
-        card_id = queue.earliest_due(cur, kind, learning, now, excluded, since=day_start)
+        learning = LEARNING_STATES
+        card_id = cards.earliest_due(cur, kind, learning, now, excluded, since=day_start)
         if card_id is None and reviews_done < settings.reviews_per_day:
-            card_id = queue.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
+            card_id = cards.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
             if card_id is None:
-                card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
+                card_id = cards.earliest_due(cur, kind, (REVIEW_STATE,), now, excluded)
         if card_id is None and new_done < settings.new_per_day:
-            card_id = queue.first_new(cur, kind, excluded)
+            card_id = cards.first_new(cur, kind, excluded)
         if card_id is None:
-            card_id = queue.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
+            card_id = cards.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
         if card_id is None:
             return None
-        return queue.read_card_and_item(cur, card_id=card_id)
+        return cards.read_with_item(cur, card_id=card_id)
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
         """What each rating would schedule for the card now (the buttons' intervals)."""
         with self.db.transaction() as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-            card = queue.read_card(cur, card_id)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
+            card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         return self._intervals(card, settings)
 
-    def _intervals(self, card: queue.CardRow, settings: Settings) -> dict[int, timedelta]:
+    def _intervals(self, card: CardRow, settings: Settings) -> dict[int, timedelta]:
         scheduler = make_scheduler(settings, fuzz=False)
         return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
 
@@ -256,7 +257,7 @@ class StudyService:
 
     def _answer_on(
         self,
-        cur: queue.Cursor,
+        cur: Tx,
         card_id: int,
         rating: int,
         *,
@@ -268,10 +269,10 @@ class StudyService:
     ) -> AnswerResult:
         """One row read, the compare-and-swap UPDATE, one INSERT (whose trigger counts the
         answer in review_tallies), all on `cur` in its transaction."""
-        settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+        settings = settings_from_rows(stored_settings.rows(cur), shared=True)
         scheduler = make_scheduler(settings)
         now = self.now()
-        card = queue.read_card(cur, card_id)
+        card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         # The version the user saw; without one (drills rate what they just graded), the one
@@ -286,19 +287,17 @@ class StudyService:
             if values["lapses"] >= settings.leech_threshold and not card.leech:
                 values["leech"] = True
                 leech_now = True
-        if not queue.swap_card(cur, card_id, version, values):
-            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        review_id = queue.insert_review(
+        after = cards.swap(cur, card, version, values)
+        review_id = reviews.insert(
             cur, card, mode=mode, rating=int(rating), reviewed_at=to_naive_utc(now),
             duration_ms=duration_ms, answer=answer, score=score,
         )
-        after = card.with_values({**values, "version": version + 1})
         return AnswerResult(review_id=review_id, card=card_view(after, card.kind or ""), rating=int(rating),
                             leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
-        # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
+        # On the driver, as an answer is written (quizapp.store.cards): through the ORM the
         # same reads and writes cost several times the answer itself.
         with self.db.transaction(write=True) as cur:
             return self._undo_on(cur, review_id)[0]
@@ -310,33 +309,32 @@ class StudyService:
         now = to_naive_utc(self.now())
         with self.db.transaction(write=True) as cur:
             card_id = self._undo_on(cur, review_id)[1]
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
-            found = queue.read_card_and_item(cur, card_id=card_id)
+            found = cards.read_with_item(cur, card_id=card_id)
             due, _new = self.days.kind_due(cur, kind, settings, today, day_start, now)
         card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
 
-    def _undo_on(self, cur: queue.Cursor, review_id: int) -> tuple[CardView, int]:
-        found = queue.read_snapshot(cur, review_id)
+    def _undo_on(self, cur: Tx, review_id: int) -> tuple[CardView, int]:
+        found = reviews.snapshot(cur, review_id)
         if found is None:
             raise UndoError("nothing to undo (the answer is already gone)")
         # Undoing today's answer leaves the days before today as they were: the streak
         # remembered for them stays (recounting it probes every day of a long streak).
-        self.days.forget_streak(queue.answered_at(cur, review_id))
+        self.days.forget_streak(reviews.answered_at(cur, review_id))
         card_id, before = found
-        card = queue.read_card(cur, card_id)
+        card = cards.read(cur, card_id)
         if card is None:
             raise UndoError("nothing to undo (the card is gone)")
-        if queue.latest_review(cur, card_id) != review_id:
+        if reviews.latest(cur, card_id) != review_id:
             raise UndoError("the card was answered again after this; undo that first")
         values = restore_values(before)
-        if not queue.swap_card(cur, card_id, card.version, values):
-            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        queue.delete_review(cur, review_id)
-        return card_view(card.with_values({**values, "version": card.version + 1}), card.kind or ""), card_id
+        after = cards.swap(cur, card, card.version, values)
+        reviews.delete(cur, review_id)
+        return card_view(after, card.kind or ""), card_id
 
     # -- browse ---------------------------------------------------------------
     def search(
@@ -381,12 +379,12 @@ class StudyService:
         """Suspend or unsuspend; with `expected_version` (the card as shown), refuse with
         StaleCard if it changed meanwhile."""
         with self.db.transaction(write=True) as tx:
-            session = tx.session()
-            card = session.scalar(select(Card).where(Card.item_id == item_id))
-            if card is None:
+            found = cards.by_item(tx, [item_id])
+            if not found:
                 raise KeyError(item_id)
-            version = card.version if expected_version is None else expected_version
-            update_card(session, card, version, {"suspended": suspended})
+            card = found[0]
+            cards.swap(tx, card, card.version if expected_version is None else expected_version,
+                       {"suspended": suspended})
 
     def make_due_now(self, item_ids: Sequence[str]) -> int:
         """Pull cards forward so they are due now (mock report → "review these").
@@ -396,16 +394,14 @@ class StudyService:
         one already due was counted before."""
         now = to_naive_utc(self.now())
         with self.db.transaction(write=True) as tx:
-            session = tx.session()
-            cards = session.scalars(select(Card).where(Card.item_id.in_(list(item_ids)))).all()
             became_due = 0
-            for card in cards:
+            for card in cards.by_item(tx, list(item_ids)):
                 values: dict[str, Any] = {"suspended": False}
                 if card.reps > 0 and (card.due > now or card.suspended):
                     became_due += 1
                 if card.reps > 0 and card.due > now:
                     values["due"] = now
-                update_card(session, card, card.version, values)
+                cards.swap(tx, card, card.version, values)
             return became_due
 
     def totals(self) -> dict[str, int]:

@@ -440,7 +440,7 @@ class Database:
         write lock first; `tx.session()` for the ORM on the same connection."""
         return transaction(self, write)
 
-    # For the answer path's own driver-level transactions (quizapp.srs.queue), which the
+    # For the answer path's own driver-level transactions (quizapp.store.tx), which the
     # engine's begin/commit events do not see.
     def refuse_if_wal_lost(self) -> None:
         if self.wal_lost:

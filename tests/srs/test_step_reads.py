@@ -31,8 +31,8 @@ def test_an_invalid_stored_setting_falls_back_and_a_caller_cannot_change_another
     first.new_per_day = 1
     again = study.settings()
     assert again.learning_steps_min == [1.0, 10.0] and again.new_per_day == 20
-    with study.db.session() as session:
-        assert load_settings(session) == again
+    with study.db.transaction() as tx:
+        assert load_settings(tx) == again
 
 
 def test_an_answer_returns_the_stored_card_and_expires_a_loaded_one(study, clock):
