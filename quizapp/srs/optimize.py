@@ -16,7 +16,6 @@ A fit that can move every parameter needs 64 usable reviews, so that is the mini
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,10 +34,13 @@ from quizapp.srs.fsrs_parameters import REFIT_GROWTH as REFIT_GROWTH
 from quizapp.srs.fsrs_parameters import FitStatus as FitStatus
 from quizapp.srs.fsrs_parameters import parameters_in_force, parameters_problem
 from quizapp.srs.readiness import Days
-from quizapp.srs.review_history import TrainingSet, histories, read_rows, training_set
+from quizapp.srs.review_history import TrainingSet, histories, training_set
 from quizapp.srs.settings import Settings, save_settings, settings_from_rows
+from quizapp.store import cards as cards_store
 from quizapp.store import settings as stored_settings
 from quizapp.store.database import Database
+from quizapp.store.reviews import history_rows
+from quizapp.store.tx import Tx
 
 
 class NotEnoughReviews(Exception):
@@ -118,7 +120,7 @@ def read_training_set(db: Database, clock: Clock) -> tuple[TrainingSet, Settings
     one read transaction."""
     with db.transaction() as cur:
         settings = settings_from_rows(stored_settings.rows(cur))
-        cards = histories(read_rows(cur))
+        cards = histories(history_rows(cur))
     today = Days(clock.local_tz(), settings.day_rollover_hour).of(to_naive_utc(clock.now()))
     return training_set(cards), settings, today
 
@@ -211,20 +213,18 @@ def _save(db: Database, settings: Settings, base: Settings) -> None:
         restate_cards(tx, parameters_in_force(settings))
 
 
-def restate_cards(cur: sqlite3.Cursor, parameters: Sequence[float]) -> int:
+def restate_cards(cur: Tx, parameters: Sequence[float]) -> int:
     """Recompute each reviewed card's stability and difficulty from its whole history with
     `parameters`, as Anki does whenever the parameters change, so that readiness, Browse's
     "recall now" and the next answer start from what these parameters say about the card.
     Due dates are kept (Anki's default, "reschedule cards on change" off): a card moves to
     the new schedule at its next review. Each written card's version rises, so a window
     that showed it before refuses a stale answer. Returns the number of cards written."""
-    cards = histories(read_rows(cur))
+    cards = histories(history_rows(cur))
     if not cards:
         return 0
     items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)]) for card in cards]
     states = FSRS(list(parameters)).memory_state_batch(items)
-    cur.executemany(
-        "UPDATE cards SET stability = ?, difficulty = ?, version = version + 1 WHERE id = ? AND reps > 0",
-        [(float(state.stability), float(state.difficulty), card.card_id) for card, state in zip(cards, states)],
-    )
+    cards_store.restate(cur, [(card.card_id, float(state.stability), float(state.difficulty))
+                              for card, state in zip(cards, states)])
     return len(cards)

@@ -34,7 +34,7 @@ from quizapp.srs.mock_topics import completed_topic_scores
 from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
-from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
+from quizapp.srs.readiness import TopicReadiness, parse_interview_date, recall_by_topic, recall_curve
 from quizapp.srs.settings import Settings
 from quizapp.store.database import Database
 from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
@@ -264,7 +264,6 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
 
     with db.transaction() as cur:
         session = cur.session()
-        ensure_pow(cur.connection)
         topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
         mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(session))
         topics = [

@@ -126,6 +126,13 @@ def by_item(tx: Tx, item_ids: Sequence[str]) -> list[CardRow]:
     return found
 
 
+def restate(tx: Tx, memory: Sequence[tuple[int, float, float]]) -> None:
+    """New (card id, stability, difficulty) of studied cards, each card's version raised (a
+    window that showed it refuses a stale answer); due dates stay."""
+    tx.executemany("UPDATE cards SET stability = ?, difficulty = ?, version = version + 1 WHERE id = ? AND reps > 0",
+                   [(stability, difficulty, card_id) for card_id, stability, difficulty in memory])
+
+
 def _excluding(sql: str, excluded: Sequence[int]) -> str:
     if not excluded:
         return sql

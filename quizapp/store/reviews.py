@@ -9,6 +9,7 @@ day's counts read at most its quarters, never its reviews.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,6 +28,7 @@ _SNAPSHOT = f"SELECT card_id, {', '.join('prev_' + name for name in PREV_COLUMNS
 _TODAY = (
     f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
 )
+CRAM = MODES.index("cram")  # an answer that left the schedule as it was (quizapp.srs.cram)
 _STUDIED = "SELECT 1 FROM review_tallies WHERE quarter >= ? AND quarter < ? LIMIT 1"
 
 
@@ -89,3 +91,19 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
 
 def studied_between(tx: Tx, start: datetime, end: datetime) -> bool:
     return tx.execute(_STUDIED, (quarter_of(start), quarter_of(end))).fetchone() is not None
+
+
+def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:
+    """(card_id, reviewed_at in µs since 1970 UTC, rating) of every review, by card then
+    time: one walk of ix_reviews_card_time. Cram answers left the schedule as it was, so
+    they are no part of the memory history the fit and calibration replay."""
+    yield from tx.execute(f"SELECT card_id, reviewed_at, rating FROM reviews WHERE mode <> {CRAM} "
+                          "ORDER BY card_id, reviewed_at, id")
+
+
+def history_fingerprint(tx: Tx) -> tuple[Any, ...]:
+    """What a replay of the history depends on: the database file, and the reviews' number,
+    last id and sums of times and ratings (an answer, an undo or an import changes them)."""
+    database = tx.execute("PRAGMA database_list").fetchone()
+    reviews = tx.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
+    return (database[2] if database else None, *reviews)

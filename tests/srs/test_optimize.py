@@ -299,11 +299,11 @@ def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock
     optimize.save_fit(prepared.db, fit)
     after = cards()
     with prepared.db.transaction() as cur:
-        from quizapp.srs.review_history import read_rows
+        from quizapp.store.reviews import history_rows
 
         ids = dict(cur.execute("SELECT id, item_id FROM cards").fetchall())
         expected = {ids[h.card_id]: FSRS(fit.parameters).memory_state(
-            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(history_rows(cur))}
     for item_id, (stability, difficulty, due, version) in after.items():
         assert stability == pytest.approx(expected[item_id].stability, rel=1e-6)
         assert difficulty == pytest.approx(expected[item_id].difficulty, rel=1e-6)
@@ -314,7 +314,7 @@ def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock
     assert optimize.reset_parameters(prepared.db)
     with prepared.db.transaction() as cur:
         defaults = {ids[h.card_id]: FSRS(list(DEFAULTS)).memory_state(
-            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(history_rows(cur))}
     for item_id, (stability, _difficulty, _due, _version) in cards().items():
         assert stability == pytest.approx(defaults[item_id].stability, rel=1e-6)
 
