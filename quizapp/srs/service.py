@@ -10,7 +10,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import func, select
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
@@ -35,13 +34,13 @@ from quizapp.srs.views import (
     StudyCard,
     StudyView,
 )
-from quizapp.store import cards, reviews
+from quizapp.store import cards, items, reviews, stats_queries
 from quizapp.store import settings as stored_settings
 from quizapp.store.cards import CardRow
 from quizapp.store.codes import LEARNING_STATES, REVIEW_STATE
 from quizapp.store.database import Database
 from quizapp.store.errors import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
-from quizapp.store.models import Card, Item, Review
+from quizapp.store.models import Card, Item
 from quizapp.store.tx import Tx
 
 LEARN_AHEAD = timedelta(minutes=20)
@@ -124,12 +123,6 @@ class StudyService:
         return self.days.day_window(moment, rollover_hour)
 
     # -- counts ---------------------------------------------------------------
-    def _active_cards(self, kind: str | None = None):
-        query = select(Card, Item.kind).join(Item).where(Item.retired_at.is_(None), Card.suspended.is_(False))
-        if kind:
-            query = query.where(Item.kind == kind)
-        return query
-
     def due_counts(self) -> DueCounts:
         with self.db.transaction() as cur:
             return self.days.due_counts(cur, settings_from_rows(stored_settings.rows(cur), shared=True))
@@ -349,30 +342,24 @@ class StudyService:
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()
         scheduler = make_scheduler(settings)
-        with self.db.session() as session:
-            item = session.get(Item, item_id)
-            if item is None:
+        with self.db.transaction() as tx:
+            found = items.with_card(tx, item_id)
+            if found is None:
                 return None
-            card = item.card
+            item, card = found
             retrievability = None
-            reviews: list[ReviewView] = []
+            history: list[ReviewView] = []
             if card is not None:
                 if card.reps:
                     retrievability = float(scheduler.get_card_retrievability(to_fsrs(card), self.now()))
-                # Newest first, in ix_reviews_card_time's order (an imported older answer
-                # sits at its own time, not where its id would put it).
-                history = (select(Review).where(Review.card_id == card.id)
-                           .order_by(Review.reviewed_at.desc(), Review.id.desc()))
-                reviews = [
-                    ReviewView(r.id, r.mode, r.rating, from_naive_utc(r.reviewed_at), r.duration_ms, r.score)
-                    for r in session.scalars(history)
-                ]
+                history = [ReviewView(review_id, mode, rating, from_naive_utc(at), duration_ms, score)
+                           for review_id, mode, rating, at, duration_ms, score in reviews.of_card(tx, card.id)]
             return ItemDetail(
                 summary=summary_view(item, card),
                 item=dict(item.payload),
                 card=card_view(card, item.kind) if card else None,
                 retrievability=retrievability,
-                reviews=reviews,
+                reviews=history,
             )
 
     def set_suspended(self, item_id: str, suspended: bool, expected_version: int | None = None) -> None:
@@ -405,25 +392,17 @@ class StudyService:
             return became_due
 
     def totals(self) -> dict[str, int]:
-        from quizapp.store.models import DrillAttempt, MockInterview
-
-        with self.db.session() as session:
-            return {
-                # Cram answers are counted apart (quizapp.srs.cram; `cram_reviews` in stats).
-                "reviews_total": session.scalar(select(func.count(Review.id)).where(Review.mode != "cram")) or 0,
-                "cards_studied": session.scalar(select(func.count(Card.id)).where(Card.reps > 0)) or 0,
-                "drill_attempts": session.scalar(select(func.count(DrillAttempt.id))) or 0,
-                "mock_interviews": session.scalar(select(func.count(MockInterview.id))) or 0,
-            }
+        # Cram answers are counted apart (quizapp.srs.cram; `cram_reviews` in stats).
+        with self.db.transaction() as tx:
+            return stats_queries.collection_totals(tx)
 
     def retrievabilities(self, kind: str | None = None) -> dict[str, float]:
         """Current recall probability per item id (0 for never-reviewed), for weak-item selection."""
         scheduler = make_scheduler(self.settings())
         now = self.now()
-        with self.db.session() as session:
-            rows = session.execute(self._active_cards(kind)).all()
-            return {
-                card.item_id: (float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0)
-                for card, _ in rows
-            }
-
+        with self.db.transaction() as tx:
+            rows = cards.shown_with_items(tx, kind)
+        return {
+            card.item_id: (float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0)
+            for card, _tags, _number in rows
+        }

@@ -126,6 +126,27 @@ def by_item(tx: Tx, item_ids: Sequence[str]) -> list[CardRow]:
     return found
 
 
+def shown_with_items(tx: Tx, item_kind: str | None = None, *, studied: bool = False,
+                     due_before: datetime | None = None) -> list[tuple[CardRow, list[Any], int | None]]:
+    """(card, its item's tags, its item's bank number) of the cards that can be shown (not
+    suspended, the item not retired), of items of `item_kind`; with `studied` only cards
+    answered before, with `due_before` only those due before then."""
+    where = ["i.retired_at IS NULL", "c.suspended = 0"]
+    params: list[Any] = []
+    if item_kind is not None:
+        where.append("i.kind = ?")
+        params.append(item_kind)
+    if studied:
+        where.append("c.reps > 0")
+    if due_before is not None:
+        where.append("c.due < ?")
+        params.append(stored_time(due_before))
+    rows = tx.execute(f"SELECT {', '.join('c.' + name for name in COLUMNS)}, i.tags, i.source_no "
+                      f"FROM cards c JOIN items i ON i.id = c.item_id WHERE {' AND '.join(where)}", params)
+    return [(CardRow(row[:-2]), list(json.loads(row[-2]) or []) if isinstance(row[-2], str) else list(row[-2] or []),
+             row[-1]) for row in rows]
+
+
 def restate(tx: Tx, memory: Sequence[tuple[int, float, float]]) -> None:
     """New (card id, stability, difficulty) of studied cards, each card's version raised (a
     window that showed it refuses a stale answer); due dates stay."""

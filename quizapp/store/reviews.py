@@ -107,3 +107,13 @@ def history_fingerprint(tx: Tx) -> tuple[Any, ...]:
     database = tx.execute("PRAGMA database_list").fetchone()
     reviews = tx.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
     return (database[2] if database else None, *reviews)
+
+
+def of_card(tx: Tx, card_id: int) -> list[tuple[int, str, int, datetime, int | None, float | None]]:
+    """(id, mode, rating, reviewed at, duration ms, score) of a card's reviews, newest first
+    in ix_reviews_card_time's order (an imported older answer sits at its own time, not
+    where its id would put it)."""
+    rows = tx.execute("SELECT id, mode, rating, reviewed_at, duration_ms, score FROM reviews WHERE card_id = ? "
+                      "ORDER BY reviewed_at DESC, id DESC", (card_id,))
+    return [(review_id, MODES[mode], rating, EPOCH + timedelta(microseconds=at), duration_ms, score)
+            for review_id, mode, rating, at, duration_ms, score in rows]

@@ -135,3 +135,16 @@ def totals(tx: Tx) -> tuple[int, int, int]:
     cram = tx.execute(f"SELECT count(*) FROM reviews WHERE mode = {CRAM}").fetchone()[0]
     leeches = tx.execute("SELECT count(*) FROM cards WHERE leech").fetchone()[0]
     return int(reviews), int(cram), int(leeches)
+
+
+def collection_totals(tx: Tx) -> dict[str, int]:
+    """The CLI's and the report's totals: answers (cram apart), studied cards, drill attempts, mocks."""
+    def count(sql: str) -> int:
+        return int(tx.execute(sql).fetchone()[0] or 0)
+
+    return {
+        "reviews_total": count(f"SELECT count(*) FROM reviews WHERE mode <> {CRAM}"),
+        "cards_studied": count("SELECT count(*) FROM cards WHERE reps > 0"),
+        "drill_attempts": count("SELECT count(*) FROM drill_attempts"),
+        "mock_interviews": count("SELECT count(*) FROM mock_interviews"),
+    }
