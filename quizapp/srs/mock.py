@@ -56,6 +56,7 @@ from quizapp.srs.mock_views import (
 from quizapp.srs.service import StudyService
 from quizapp.store.database import Database
 from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview
+from quizapp.store.tx import Tx
 
 __all__ = [
     "ABANDONED",
@@ -450,7 +451,7 @@ class MockService:
             session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "drill")
             submission = self.drills.submit(
-                self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+                self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, tx=tx
             )
             if submission.attempt is None:
                 return DrillOutcome(verdict=submission.verdict, format_error=True, question=None, attempt_id=None)
@@ -490,13 +491,13 @@ class MockService:
                 score = 1.0 if letter is not None and letter == correct else 0.0
                 data = {"choice": letter, "correct": correct}
             else:
-                data, score = self._timed_out_drill(session, mock, answer, partial, time_used_s)
+                data, score = self._timed_out_drill(tx, mock, answer, partial, time_used_s)
             data["timed_out"] = True
             self._save(mock, answer, data, score, time_used_s, True)
             return self._question(answer, item)
 
     def _timed_out_drill(
-        self, session: Session, mock: MockInterview, answer: MockAnswer, partial: Any, time_used_s: float
+        self, tx: Tx, mock: MockInterview, answer: MockAnswer, partial: Any, time_used_s: float
     ) -> tuple[dict[str, Any], float]:
         """What was typed when the time ran out, graded and stored as an attempt through
         `DrillService.submit`; with an unreadable part, only the readable parts are scored
@@ -507,7 +508,7 @@ class MockService:
             return data, 0.0
         problem = self._problem(answer.spec)
         submission = self.drills.submit(
-            problem, typed, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+            problem, typed, int(round(time_used_s * 1000)), mock_id=mock.id, tx=tx
         )
         if submission.attempt is not None:
             data["attempt_id"] = submission.attempt.attempt_id

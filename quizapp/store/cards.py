@@ -116,6 +116,21 @@ def swap(tx: Tx, card: CardRow, expected_version: int, values: dict[str, Any]) -
     return card.with_values({**values, "version": expected_version + 1})
 
 
+def id_of_item(tx: Tx, item_id: str) -> int | None:
+    row = tx.execute("SELECT id FROM cards WHERE item_id = ?", (item_id,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def due_studied(tx: Tx, item_id: str, now: datetime) -> CardRow | None:
+    """The item's card if it was answered before and is due by `now` (not suspended, the
+    item not retired): one row through the unique index on cards.item_id."""
+    row = tx.execute(
+        f"SELECT {', '.join('c.' + name for name in COLUMNS)} FROM cards c JOIN items i ON i.id = c.item_id "
+        "WHERE c.item_id = ? AND c.reps > 0 AND c.due <= ? AND c.suspended = 0 AND i.retired_at IS NULL",
+        (item_id, stored_time(now))).fetchone()
+    return None if row is None else CardRow(row)
+
+
 def by_item(tx: Tx, item_ids: Sequence[str]) -> list[CardRow]:
     """The cards of these items (through the unique index on item_id)."""
     found: list[CardRow] = []
