@@ -147,9 +147,9 @@ class MockService:
                     counts[tag] += 1
         return sorted(counts.items())
 
-    def _select(self, session: Session, config: MockConfig, seed: int) -> list[dict[str, Any]]:
+    def _select(self, tx: Tx, config: MockConfig, seed: int) -> list[dict[str, Any]]:
         retrievability = self.study.retrievabilities() if config.favour_weak else {}
-        return select_questions(session, config, seed, retrievability, self._now())
+        return select_questions(tx, config, seed, retrievability, self._now())
 
     def _persist(self, session: Session, config: MockConfig, seed: int, questions: list[dict[str, Any]]) -> int:
         if not questions:
@@ -185,8 +185,8 @@ class MockService:
         """Assemble and store a new interview (status in_progress, clock not yet running)."""
         config = config or MockConfig()
         seed = config.seed if config.seed is not None else int(self.clock.now().timestamp() * 1000) % (2**31 - 1)
-        with self.db.session() as session:
-            questions = self._select(session, config, seed)
+        with self.db.transaction() as tx:
+            questions = self._select(tx, config, seed)
         with self.db.transaction(write=True) as tx:
             session = tx.session()
             mock_id = self._persist(session, config, seed, questions)
@@ -609,10 +609,11 @@ class MockService:
         """The report of any interview (a running or abandoned one is scored as it stands).
 
         A drill question counts toward the content tags it practises (see `mock_topics`)."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             view = self._view(session, mock, with_payload=False)
-            practised = drill_topics(session, {q.spec.get("type", "") for q in view.questions if q.kind == "drill"})
+            practised = drill_topics(tx, {q.spec.get("type", "") for q in view.questions if q.kind == "drill"})
             rows: list[ReportQuestion] = []
             for q in view.questions:
                 drill = (
@@ -638,7 +639,7 @@ class MockService:
                     )
                 )
             topics = topic_scores(rows)
-            weakest = weakest_topics(session, topics)
+            weakest = weakest_topics(tx, topics)
             total = view.score if view.score is not None else (sum(r.score for r in rows) / len(rows) if rows else 0.0)
             return MockReport(
                 mock_id=view.mock_id,

@@ -249,7 +249,7 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
 
     with db.transaction() as cur:
         topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
-        mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(cur.session()))
+        mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(cur))
         topics = [
             TopicReadiness(**{**asdict(t), "mock_score": mock_by_topic.get(t.topic, (None, 0))[0],
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})

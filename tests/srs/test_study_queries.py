@@ -233,8 +233,8 @@ def test_the_mock_recent_lapses_query_reads_only_again_answers(study, clock):
     study.answer(card.card.card_id, 1, mode="study", expected_version=card.card.version)
 
     def weights():
-        with study.db.session() as session:
-            found = item_weights(session, [card.card.item_id], {card.card.item_id: 1.0}, to_naive_utc(clock.current))
+        with study.db.transaction() as tx:
+            found = item_weights(tx, [card.card.item_id], {card.card.item_id: 1.0}, to_naive_utc(clock.current))
         assert found[card.card.item_id] == 1.0 + 1.5  # fully recalled, but one Again this month
 
     statements = [s for s in _capture(study, weights) if "FROM reviews" in s[0]]
