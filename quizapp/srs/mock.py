@@ -16,11 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Rating
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session, object_session
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
@@ -54,9 +52,13 @@ from quizapp.srs.mock_views import (
     WeakTopic,
 )
 from quizapp.srs.service import StudyService
+from quizapp.store import mocks
 from quizapp.store.database import Database
-from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview
+from quizapp.store.models import DrillAttempt, Item, MockAnswer, MockInterview
 from quizapp.store.tx import Tx
+
+if TYPE_CHECKING:
+    from quizapp.store.mocks import Session
 
 __all__ = [
     "ABANDONED",
@@ -139,10 +141,8 @@ class MockService:
     def available_topics(self) -> list[tuple[str, int]]:
         """Tags of active Q&A and MCQ items with how many items carry each (for set-up)."""
         counts: dict[str, int] = defaultdict(int)
-        with self.db.session() as session:
-            for tags in session.scalars(
-                select(Item.tags).where(Item.kind.in_(("qa", "mcq")), Item.retired_at.is_(None))
-            ):
+        with self.db.transaction() as tx:
+            for tags in mocks.bank_tags(tx.session()):
                 for tag in tags or []:
                     counts[tag] += 1
         return sorted(counts.items())
@@ -246,7 +246,7 @@ class MockService:
 
     def _view(self, session: Session, mock: MockInterview, with_payload: bool = True) -> MockView:
         ids = [a.item_id for a in mock.answers if a.item_id]
-        items = {item.id: item for item in session.scalars(select(Item).where(Item.id.in_(ids)))}
+        items = mocks.items_by_id(session, ids)
         return MockView(
             mock_id=mock.id,
             seed=mock.seed,
@@ -261,18 +261,21 @@ class MockService:
 
     def get(self, mock_id: int, with_payload: bool = True) -> MockView:
         """The interview with its questions (item payloads), answers so far, status and time."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             return self._view(session, self._mock(session, mock_id), with_payload)
 
     def question(self, mock_id: int, position: int) -> MockQuestion:
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             answer = self._answer_row(session, self._mock(session, mock_id), position)
             item = session.get(Item, answer.item_id) if answer.item_id else None
             return self._question(answer, item)
 
     def problem(self, mock_id: int, position: int) -> Any:
         """The engine Problem of a drill question (the screen draws and grades it)."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             answer = self._answer_row(session, self._mock(session, mock_id), position)
             if answer.kind != "drill":
                 raise MockError(f"question {position} is not a drill")
@@ -310,23 +313,11 @@ class MockService:
     ) -> None:
         # Compare-and-swap: only an unanswered question takes an answer, checked by the
         # UPDATE itself; the interview's time is added in SQL, not read-modify-written.
-        session = object_session(answer)
-        assert session is not None
-        result = session.execute(
-            update(MockAnswer)
-            .where(MockAnswer.id == answer.id, MockAnswer.answered_at.is_(None))
-            .values(answer=data, score=float(score), time_used_s=float(time_used_s),
-                    over_time=bool(over_time), answered_at=self._now())
-            .execution_options(synchronize_session="fetch")
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        session = mocks.session_of(answer)
+        values = {"answer": data, "score": float(score), "time_used_s": float(time_used_s),
+                  "over_time": bool(over_time), "answered_at": self._now()}
+        if not mocks.answer_if_unanswered(session, answer, values, time_used_s):
             raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
-        session.execute(
-            update(MockInterview)
-            .where(MockInterview.id == mock.id)
-            .values(elapsed_s=func.coalesce(MockInterview.elapsed_s, 0.0) + float(time_used_s))
-            .execution_options(synchronize_session="fetch")
-        )
 
     @staticmethod
     def _late(answer: MockAnswer, time_used_s: float) -> bool:
@@ -403,15 +394,8 @@ class MockService:
     def _confirm(self, answer: MockAnswer, data: dict[str, Any], score: float) -> None:
         # Compare-and-swap on the provisional row's own answered_at (the write lock is held
         # since BEGIN IMMEDIATE): a second confirmation from elsewhere changes nothing.
-        session = object_session(answer)
-        assert session is not None
-        result = session.execute(
-            update(MockAnswer)
-            .where(MockAnswer.id == answer.id, MockAnswer.answered_at == answer.answered_at)
-            .values(answer=data, score=float(score))
-            .execution_options(synchronize_session="fetch")
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        session = mocks.session_of(answer)
+        if not mocks.confirm_answer(session, answer, {"answer": data, "score": float(score)}):
             raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
 
     @staticmethod
@@ -577,9 +561,7 @@ class MockService:
                     attempt = session.get(DrillAttempt, attempt_id)
                     if attempt is not None and attempt.diagnosis:
                         mistaken.add(a.position)
-            card_ids = dict(
-                session.execute(select(Card.item_id, Card.id).where(Card.item_id.in_([p[1] for p in pending]))).all()
-            )
+            card_ids = mocks.card_ids_of(session, [p[1] for p in pending])
         for position, item_id, score, time_used_s in pending:
             card_id = card_ids.get(item_id)
             if card_id is None:
@@ -664,20 +646,9 @@ class MockService:
     # -- history --------------------------------------------------------------
     def history(self, limit: int = 200) -> list[MockSummary]:
         """Past interviews, newest first."""
-        with self.db.session() as session:
-            counts = {
-                mock_id: (total, answered)
-                for mock_id, total, answered in session.execute(
-                    select(
-                        MockAnswer.mock_id,
-                        func.count(MockAnswer.id),
-                        func.count(MockAnswer.answered_at),
-                    ).group_by(MockAnswer.mock_id)
-                )
-            }
-            mocks = session.scalars(
-                select(MockInterview).order_by(MockInterview.started_at.desc(), MockInterview.id.desc()).limit(limit)
-            ).all()
+        with self.db.transaction() as tx:
+            session = tx.session()
+            counts = mocks.answer_counts(session)
             return [
                 MockSummary(
                     mock_id=m.id,
@@ -690,16 +661,11 @@ class MockService:
                     answered=counts.get(m.id, (0, 0))[1],
                     seed=m.seed,
                 )
-                for m in mocks
+                for m in mocks.newest_mocks(session, limit)
             ]
 
     def score_trend(self, limit: int = 30) -> list[tuple[datetime, float]]:
         """(date, score) of the last `limit` completed interviews, oldest first (for a chart)."""
-        with self.db.session() as session:
-            rows = session.execute(
-                select(MockInterview.started_at, MockInterview.score)
-                .where(MockInterview.status == COMPLETED, MockInterview.score.is_not(None))
-                .order_by(MockInterview.started_at.desc(), MockInterview.id.desc())
-                .limit(limit)
-            ).all()
+        with self.db.transaction() as tx:
+            rows = mocks.completed_scores(tx.session(), COMPLETED, limit)
         return [(from_naive_utc(started), float(score)) for started, score in reversed(rows) if score is not None]
