@@ -195,10 +195,13 @@ def _attempt_view(row: DrillAttempt, rating: int | None) -> AttemptView:
 class DrillService:
     """Stores drill attempts and keeps the per-type skill cards scheduled."""
 
-    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None, *,
+                 study: StudyService | None = None) -> None:
         self.db = db
-        self.clock = clock or Clock()
-        self.study = StudyService(db, self.clock)
+        # The collection's study service (quizapp.srs.collection); one of its own only when
+        # used alone (tests, scripts).
+        self.study = study or StudyService(db, clock or Clock())
+        self.clock = self.study.clock
         self._engine = engine
 
     @property

@@ -23,7 +23,7 @@ from fsrs import Rating
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
-from quizapp.srs.drills import DrillService, json_safe, load_engine
+from quizapp.srs.drills import DrillService, json_safe
 from quizapp.srs.mock_selection import (
     RECENT_LAPSE_WINDOW,
     seeded_rng,
@@ -120,19 +120,18 @@ def _report_points(item: Mapping[str, Any], answer: Mapping[str, Any] | None) ->
 
 
 class MockService:
-    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None, *,
+                 study: StudyService | None = None, drills: DrillService | None = None) -> None:
         self.db = db
-        self.clock = clock or Clock()
-        self.study = StudyService(db, self.clock)
-        self.drills = DrillService(db, self.clock, engine)
-        self._engine = engine
+        # The collection's services (quizapp.srs.collection); its own only when used alone.
+        self.study = study or (drills.study if drills is not None else StudyService(db, clock or Clock()))
+        self.clock = self.study.clock
+        self.drills = drills or DrillService(db, self.clock, engine, study=self.study)
 
     @property
     def engine(self) -> Any:
-        if self._engine is None:
-            self._engine = load_engine()
-            self.drills._engine = self._engine
-        return self._engine
+        """The drill service's engine: one per collection."""
+        return self.drills.engine
 
     def _now(self) -> datetime:
         return to_naive_utc(self.clock.now())
