@@ -20,10 +20,9 @@ from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import Any
 
-from fsrs import Rating
-
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.rating import drill_rating
 from quizapp.srs.service import StudyService, card_view
 from quizapp.srs.views import CardView
 from quizapp.store import attempts as attempts_store
@@ -34,8 +33,6 @@ from quizapp.store.sync import SKILL_PREFIX
 from quizapp.store.tx import Tx
 
 # A fully correct drill solved faster than this (by difficulty) is rated Easy, else Good.
-FAST_MS_BY_DIFFICULTY: dict[int, int] = {1: 60_000, 2: 120_000, 3: 240_000}
-HARD_THRESHOLD = 0.75
 
 
 def load_engine() -> Any:
@@ -45,27 +42,6 @@ def load_engine() -> Any:
 
 def skill_item_id(type_id: str) -> str:
     return SKILL_PREFIX + type_id
-
-
-def rating_for_score(score: float, duration_ms: int | None, difficulty: int, fast_ms: int | None = None,
-                     *, mistake: bool = False) -> int:
-    """Map a drill score to an FSRS rating: 1.0 → Good (Easy if fast), ≥0.75 → Hard, else Again.
-
-    A diagnosed conceptual mistake (`mistake`: the verdict names one, e.g. no √d_k scaling)
-    rates Again whatever the score: follow-through may credit the rest of a chain built on
-    it, but the skill was not there. Carried cells earn half credit, so a score of 1.0
-    means every cell was right (README: "Drill scoring").
-    """
-    if mistake:
-        return int(Rating.Again)
-    if score >= 1.0 - 1e-9:
-        limit = fast_ms if fast_ms is not None else FAST_MS_BY_DIFFICULTY.get(difficulty, 120_000)
-        if duration_ms is not None and duration_ms <= limit:
-            return int(Rating.Easy)
-        return int(Rating.Good)
-    if score >= HARD_THRESHOLD:
-        return int(Rating.Hard)
-    return int(Rating.Again)
 
 
 def json_safe(value: Any) -> Any:
@@ -313,9 +289,8 @@ class DrillService:
             if review_card:
                 card_id = cards.id_of_item(tx, skill_item_id(row.type))
                 if card_id is not None:
-                    rating = int(Rating.Again) if gave_up else rating_for_score(
-                        row.score, row.duration_ms, row.difficulty, fast_ms, mistake=bool(row.diagnosis)
-                    )
+                    rating = drill_rating(row.score, row.duration_ms, row.difficulty, fast_ms,
+                                          mistake=bool(row.diagnosis), gave_up=gave_up)
                     result = self.study.answer_in(
                         tx,
                         card_id,

@@ -18,8 +18,6 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from fsrs import Rating
-
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
@@ -51,6 +49,7 @@ from quizapp.srs.mock_views import (
     TopicScore,
     WeakTopic,
 )
+from quizapp.srs.rating import mock_rating
 from quizapp.srs.service import StudyService
 from quizapp.store import mocks
 from quizapp.store.database import Database
@@ -565,7 +564,7 @@ class MockService:
             card_id = card_ids.get(item_id)
             if card_id is None:
                 continue
-            rating = int(Rating.Again) if score < MISS_THRESHOLD or position in mistaken else int(Rating.Good)
+            rating = mock_rating(score, mistake=position in mistaken)
             result = self.study.answer(
                 card_id,
                 rating,

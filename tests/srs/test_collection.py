@@ -28,3 +28,14 @@ def test_one_study_service_per_open_database(prepared, clock, engine, monkeypatc
 def test_the_study_streak_is_remembered_once_for_every_mode(prepared, clock, engine):
     collection = Collection(prepared.db, clock, engine)
     assert collection.mocks.study.days is collection.drills.study.days is collection.study.days
+
+
+def test_the_rating_policy_speaks_fsrs_ratings():
+    from fsrs import Rating
+
+    from quizapp.srs import rating
+
+    assert tuple(int(r) for r in Rating) == (rating.AGAIN, rating.HARD, rating.GOOD, rating.EASY)
+    assert rating.mock_rating(0.59) == rating.AGAIN and rating.mock_rating(0.9) == rating.GOOD
+    assert rating.mock_rating(1.0, mistake=True) == rating.AGAIN
+    assert rating.drill_rating(1.0, 1, 1, gave_up=True) == rating.AGAIN

@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from quizapp.i18n import formatting
+from quizapp.srs.rating import mcq_rating
 from quizapp.tui.format import inline_text
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
@@ -26,16 +27,6 @@ if TYPE_CHECKING:
     from quizapp.srs.views import StudyCard
 
 LETTERS = ("A", "B", "C", "D")
-FAST_MS = 8_000  # right within this many milliseconds counts as Easy
-
-
-def auto_rating(correct: bool, duration_ms: int) -> int:
-    """wrong → Again, right → Good, right and fast → Easy (fsrs.Rating values)."""
-    if not correct:
-        return 1
-    return 4 if duration_ms <= FAST_MS else 3
-
-
 class OptionRow(Horizontal):
     """One of the four options; clicking it chooses it. The mark and letter (`✓ B. `) are
     a column of their own, so that a wrapped option's next lines start under its text."""
@@ -176,7 +167,7 @@ class QuizScreen(SessionScreen):
         duration_ms = self.elapsed_ms()
         correct = letter == self.current.item.get("answer")
         self.chosen = letter
-        self.rating = auto_rating(correct, duration_ms)
+        self.rating = mcq_rating(correct, duration_ms)
         self._set_phase("answered")
         self._render_options()
         self.render_card_texts()
