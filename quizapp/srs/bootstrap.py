@@ -95,8 +95,8 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     all_dirs_exist = all(directory.is_dir() for directory, _ in dirs)
     files = [path for directory, _ in dirs if directory.is_dir() for path in content_files(directory)]
     # The check is a read (no write lock): an unchanged start writes nothing at all.
-    with db.session() as session:
-        cached = content_cache.load_cache(session)
+    with db.transaction() as tx:
+        cached = content_cache.load_cache(tx.session())
     states = content_cache.current_files(files, cached)
     # Deck files left out for their names are never parsed or cached: named on every start.
     bad_names = _name_errors(dirs)
