@@ -98,17 +98,18 @@ def measure(path: Path, op: str) -> dict[str, float]:
             seconds = time.perf_counter() - started
             extra = {"usable": fit.usable_reviews}
         else:
-            from quizapp.srs import queue
             from quizapp.srs.calibration import calibrate
             from quizapp.srs.fsrs_parameters import parameters_in_force
-            from quizapp.srs.review_history import histories, read_rows
+            from quizapp.srs.review_history import histories
             from quizapp.srs.settings import settings_from_rows
+            from quizapp.store import settings as stored_settings
+            from quizapp.store.reviews import history_rows
 
             before = _rss_kib()
             started = time.perf_counter()
-            with queue.step_transaction(db) as cur:
-                settings = settings_from_rows(queue.settings_rows(cur))
-                cards = histories(read_rows(cur))
+            with db.transaction() as cur:
+                settings = settings_from_rows(stored_settings.rows(cur))
+                cards = histories(history_rows(cur))
             result = calibrate(cards, parameters_in_force(settings))
             seconds = time.perf_counter() - started
             extra = {"usable": result.reviews}

@@ -71,7 +71,7 @@ REVIEWS_PER_CARD = 10
 TEMPLATES = 400
 MAX_SPAN = timedelta(days=730)  # a review history covers at most two years
 STEPS = 5  # review steps (and TUI steps) per run, undone afterwards
-ITEMS_PER_FILE = 400  # content files are limited to 2 MB each
+ITEMS_PER_FILE = 200  # content files are limited to 2 MB each (400 of today's items are more)
 SEARCHES = ("attention", "注意力", "Q24")
 ANCHOR_MAX_AGE = timedelta(hours=24)  # older collections are rebuilt (their "now" has drifted)
 

@@ -82,7 +82,8 @@ def cmd_import(args: argparse.Namespace) -> int:
               "its times are imported as written", file=sys.stderr)
     prepared = prepare(path)
     try:
-        with prepared.db.session() as session, session.begin():
+        with prepared.db.transaction(write=True) as tx:
+            session = tx.session()
             result = import_export(session, export)
     finally:
         prepared.db.close()

@@ -95,8 +95,8 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     all_dirs_exist = all(directory.is_dir() for directory, _ in dirs)
     files = [path for directory, _ in dirs if directory.is_dir() for path in content_files(directory)]
     # The check is a read (no write lock): an unchanged start writes nothing at all.
-    with db.session() as session:
-        cached = content_cache.load_cache(session)
+    with db.transaction() as tx:
+        cached = content_cache.load_cache(tx.session())
     states = content_cache.current_files(files, cached)
     # Deck files left out for their names are never parsed or cached: named on every start.
     bad_names = _name_errors(dirs)
@@ -117,7 +117,8 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     # errors reported again) on every start, until it is fixed.
     bad = {error.file for error in content.errors} | set(content.skipped_files)
     clean = [state for state in states if state.path not in bad]
-    with db.session() as session, session.begin():
+    with db.transaction(write=True) as tx:
+        session = tx.session()
         full = sync_content(session, content.items, now, origins_for(content, extra_content))
         # Files already written file by file count as written, not as unchanged.
         report = _plus(written, SyncReport(added=full.added, updated=full.updated, retired=full.retired,
@@ -198,7 +199,8 @@ def _sync_changed_files(
         ids = [item.id for item in one.items]
         seen.update(dict.fromkeys(ids, state.path))
         ok = one.ok and not one.skipped_files
-        with db.session() as session, session.begin():
+        with db.transaction(write=True) as tx:
+            session = tx.session()
             origins = origins_for(one, extra_content)
             report = sync_items(session, one.items, now, origins[ids[0]] if ids else "builtin")
             if ok:
@@ -214,7 +216,8 @@ def _sync_changed_files(
         synced.extend(ids)
         written = _plus(written, report)
     try:
-        with db.session() as session, session.begin():
+        with db.transaction(write=True) as tx:
+            session = tx.session()
             report = sync_content(session, (), now, keep=keep, synced=synced)
             content_cache.remember(session, clean)
     except StaleKeep:

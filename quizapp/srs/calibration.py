@@ -28,13 +28,13 @@ from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 from quizapp.srs.clock import Clock, to_naive_utc
 from quizapp.srs.fsrs_parameters import parameters_in_force
 from quizapp.srs.fsrs_parameters import recall_curve as curve_of
-from quizapp.srs.readiness import Days, card_recalls, ensure_pow, parse_interview_date, recall_curve
-from quizapp.srs.review_history import CardHistory, histories, read_rows
+from quizapp.srs.readiness import Days, card_recalls, parse_interview_date, recall_curve
+from quizapp.srs.review_history import CardHistory, histories
+from quizapp.store.reviews import history_fingerprint, history_rows
 
 if TYPE_CHECKING:
-    import sqlite3
-
     from quizapp.srs.settings_limits import DaySettings
+    from quizapp.store.tx import Tx
 
 # Bin edges of predicted recall: most predictions sit near the desired retention (0.9), so
 # the bins are finer there.
@@ -162,7 +162,7 @@ class ReadinessRange:
         return self.now is not None and self.now[1] - self.now[0] >= POINT_WIDTH
 
 
-def readiness_range(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) -> ReadinessRange:
+def readiness_range(cur: Tx, clock: Clock, settings: DaySettings) -> ReadinessRange:
     """Calibration and the readiness range, on a driver cursor in a read transaction
     (Stats through the service, Home with plain sqlite3). It reads every review: screens
     show their other figures first and add this when it is ready."""
@@ -171,7 +171,6 @@ def readiness_range(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) ->
     interview = parse_interview_date(settings.interview_date)
     at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
     factor, decay = recall_curve(settings)
-    ensure_pow(cur.connection)
     recalls = card_recalls(cur, now, at_interview, factor, decay)
     calibration = _calibration_on(cur, parameters_in_force(settings))
     return ReadinessRange(
@@ -188,13 +187,11 @@ def readiness_range(cur: sqlite3.Cursor, clock: Clock, settings: DaySettings) ->
 _LAST: dict[tuple[Any, ...], Calibration] = {}
 
 
-def _calibration_on(cur: sqlite3.Cursor, parameters: Sequence[float]) -> Calibration:
-    database = cur.execute("PRAGMA database_list").fetchone()
-    reviews = cur.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
-    key = (database[2] if database else None, tuple(parameters), *reviews)
+def _calibration_on(cur: Tx, parameters: Sequence[float]) -> Calibration:
+    key = (tuple(parameters), *history_fingerprint(cur))
     found = _LAST.get(key)
     if found is None:
-        found = calibrate(histories(read_rows(cur)), parameters)
+        found = calibrate(histories(history_rows(cur)), parameters)
         _LAST.clear()
         _LAST[key] = found
     return found

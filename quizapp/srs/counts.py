@@ -1,5 +1,5 @@
 """Study days and Home's counts: what is due now under today's limits, today's answers,
-the streak. Plain SQL on a driver cursor (`quizapp.srs.queue`), no SQLAlchemy: the study
+the streak. Plain SQL on a driver cursor (`quizapp.store.cards`, `quizapp.store.reviews`), no SQLAlchemy: the study
 service runs these inside its step transactions, and Home's first figures run them before
 the models are even imported (`quizapp.srs.home_figures`).
 """
@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from quizapp.srs import queue
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.store.codes import KINDS
+from quizapp.store import cards, reviews
+from quizapp.store.codes import KINDS, LEARNING_STATES, REVIEW_STATE
+from quizapp.store.tx import Tx
 
 if TYPE_CHECKING:
     from quizapp.srs.settings_limits import DaySettings
@@ -73,7 +74,7 @@ class DayCounter:
         start = self.day_start(moment, rollover_hour)
         return start, self.day_start(from_naive_utc(start + timedelta(hours=36)), rollover_hour)
 
-    def today(self, cur: queue.Cursor, settings: DaySettings) -> tuple[datetime, dict[str, tuple[int, int]]]:
+    def today(self, cur: Tx, settings: DaySettings) -> tuple[datetime, dict[str, tuple[int, int]]]:
         """Today's start and, per kind, (new cards introduced, answers of studied cards) today.
 
         Read from the quarter-hour tallies (review_tallies, kept by triggers in the answer's
@@ -84,9 +85,9 @@ class DayCounter:
         new multiple-choice questions.
         """
         start, end = self.day_window(None, settings.day_rollover_hour)
-        return start, queue.day_tallies(cur, start, end)
+        return start, reviews.day_tallies(cur, start, end)
 
-    def streak(self, cur: queue.Cursor, settings: DaySettings, studied_today: bool) -> int:
+    def streak(self, cur: Tx, settings: DaySettings, studied_today: bool) -> int:
         """Consecutive study days ending today (or yesterday): one tally probe per day, the
         days before today remembered until the day changes."""
         hour = settings.day_rollover_hour
@@ -102,13 +103,13 @@ class DayCounter:
         else:
             past = 0
             start, end = previous(today), today
-            while queue.studied_between(cur, start, end):
+            while reviews.studied_between(cur, start, end):
                 past += 1
                 start, end = previous(start), start
             self._past_streak = (key, past)
         return past + 1 if studied_today else past
 
-    def kind_due(self, cur: queue.Cursor, kind: str, settings: DaySettings, today: tuple[int, int],
+    def kind_due(self, cur: Tx, kind: str, settings: DaySettings, today: tuple[int, int],
                  day_start: datetime, now: datetime) -> tuple[int, int]:
         """(cards of `kind` to study now, of which new) under today's limits.
 
@@ -118,16 +119,16 @@ class DayCounter:
         stops reading there, however large a backlog grows.
         """
         new_done, reviews_done = today
-        intraday = sum(queue.count_due(cur, kind, state, now, since=day_start) for state in queue.LEARNING_STATES)
+        intraday = sum(cards.count_due(cur, kind, state, now, since=day_start) for state in LEARNING_STATES)
         left = max(0, settings.reviews_per_day - reviews_done)
         interday = 0
-        for state in queue.LEARNING_STATES:
-            interday += queue.count_due(cur, kind, state, day_start - INSTANT, limit=left - interday)
-        review_due = queue.count_due(cur, kind, queue.REVIEW_STATE, now, limit=left - interday)
-        new = queue.count_new(cur, kind, max(0, settings.new_per_day - new_done))
+        for state in LEARNING_STATES:
+            interday += cards.count_due(cur, kind, state, day_start - INSTANT, limit=left - interday)
+        review_due = cards.count_due(cur, kind, REVIEW_STATE, now, limit=left - interday)
+        new = cards.count_new(cur, kind, max(0, settings.new_per_day - new_done))
         return intraday + interday + review_due + new, new
 
-    def due_counts(self, cur: queue.Cursor, settings: DaySettings) -> DueCounts:
+    def due_counts(self, cur: Tx, settings: DaySettings) -> DueCounts:
         """Home's tiles, read in the caller's transaction."""
         now = to_naive_utc(self.clock.now())
         day_start, today = self.today(cur, settings)

@@ -21,15 +21,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
-from sqlalchemy import select
-
-from quizapp.srs import queue
 from quizapp.srs.cas import StaleCard
 from quizapp.srs.clock import to_naive_utc
 from quizapp.srs.scheduling import make_scheduler, to_fsrs
 from quizapp.srs.service import StudyService, card_view
 from quizapp.srs.views import AnswerResult, StudyCard
-from quizapp.store.models import Card, Item
+from quizapp.store import cards, reviews
+from quizapp.store.cards import CardRow
 
 CramKind = Literal["tags", "topic", "weakest", "due"]
 CRAM_KINDS: tuple[CramKind, ...] = ("tags", "topic", "weakest", "due")
@@ -69,39 +67,33 @@ def choose(service: StudyService, chosen: CramSet) -> list[int]:
         raise CramSetError(problem)
     now = service.now()
     scheduler = make_scheduler(service.settings(), fuzz=False)
-    with service.db.session() as session:
-        query = (select(Card, Item).join(Item)
-                 .where(Item.kind == chosen.item_kind, Item.retired_at.is_(None), Card.suspended.is_(False)))
-        if chosen.kind != "topic":
-            query = query.where(Card.reps > 0)
-        if chosen.kind == "due":
-            # The end of the study day `days` days on (the day's rollover, not midnight).
-            _start, end = service.day_window(now + timedelta(days=chosen.days))
-            query = query.where(Card.due < end)
-        rows: list[tuple[Card, Item]] = [(card, item) for card, item in session.execute(query)]
-        wanted = {t.strip() for t in chosen.tags if t.strip()}
-        if wanted:
-            rows = [(card, item) for card, item in rows if wanted & set(item.tags or [])]
+    due_before = service.day_window(now + timedelta(days=chosen.days))[1] if chosen.kind == "due" else None
+    with service.db.transaction() as tx:
+        # (due: the end of the study day `days` days on — the day's rollover, not midnight)
+        rows = cards.shown_with_items(tx, chosen.item_kind, studied=chosen.kind != "topic", due_before=due_before)
+    wanted = {t.strip() for t in chosen.tags if t.strip()}
+    if wanted:
+        rows = [row for row in rows if wanted & set(row[1])]
 
-        def recall(card: Card) -> float:
-            return float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0
+    def recall(card: CardRow) -> float:
+        return float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0
 
-        if chosen.kind == "due":
-            ordered = sorted(rows, key=lambda r: (r[0].due, r[1].id))
-        elif chosen.kind == "topic":
-            # Studied cards weakest first, then the new ones in bank order.
-            ordered = sorted(rows, key=lambda r: (r[0].reps == 0, recall(r[0]) if r[0].reps else 0.0,
-                                                  r[1].source_no or 0, r[1].id))
-        else:
-            ordered = sorted(rows, key=lambda r: (recall(r[0]), r[1].id))
-        if chosen.kind == "weakest":
-            ordered = ordered[:chosen.count]
-        return [card.id for card, _item in ordered]
+    if chosen.kind == "due":
+        ordered = sorted(rows, key=lambda r: (r[0].due, r[0].item_id))
+    elif chosen.kind == "topic":
+        # Studied cards weakest first, then the new ones in bank order.
+        ordered = sorted(rows, key=lambda r: (r[0].reps == 0, recall(r[0]) if r[0].reps else 0.0,
+                                              r[2] or 0, r[0].item_id))
+    else:
+        ordered = sorted(rows, key=lambda r: (recall(r[0]), r[0].item_id))
+    if chosen.kind == "weakest":
+        ordered = ordered[:chosen.count]
+    return [card.id for card, _tags, _number in ordered]
 
 
 def cram_card(service: StudyService, card_id: int) -> StudyCard | None:
-    with queue.step_transaction(service.db) as cur:
-        found = queue.read_card_and_item(cur, card_id=card_id)
+    with service.db.transaction() as cur:
+        found = cards.read_with_item(cur, card_id=card_id)
     return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
 
 
@@ -115,13 +107,13 @@ def cram_answer(service: StudyService, card_id: int, rating: int, *, reschedule:
                               duration_ms=duration_ms)
     if rating not in (1, 2, 3, 4):
         raise ValueError(f"rating must be 1–4, not {rating}")
-    with queue.step_transaction(service.db, write=True) as cur:
-        card = queue.read_card(cur, card_id)
+    with service.db.transaction(write=True) as cur:
+        card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         if expected_version is not None and card.version != expected_version:
-            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        review_id = queue.insert_review(cur, card, mode="cram", rating=rating,
+            raise StaleCard(card.item_id)
+        review_id = reviews.insert(cur, card, mode="cram", rating=rating,
                                         reviewed_at=to_naive_utc(service.now()), duration_ms=duration_ms,
                                         answer=None, score=None)
     return AnswerResult(review_id=review_id, card=card_view(card, card.kind or ""), rating=rating)

@@ -19,24 +19,22 @@ from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from fsrs import Rating
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
-
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
+from quizapp.srs.rating import drill_rating
 from quizapp.srs.service import StudyService, card_view
 from quizapp.srs.views import CardView
+from quizapp.store import attempts as attempts_store
+from quizapp.store import cards
 from quizapp.store.database import Database
-from quizapp.store.models import Card, DrillAttempt, Item, Review
+from quizapp.store.models import DrillAttempt
 from quizapp.store.sync import SKILL_PREFIX
+from quizapp.store.tx import Tx
 
 if TYPE_CHECKING:
     from quizapp.engine import Problem, Verdict
 
 # A fully correct drill solved faster than this (by difficulty) is rated Easy, else Good.
-FAST_MS_BY_DIFFICULTY: dict[int, int] = {1: 60_000, 2: 120_000, 3: 240_000}
-HARD_THRESHOLD = 0.75
 
 
 class Engine(Protocol):
@@ -65,27 +63,6 @@ def load_engine() -> Engine:
 
 def skill_item_id(type_id: str) -> str:
     return SKILL_PREFIX + type_id
-
-
-def rating_for_score(score: float, duration_ms: int | None, difficulty: int, fast_ms: int | None = None,
-                     *, mistake: bool = False) -> int:
-    """Map a drill score to an FSRS rating: 1.0 → Good (Easy if fast), ≥0.75 → Hard, else Again.
-
-    A diagnosed conceptual mistake (`mistake`: the verdict names one, e.g. no √d_k scaling)
-    rates Again whatever the score: follow-through may credit the rest of a chain built on
-    it, but the skill was not there. Carried cells earn half credit, so a score of 1.0
-    means every cell was right (README: "Drill scoring").
-    """
-    if mistake:
-        return int(Rating.Again)
-    if score >= 1.0 - 1e-9:
-        limit = fast_ms if fast_ms is not None else FAST_MS_BY_DIFFICULTY.get(difficulty, 120_000)
-        if duration_ms is not None and duration_ms <= limit:
-            return int(Rating.Easy)
-        return int(Rating.Good)
-    if score >= HARD_THRESHOLD:
-        return int(Rating.Hard)
-    return int(Rating.Again)
 
 
 def json_safe(value: Any) -> Any:
@@ -215,10 +192,13 @@ def _attempt_view(row: DrillAttempt, rating: int | None) -> AttemptView:
 class DrillService:
     """Stores drill attempts and keeps the per-type skill cards scheduled."""
 
-    def __init__(self, db: Database, clock: Clock | None = None, engine: Engine | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Engine | None = None, *,
+                 study: StudyService | None = None) -> None:
         self.db = db
-        self.clock = clock or Clock()
-        self.study = StudyService(db, self.clock)
+        # The collection's study service (quizapp.srs.collection); one of its own only when
+        # used alone (tests, scripts).
+        self.study = study or StudyService(db, clock or Clock())
+        self.clock = self.study.clock
         self._engine = engine
 
     @property
@@ -238,19 +218,9 @@ class DrillService:
         One row through the unique index on `cards.item_id`.
         """
         now = to_naive_utc(self.study.now())
-        with self.db.session() as session:
-            card = session.scalar(
-                select(Card)
-                .join(Item, Item.id == Card.item_id)
-                .where(
-                    Card.item_id == skill_item_id(type_id),
-                    Card.reps > 0,
-                    Card.due <= now,
-                    Card.suspended.is_(False),
-                    Item.retired_at.is_(None),
-                )
-            )
-            return card_view(card, "skill") if card is not None else None
+        with self.db.transaction() as tx:
+            card = cards.due_studied(tx, skill_item_id(type_id), now)
+        return card_view(card, "skill") if card is not None else None
 
     # -- recording ------------------------------------------------------------
     def build_attempt(
@@ -280,11 +250,9 @@ class DrillService:
             mock_id=mock_id,
         )
 
-    def add_attempt(self, session: Session, row: DrillAttempt) -> DrillAttempt:
+    def add_attempt(self, tx: Tx, row: DrillAttempt) -> DrillAttempt:
         """Add a built attempt inside the caller's transaction (the mock interview uses this)."""
-        session.add(row)
-        session.flush()
-        return row
+        return attempts_store.add(tx.session(), row)
 
     def submit(
         self,
@@ -294,10 +262,10 @@ class DrillService:
         *,
         review_card: bool = False,
         mock_id: int | None = None,
-        session: Session | None = None,
+        tx: Tx | None = None,
     ) -> Submission:
         """Grade a typed answer and store it as an attempt (with `review_card`, rating the
-        skill card too). Inside a caller's `session` (a mock interview saving its answer in
+        skill card too). Inside a caller's `tx` (a mock interview saving its answer in
         the same transaction) the attempt is only added there, never reviewed.
 
         A format error stores nothing: the verdict comes back with `attempt` None.
@@ -306,9 +274,9 @@ class DrillService:
         verdict = self.engine.grade(problem, typed)
         if getattr(verdict, "has_format_error", False):
             return Submission(verdict, None)
-        if session is not None:
+        if tx is not None:
             row = self.build_attempt(problem, typed, verdict, duration_ms, mock_id=mock_id)
-            return Submission(verdict, _attempt_view(self.add_attempt(session, row), None))
+            return Submission(verdict, _attempt_view(self.add_attempt(tx, row), None))
         view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, mock_id=mock_id)
         return Submission(verdict, view)
 
@@ -338,15 +306,14 @@ class DrillService:
         if gave_up:
             row.verdict = {**row.verdict, "gave_up": True}
         rating = None
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
             if review_card:
-                card_id = session.scalar(select(Card.id).where(Card.item_id == skill_item_id(row.type)))
+                card_id = cards.id_of_item(tx, skill_item_id(row.type))
                 if card_id is not None:
-                    rating = int(Rating.Again) if gave_up else rating_for_score(
-                        row.score, row.duration_ms, row.difficulty, fast_ms, mistake=bool(row.diagnosis)
-                    )
+                    rating = drill_rating(row.score, row.duration_ms, row.difficulty, fast_ms,
+                                          mistake=bool(row.diagnosis), gave_up=gave_up)
                     result = self.study.answer_in(
-                        session,
+                        tx,
                         card_id,
                         rating,
                         mode="drill",
@@ -355,7 +322,7 @@ class DrillService:
                         score=row.score,
                     )
                     row.review_id = result.review_id
-            self.add_attempt(session, row)
+            self.add_attempt(tx, row)
             return _attempt_view(row, rating)
 
     def give_up(
@@ -394,46 +361,18 @@ class DrillService:
         self, type: str | None = None, limit: int = 50, mock_id: int | None = None
     ) -> list[AttemptView]:
         """Stored attempts, newest first, optionally of one type or one mock interview."""
-        with self.db.session() as session:
-            query = select(DrillAttempt, Review.rating).outerjoin(Review, Review.id == DrillAttempt.review_id)
-            if type is not None:
-                query = query.where(DrillAttempt.type == type)
-            if mock_id is not None:
-                query = query.where(DrillAttempt.mock_id == mock_id)
-            query = query.order_by(DrillAttempt.created_at.desc(), DrillAttempt.id.desc()).limit(limit)
-            return [_attempt_view(row, rating) for row, rating in session.execute(query)]
+        with self.db.transaction() as tx:
+            return [_attempt_view(row, rating) for row, rating in attempts_store.newest(tx, type, mock_id, limit)]
 
     def attempt(self, attempt_id: int) -> AttemptView | None:
-        with self.db.session() as session:
-            found = session.execute(
-                select(DrillAttempt, Review.rating)
-                .outerjoin(Review, Review.id == DrillAttempt.review_id)
-                .where(DrillAttempt.id == attempt_id)
-            ).first()
+        with self.db.transaction() as tx:
+            found = attempts_store.one(tx, attempt_id)
             return _attempt_view(*found) if found else None
 
     def skill_stats(self) -> list[SkillStat]:
         """One row per drill type (every known type, attempted or not), in the catalogue's order."""
-        with self.db.session() as session:
-            grouped = session.execute(
-                select(
-                    DrillAttempt.type,
-                    func.count(DrillAttempt.id),
-                    func.avg(DrillAttempt.score),
-                    func.max(DrillAttempt.score),
-                    func.max(DrillAttempt.id),
-                ).group_by(DrillAttempt.type)
-            ).all()
-            last_ids = [row[4] for row in grouped]
-            last = {
-                row_id: (score, created)
-                for row_id, score, created in session.execute(
-                    select(DrillAttempt.id, DrillAttempt.score, DrillAttempt.created_at).where(
-                        DrillAttempt.id.in_(last_ids)
-                    )
-                )
-            }
-        by_type = {row[0]: row for row in grouped}
+        with self.db.transaction() as tx:
+            by_type = {row[0]: row for row in attempts_store.per_type(tx)}
         order = list(DRILL_TYPES) + sorted(set(by_type) - set(DRILL_TYPES))
         stats = []
         for type_id in order:
@@ -441,14 +380,14 @@ class DrillService:
             if row is None:
                 stats.append(SkillStat(type_id, 0, None, None, None, None))
                 continue
-            last_score, last_at = last[row[4]]
+            _type, attempts, mean_score, best_score, last_score, last_at = row
             stats.append(
                 SkillStat(
                     type=type_id,
-                    attempts=int(row[1]),
-                    mean_score=float(row[2]),
-                    best_score=float(row[3]),
-                    last_score=float(last_score),
+                    attempts=attempts,
+                    mean_score=mean_score,
+                    best_score=best_score,
+                    last_score=last_score,
                     last_at=from_naive_utc(last_at),
                 )
             )

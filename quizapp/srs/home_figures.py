@@ -15,7 +15,6 @@ reports exactly as it always did.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +22,15 @@ from typing import TYPE_CHECKING
 
 from quizapp.content.files import content_files
 from quizapp.paths import default_db_path
-from quizapp.srs import queue
 from quizapp.srs.bootstrap import content_directories
 from quizapp.srs.counts import DayCounter
 from quizapp.srs.readiness import Readiness, readiness
 from quizapp.srs.settings_limits import HomeSettings, home_settings
 from quizapp.store import content_cache
+from quizapp.store import settings as stored_settings
 from quizapp.store.errors import DatabaseError
 from quizapp.store.preflight import head_revision, stored_revision
+from quizapp.store.tx import read_only
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
@@ -61,15 +61,11 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
         if not all(directory.is_dir() for directory, _ in dirs):
             return None
         files = [file for directory, _ in dirs for file in content_files(directory)]
-        conn = sqlite3.connect(path, timeout=READ_TIMEOUT_S, isolation_level=None)
-        try:
-            cur = conn.cursor()
-            cur.execute("PRAGMA query_only=1")
-            cur.execute("BEGIN")
+        with read_only(path, READ_TIMEOUT_S) as cur:
             cached = content_cache.cached_rows(cur)
             if not content_cache.unchanged(cached, content_cache.current_files(files, cached)):
                 return None
-            rows = queue.settings_rows(cur)
+            rows = stored_settings.rows(cur)
             settings: Settings | HomeSettings | None = home_settings(rows)
             if settings is None:  # a value only the model can read: read them all with it
                 from quizapp.srs.settings import settings_from_rows
@@ -77,11 +73,8 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
                 settings = settings_from_rows(rows, shared=True)
             counts = DayCounter(clock).due_counts(cur, settings)
             figures = HomeFigures(counts, readiness(cur, clock, settings), settings)
-            cur.execute("COMMIT")
             return figures
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, DatabaseError, ValueError) as exc:
+    except (OSError, DatabaseError, ValueError) as exc:
         # The full open meets the same problem and reports it properly.
         log.info("Home's quick figures not available (%s); opening the full way", exc)
         return None

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from quizapp.paths import default_db_path
-from quizapp.srs import queue
 from quizapp.srs.fsrs_parameters import FitStatus
 from quizapp.srs.home_figures import READ_TIMEOUT_S
 from quizapp.srs.settings_limits import home_settings
+from quizapp.store import settings as stored_settings
+from quizapp.store.errors import DatabaseError
+from quizapp.store.tx import read_only
 
 if TYPE_CHECKING:
     from quizapp.srs.calibration import ReadinessRange
@@ -45,25 +46,18 @@ def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange 
     try:
         if not path.is_file():
             return None
-        conn = sqlite3.connect(path, timeout=READ_TIMEOUT_S, isolation_level=None)
-        try:
-            cur = conn.cursor()
-            cur.execute("PRAGMA query_only=1")
-            cur.execute("BEGIN")
-            rows = queue.settings_rows(cur)
+        with read_only(path, READ_TIMEOUT_S) as cur:
+            rows = stored_settings.rows(cur)
             settings: Settings | HomeSettings | None = home_settings(rows)
             if settings is None:  # a value only the model can read (fitted parameters, say)
                 from quizapp.srs.settings import settings_from_rows
 
                 settings = settings_from_rows(rows, shared=True)
             found = readiness_range(cur, clock, settings)
-            cur.execute("COMMIT")
             fitted_on, fit_reviews = _fit_of(rows)
             fit = FitStatus(fitted_on, fit_reviews, found.calibration.reviews)
             return HomeRange(found, fit)
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, ValueError) as exc:
+    except (OSError, DatabaseError, ValueError) as exc:
         log.info("Home's readiness range not available (%s)", exc)
         return None
 

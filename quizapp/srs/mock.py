@@ -16,16 +16,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
-
-from fsrs import Rating
-from sqlalchemy import func, select, update
-from sqlalchemy.orm import Session, object_session
+from typing import TYPE_CHECKING, Any
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.coverage import Coverage, key_point_coverage, share_of
-from quizapp.srs.drills import DrillService, json_safe, load_engine
+from quizapp.srs.drills import DrillService, json_safe
 from quizapp.srs.mock_selection import (
     RECENT_LAPSE_WINDOW,
     seeded_rng,
@@ -53,9 +49,15 @@ from quizapp.srs.mock_views import (
     TopicScore,
     WeakTopic,
 )
+from quizapp.srs.rating import mock_rating
 from quizapp.srs.service import StudyService
+from quizapp.store import mocks
 from quizapp.store.database import Database
-from quizapp.store.models import Card, DrillAttempt, Item, MockAnswer, MockInterview
+from quizapp.store.models import DrillAttempt, Item, MockAnswer, MockInterview
+from quizapp.store.tx import Tx
+
+if TYPE_CHECKING:
+    from quizapp.store.mocks import Session
 
 __all__ = [
     "ABANDONED",
@@ -121,19 +123,18 @@ def _report_points(item: Mapping[str, Any], answer: Mapping[str, Any] | None) ->
 
 
 class MockService:
-    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None, engine: Any | None = None, *,
+                 study: StudyService | None = None, drills: DrillService | None = None) -> None:
         self.db = db
-        self.clock = clock or Clock()
-        self.study = StudyService(db, self.clock)
-        self.drills = DrillService(db, self.clock, engine)
-        self._engine = engine
+        # The collection's services (quizapp.srs.collection); its own only when used alone.
+        self.study = study or (drills.study if drills is not None else StudyService(db, clock or Clock()))
+        self.clock = self.study.clock
+        self.drills = drills or DrillService(db, self.clock, engine, study=self.study)
 
     @property
     def engine(self) -> Any:
-        if self._engine is None:
-            self._engine = load_engine()
-            self.drills._engine = self._engine
-        return self._engine
+        """The drill service's engine: one per collection."""
+        return self.drills.engine
 
     def _now(self) -> datetime:
         return to_naive_utc(self.clock.now())
@@ -142,17 +143,15 @@ class MockService:
     def available_topics(self) -> list[tuple[str, int]]:
         """Tags of active Q&A and MCQ items with how many items carry each (for set-up)."""
         counts: dict[str, int] = defaultdict(int)
-        with self.db.session() as session:
-            for tags in session.scalars(
-                select(Item.tags).where(Item.kind.in_(("qa", "mcq")), Item.retired_at.is_(None))
-            ):
+        with self.db.transaction() as tx:
+            for tags in mocks.bank_tags(tx.session()):
                 for tag in tags or []:
                     counts[tag] += 1
         return sorted(counts.items())
 
-    def _select(self, session: Session, config: MockConfig, seed: int) -> list[dict[str, Any]]:
+    def _select(self, tx: Tx, config: MockConfig, seed: int) -> list[dict[str, Any]]:
         retrievability = self.study.retrievabilities() if config.favour_weak else {}
-        return select_questions(session, config, seed, retrievability, self._now())
+        return select_questions(tx, config, seed, retrievability, self._now())
 
     def _persist(self, session: Session, config: MockConfig, seed: int, questions: list[dict[str, Any]]) -> int:
         if not questions:
@@ -188,15 +187,17 @@ class MockService:
         """Assemble and store a new interview (status in_progress, clock not yet running)."""
         config = config or MockConfig()
         seed = config.seed if config.seed is not None else int(self.clock.now().timestamp() * 1000) % (2**31 - 1)
-        with self.db.session() as session:
-            questions = self._select(session, config, seed)
-        with self.db.session() as session, session.begin():
+        with self.db.transaction() as tx:
+            questions = self._select(tx, config, seed)
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock_id = self._persist(session, config, seed, questions)
         return self.get(mock_id)
 
     def repeat(self, mock_id: int) -> MockView:
         """A new interview with exactly the questions (and drill seeds) of an earlier one."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             old = self._mock(session, mock_id)
             config = MockConfig.model_validate(old.config)
             questions = [{"kind": a.kind, "item_id": a.item_id, "spec": dict(a.spec)} for a in old.answers]
@@ -250,7 +251,7 @@ class MockService:
 
     def _view(self, session: Session, mock: MockInterview, with_payload: bool = True) -> MockView:
         ids = [a.item_id for a in mock.answers if a.item_id]
-        items = {item.id: item for item in session.scalars(select(Item).where(Item.id.in_(ids)))}
+        items = mocks.items_by_id(session, ids)
         return MockView(
             mock_id=mock.id,
             seed=mock.seed,
@@ -265,18 +266,21 @@ class MockService:
 
     def get(self, mock_id: int, with_payload: bool = True) -> MockView:
         """The interview with its questions (item payloads), answers so far, status and time."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             return self._view(session, self._mock(session, mock_id), with_payload)
 
     def question(self, mock_id: int, position: int) -> MockQuestion:
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             answer = self._answer_row(session, self._mock(session, mock_id), position)
             item = session.get(Item, answer.item_id) if answer.item_id else None
             return self._question(answer, item)
 
     def problem(self, mock_id: int, position: int) -> Any:
         """The engine Problem of a drill question (the screen draws and grades it)."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             answer = self._answer_row(session, self._mock(session, mock_id), position)
             if answer.kind != "drill":
                 raise MockError(f"question {position} is not a drill")
@@ -314,23 +318,11 @@ class MockService:
     ) -> None:
         # Compare-and-swap: only an unanswered question takes an answer, checked by the
         # UPDATE itself; the interview's time is added in SQL, not read-modify-written.
-        session = object_session(answer)
-        assert session is not None
-        result = session.execute(
-            update(MockAnswer)
-            .where(MockAnswer.id == answer.id, MockAnswer.answered_at.is_(None))
-            .values(answer=data, score=float(score), time_used_s=float(time_used_s),
-                    over_time=bool(over_time), answered_at=self._now())
-            .execution_options(synchronize_session="fetch")
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        session = mocks.session_of(answer)
+        values = {"answer": data, "score": float(score), "time_used_s": float(time_used_s),
+                  "over_time": bool(over_time), "answered_at": self._now()}
+        if not mocks.answer_if_unanswered(session, answer, values, time_used_s):
             raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
-        session.execute(
-            update(MockInterview)
-            .where(MockInterview.id == mock.id)
-            .values(elapsed_s=func.coalesce(MockInterview.elapsed_s, 0.0) + float(time_used_s))
-            .execution_options(synchronize_session="fetch")
-        )
 
     @staticmethod
     def _late(answer: MockAnswer, time_used_s: float) -> bool:
@@ -373,7 +365,8 @@ class MockService:
         user's corrected ticks, one per key point) override them. Score = share covered.
         An answer stored provisionally by `score_qa` is confirmed: its ticks and score are
         replaced, its time and answer text stay as scored."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "qa", provisional_ok=True)
             item = session.get(Item, answer.item_id) if answer.item_id else None
             if answer.answered_at is not None:  # scored before: this is its confirmation
@@ -394,7 +387,8 @@ class MockService:
         """Store a typed answer with its automatic ticks as soon as it is scored (counted as
         answered; `answer_qa` confirms or corrects the ticks). Raises `MockAnswerTaken` if
         the question was already answered (e.g. confirmed before this write ran)."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "qa")
             item = session.get(Item, answer.item_id) if answer.item_id else None
             data, score = self._qa_data(item, text, None)
@@ -405,15 +399,8 @@ class MockService:
     def _confirm(self, answer: MockAnswer, data: dict[str, Any], score: float) -> None:
         # Compare-and-swap on the provisional row's own answered_at (the write lock is held
         # since BEGIN IMMEDIATE): a second confirmation from elsewhere changes nothing.
-        session = object_session(answer)
-        assert session is not None
-        result = session.execute(
-            update(MockAnswer)
-            .where(MockAnswer.id == answer.id, MockAnswer.answered_at == answer.answered_at)
-            .values(answer=data, score=float(score))
-            .execution_options(synchronize_session="fetch")
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
+        session = mocks.session_of(answer)
+        if not mocks.confirm_answer(session, answer, {"answer": data, "score": float(score)}):
             raise MockAnswerTaken(f"question {answer.position} was answered elsewhere; this answer was not saved")
 
     @staticmethod
@@ -432,7 +419,8 @@ class MockService:
     def answer_mcq(self, mock_id: int, position: int, choice: str | int, time_used_s: float) -> MockQuestion:
         """Save an MCQ choice (letter "A"–"D" or index 0–3); score 1 if right, else 0."""
         letter = self._choice_letter(choice)
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "mcq")
             item = session.get(Item, answer.item_id) if answer.item_id else None
             correct = (item.payload or {}).get("answer") if item is not None else None
@@ -448,10 +436,11 @@ class MockService:
         """Grade and store a drill answer through `DrillService.submit`, its DrillAttempt
         linked to the interview, in one transaction. A format error stores nothing and costs
         nothing."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, "drill")
             submission = self.drills.submit(
-                self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+                self._problem(answer.spec), answers, int(round(time_used_s * 1000)), mock_id=mock.id, tx=tx
             )
             if submission.attempt is None:
                 return DrillOutcome(verdict=submission.verdict, format_error=True, question=None, attempt_id=None)
@@ -478,7 +467,8 @@ class MockService:
         drill part that cannot be read counts as blank; the typed text is kept, but such a
         verdict is not stored as a DrillAttempt (a format error is never an attempt).
         """
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock, answer = self._open_question(session, mock_id, position, None)
             kind = answer.kind
             item = session.get(Item, answer.item_id) if answer.item_id and kind != "drill" else None
@@ -490,13 +480,13 @@ class MockService:
                 score = 1.0 if letter is not None and letter == correct else 0.0
                 data = {"choice": letter, "correct": correct}
             else:
-                data, score = self._timed_out_drill(session, mock, answer, partial, time_used_s)
+                data, score = self._timed_out_drill(tx, mock, answer, partial, time_used_s)
             data["timed_out"] = True
             self._save(mock, answer, data, score, time_used_s, True)
             return self._question(answer, item)
 
     def _timed_out_drill(
-        self, session: Session, mock: MockInterview, answer: MockAnswer, partial: Any, time_used_s: float
+        self, tx: Tx, mock: MockInterview, answer: MockAnswer, partial: Any, time_used_s: float
     ) -> tuple[dict[str, Any], float]:
         """What was typed when the time ran out, graded and stored as an attempt through
         `DrillService.submit`; with an unreadable part, only the readable parts are scored
@@ -507,7 +497,7 @@ class MockService:
             return data, 0.0
         problem = self._problem(answer.spec)
         submission = self.drills.submit(
-            problem, typed, int(round(time_used_s * 1000)), mock_id=mock.id, session=session
+            problem, typed, int(round(time_used_s * 1000)), mock_id=mock.id, tx=tx
         )
         if submission.attempt is not None:
             data["attempt_id"] = submission.attempt.attempt_id
@@ -524,7 +514,8 @@ class MockService:
         """Quit mid-way: keep everything answered so far; it can be resumed. `open_question`
         (position, seconds spent on it, what was typed) is the question on screen: its draft
         and its clock are kept on its unanswered row, for `resume`. `elapsed_s` counts it."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
                 raise MockError(f"interview {mock_id} is already completed")
@@ -545,7 +536,8 @@ class MockService:
 
         The seconds a quit left on an open question leave the interview's elapsed time
         again: they are that question's clock now, and come back in with its answer."""
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status == COMPLETED:
                 raise MockError(f"interview {mock_id} is already completed")
@@ -568,7 +560,8 @@ class MockService:
         Unanswered questions are not rated. Calling `finish` again only rates what is
         left unrated (each rating stores its review id in the answer).
         """
-        with self.db.session() as session, session.begin():
+        with self.db.transaction(write=True) as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             if mock.status != COMPLETED:
                 scores = [a.score or 0.0 for a in mock.answers]
@@ -589,14 +582,12 @@ class MockService:
                     attempt = session.get(DrillAttempt, attempt_id)
                     if attempt is not None and attempt.diagnosis:
                         mistaken.add(a.position)
-            card_ids = dict(
-                session.execute(select(Card.item_id, Card.id).where(Card.item_id.in_([p[1] for p in pending]))).all()
-            )
+            card_ids = mocks.card_ids_of(session, [p[1] for p in pending])
         for position, item_id, score, time_used_s in pending:
             card_id = card_ids.get(item_id)
             if card_id is None:
                 continue
-            rating = int(Rating.Again) if score < MISS_THRESHOLD or position in mistaken else int(Rating.Good)
+            rating = mock_rating(score, mistake=position in mistaken)
             result = self.study.answer(
                 card_id,
                 rating,
@@ -605,7 +596,8 @@ class MockService:
                 answer={"mock_id": mock_id, "position": position},
                 score=score,
             )
-            with self.db.session() as session, session.begin():
+            with self.db.transaction(write=True) as tx:
+                session = tx.session()
                 answer = self._answer_row(session, self._mock(session, mock_id), position)
                 answer.answer = {**(answer.answer or {}), "review_id": result.review_id}
                 attempt_id = (answer.answer or {}).get("attempt_id")
@@ -620,10 +612,11 @@ class MockService:
         """The report of any interview (a running or abandoned one is scored as it stands).
 
         A drill question counts toward the content tags it practises (see `mock_topics`)."""
-        with self.db.session() as session:
+        with self.db.transaction() as tx:
+            session = tx.session()
             mock = self._mock(session, mock_id)
             view = self._view(session, mock, with_payload=False)
-            practised = drill_topics(session, {q.spec.get("type", "") for q in view.questions if q.kind == "drill"})
+            practised = drill_topics(tx, {q.spec.get("type", "") for q in view.questions if q.kind == "drill"})
             rows: list[ReportQuestion] = []
             for q in view.questions:
                 drill = (
@@ -649,7 +642,7 @@ class MockService:
                     )
                 )
             topics = topic_scores(rows)
-            weakest = weakest_topics(session, topics)
+            weakest = weakest_topics(tx, topics)
             total = view.score if view.score is not None else (sum(r.score for r in rows) / len(rows) if rows else 0.0)
             return MockReport(
                 mock_id=view.mock_id,
@@ -674,20 +667,9 @@ class MockService:
     # -- history --------------------------------------------------------------
     def history(self, limit: int = 200) -> list[MockSummary]:
         """Past interviews, newest first."""
-        with self.db.session() as session:
-            counts = {
-                mock_id: (total, answered)
-                for mock_id, total, answered in session.execute(
-                    select(
-                        MockAnswer.mock_id,
-                        func.count(MockAnswer.id),
-                        func.count(MockAnswer.answered_at),
-                    ).group_by(MockAnswer.mock_id)
-                )
-            }
-            mocks = session.scalars(
-                select(MockInterview).order_by(MockInterview.started_at.desc(), MockInterview.id.desc()).limit(limit)
-            ).all()
+        with self.db.transaction() as tx:
+            session = tx.session()
+            counts = mocks.answer_counts(session)
             return [
                 MockSummary(
                     mock_id=m.id,
@@ -700,16 +682,11 @@ class MockService:
                     answered=counts.get(m.id, (0, 0))[1],
                     seed=m.seed,
                 )
-                for m in mocks
+                for m in mocks.newest_mocks(session, limit)
             ]
 
     def score_trend(self, limit: int = 30) -> list[tuple[datetime, float]]:
         """(date, score) of the last `limit` completed interviews, oldest first (for a chart)."""
-        with self.db.session() as session:
-            rows = session.execute(
-                select(MockInterview.started_at, MockInterview.score)
-                .where(MockInterview.status == COMPLETED, MockInterview.score.is_not(None))
-                .order_by(MockInterview.started_at.desc(), MockInterview.id.desc())
-                .limit(limit)
-            ).all()
+        with self.db.transaction() as tx:
+            rows = mocks.completed_scores(tx.session(), COMPLETED, limit)
         return [(from_naive_utc(started), float(score)) for started, score in reversed(rows) if score is not None]

@@ -14,15 +14,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from fsrs import Rating
-from sqlalchemy import func, literal_column, select
-from sqlalchemy.orm import Session
-
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.drills import skill_item_id
 from quizapp.srs.mock_views import MISS_THRESHOLD, MockConfig
-from quizapp.store.models import Card, Item, MockAnswer, Review
+from quizapp.store import mocks
+from quizapp.store.models import Item
 from quizapp.store.sync import SKILL_PREFIX
+from quizapp.store.tx import Tx
 
 RECENT_LAPSE_WINDOW = timedelta(days=30)
 
@@ -56,27 +54,12 @@ def seeded_rng(seed: int, stream: str) -> random.Random:
 
 
 def item_weights(
-    session: Session, item_ids: Sequence[str], retrievability: Mapping[str, float], now: datetime
+    session: Tx, item_ids: Sequence[str], retrievability: Mapping[str, float], now: datetime
 ) -> dict[str, float]:
     """Selection weight of each item (see `weakness_weight`); `now` is naive UTC."""
-    rows = session.execute(select(Card.item_id, Card.id, Card.reps).where(Card.item_id.in_(list(item_ids)))).all()
-    card_of = {item_id: (card_id, reps) for item_id, card_id, reps in rows}
-    # Counted here, not grouped in SQL: a GROUP BY would walk every review in card order. The
-    # recent Again answers come from ix_reviews_lapses (partial, so `rating = 1` is literal).
-    recent = Counter(
-        session.scalars(
-            select(Review.card_id).where(
-                Review.rating == literal_column(str(int(Rating.Again))), Review.reviewed_at >= now - RECENT_LAPSE_WINDOW
-            )
-        ).all()
-    )
-    misses = dict(
-        session.execute(
-            select(MockAnswer.item_id, func.count(MockAnswer.id))
-            .where(MockAnswer.answered_at.is_not(None), MockAnswer.score < MISS_THRESHOLD)
-            .group_by(MockAnswer.item_id)
-        ).all()
-    )
+    card_of = {item_id: (card_id, reps) for item_id, card_id, reps in mocks.cards_of(session, list(item_ids))}
+    recent = Counter(mocks.again_cards_since(session, now - RECENT_LAPSE_WINDOW))
+    misses = mocks.misses_per_item(session, MISS_THRESHOLD)
     weights = {}
     for item_id in item_ids:
         card_id, reps = card_of.get(item_id, (None, 0))
@@ -86,15 +69,9 @@ def item_weights(
     return weights
 
 
-def candidates(session: Session, kind: str, topics: Sequence[str]) -> list[Item]:
+def candidates(session: Tx, kind: str, topics: Sequence[str]) -> list[Item]:
     """Active, unsuspended items of `kind`, by id; only those with one of `topics` when given."""
-    query = (
-        select(Item)
-        .join(Card, Card.item_id == Item.id)
-        .where(Item.kind == kind, Item.retired_at.is_(None), Card.suspended.is_(False))
-        .order_by(Item.id)
-    )
-    items = list(session.scalars(query))
+    items = mocks.shown_items(session, kind)
     if topics:
         wanted = set(topics)
         items = [item for item in items if wanted & set(item.tags or [])]
@@ -102,7 +79,7 @@ def candidates(session: Session, kind: str, topics: Sequence[str]) -> list[Item]
 
 
 def drill_types(
-    session: Session, chosen_qa: Sequence[Item], topics: Sequence[str], matched_any: bool
+    session: Tx, chosen_qa: Sequence[Item], topics: Sequence[str], matched_any: bool
 ) -> list[str]:
     """Drill types practised by the chosen Q&A items, else by the topics' Q&A items, else
     topics that are themselves drill type ids, else every type — unless topics were
@@ -120,7 +97,7 @@ def drill_types(
 
 
 def select_questions(
-    session: Session, config: MockConfig, seed: int, retrievability: Mapping[str, float], now: datetime
+    session: Tx, config: MockConfig, seed: int, retrievability: Mapping[str, float], now: datetime
 ) -> list[dict[str, Any]]:
     """The interview's questions as {"kind", "item_id", "spec"} rows: Q&A, then MCQ, then drills.
 
@@ -144,11 +121,7 @@ def select_questions(
             )
 
     if config.n_drill and (types := drill_types(session, chosen["qa"], config.topics, matched_any)):
-        suspended = set(
-            session.scalars(
-                select(Card.item_id).where(Card.item_id.like(f"{SKILL_PREFIX}%"), Card.suspended.is_(True))
-            )
-        )
+        suspended = mocks.suspended_items_like(session, SKILL_PREFIX)
         skill_ids = [skill_item_id(t) for t in types if skill_item_id(t) not in suspended] or [
             skill_item_id(t) for t in types
         ]

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
-
 from quizapp.srs.mock_views import COMPLETED, ReportQuestion, TopicScore, WeakTopic
-from quizapp.store.models import Card, Item, MockAnswer, MockInterview
+from quizapp.store import mocks
+from quizapp.store.tx import Tx
 
 DRILL_TOPIC_LIMIT = 2  # a drill counts toward at most this many content tags
 WEAKEST_LIMIT = 3
@@ -27,7 +25,7 @@ def drill_fallback_topic(drill_type: str) -> str:
     return f"drill:{drill_type}"
 
 
-def drill_topics(session: Session, drill_types: Iterable[str]) -> dict[str, list[str]]:
+def drill_topics(session: Tx, drill_types: Iterable[str]) -> dict[str, list[str]]:
     """For each drill type, the content tags it practises, most common first.
 
     Tags are counted over the active Q&A items whose payload `drills` contains the type;
@@ -38,10 +36,7 @@ def drill_topics(session: Session, drill_types: Iterable[str]) -> dict[str, list
     counts: dict[str, Counter[str]] = {t: Counter() for t in wanted}
     first_index: dict[str, dict[str, int]] = {t: {} for t in wanted}
     if wanted:
-        rows = session.execute(
-            select(Item.payload, Item.tags).where(Item.kind == "qa", Item.retired_at.is_(None)).order_by(Item.id)
-        ).all()
-        for payload, tags in rows:
+        for payload, tags in mocks.active_qa_payloads(session):
             for drill_type in set((payload or {}).get("drills", []) or []) & wanted:
                 for index, tag in enumerate(tags or []):
                     counts[drill_type][tag] += 1
@@ -63,16 +58,11 @@ def question_topics(kind: str, tags: Sequence[str], drill_type: str, practised: 
     return list(practised[drill_type]) if kind == "drill" else list(tags)
 
 
-def completed_topic_scores(session: Session) -> dict[str, tuple[float, int]]:
+def completed_topic_scores(session: Tx) -> dict[str, tuple[float, int]]:
     """Per topic, the mean score and the number of questions over all completed interviews,
     counted as each report counts them (the same topics; an unanswered question scores 0), so
     Stats shows for one interview the score its report shows."""
-    rows = session.execute(
-        select(MockAnswer.kind, MockAnswer.spec, MockAnswer.score, Item.tags)
-        .join(MockInterview, MockInterview.id == MockAnswer.mock_id)
-        .outerjoin(Item, Item.id == MockAnswer.item_id)
-        .where(MockInterview.status == COMPLETED)
-    ).all()
+    rows = mocks.answers_of_mocks(session, COMPLETED)
     practised = drill_topics(session, {(spec or {}).get("type", "") for kind, spec, _, _ in rows if kind == "drill"})
     totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     for kind, spec, score, tags in rows:
@@ -99,17 +89,12 @@ def topic_scores(rows: Sequence[ReportQuestion]) -> list[TopicScore]:
     ]
 
 
-def topic_items(session: Session, topic: str) -> list[str]:
+def topic_items(session: Tx, topic: str) -> list[str]:
     """Active, unsuspended bank items with this tag (make_due_now would unsuspend others)."""
-    items = session.execute(
-        select(Item.id, Item.tags)
-        .join(Card, Card.item_id == Item.id)
-        .where(Item.kind.in_(("qa", "mcq")), Item.retired_at.is_(None), Card.suspended.is_(False))
-    ).all()
-    return [item_id for item_id, tags in items if topic in (tags or [])]
+    return [item_id for item_id, tags in mocks.shown_bank_tags(session) if topic in (tags or [])]
 
 
-def weakest_topics(session: Session, topics: Sequence[TopicScore]) -> list[WeakTopic]:
+def weakest_topics(session: Tx, topics: Sequence[TopicScore]) -> list[WeakTopic]:
     """Up to three topics, lowest mean first; a topic scored 1.0 is never weak. Each one's
     items are the interview's items with that topic plus the topic's bank items."""
     weak = sorted((t for t in topics if t.score < 1.0), key=lambda t: (t.score, -t.questions, t.topic))

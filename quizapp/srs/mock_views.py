@@ -13,10 +13,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from quizapp.srs.rating import MISS_THRESHOLD as MISS_THRESHOLD  # the rating policy's
 from quizapp.srs.views import ItemContent
 from quizapp.store.errors import ChangedElsewhere
-
-MISS_THRESHOLD = 0.6  # a question scored below this is "missed": rated Again when finished
 
 IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
 

@@ -16,7 +16,6 @@ A fit that can move every parameter needs 64 usable reviews, so that is the mini
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,7 +24,6 @@ from typing import Any
 
 from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
-from quizapp.srs import queue
 from quizapp.srs.clock import Clock, to_naive_utc
 
 # MIN_USABLE_REVIEWS, REFIT_GROWTH and FitStatus live with the parameters (Home reads them
@@ -36,9 +34,13 @@ from quizapp.srs.fsrs_parameters import REFIT_GROWTH as REFIT_GROWTH
 from quizapp.srs.fsrs_parameters import FitStatus as FitStatus
 from quizapp.srs.fsrs_parameters import parameters_in_force, parameters_problem
 from quizapp.srs.readiness import Days
-from quizapp.srs.review_history import TrainingSet, histories, read_rows, training_set
+from quizapp.srs.review_history import TrainingSet, histories, training_set
 from quizapp.srs.settings import Settings, save_settings, settings_from_rows
+from quizapp.store import cards as cards_store
+from quizapp.store import settings as stored_settings
 from quizapp.store.database import Database
+from quizapp.store.reviews import history_rows
+from quizapp.store.tx import Tx
 
 
 class NotEnoughReviews(Exception):
@@ -116,9 +118,9 @@ Progress = Callable[[str], None]
 def read_training_set(db: Database, clock: Clock) -> tuple[TrainingSet, Settings, date]:
     """The collection's reviews as FSRS's training set, the settings, today's study day:
     one read transaction."""
-    with queue.step_transaction(db) as cur:
-        settings = settings_from_rows(queue.settings_rows(cur))
-        cards = histories(read_rows(cur))
+    with db.transaction() as cur:
+        settings = settings_from_rows(stored_settings.rows(cur))
+        cards = histories(history_rows(cur))
     today = Days(clock.local_tz(), settings.day_rollover_hour).of(to_naive_utc(clock.now()))
     return training_set(cards), settings, today
 
@@ -192,10 +194,10 @@ def save_fit(db: Database, fit: Fit) -> None:
 
 def reset_parameters(db: Database) -> bool:
     """Back to FSRS's defaults (one write); False when they are already in force."""
-    with db.session() as session:
+    with db.transaction() as tx:
         from quizapp.srs.settings import load_settings
 
-        base = load_settings(session)
+        base = load_settings(tx)
     if base.fsrs_parameters is None and base.fsrs_fitted_on is None and base.fsrs_fit_reviews is None:
         return False
     _save(db, base.model_copy(update={"fsrs_parameters": None, "fsrs_fitted_on": None, "fsrs_fit_reviews": None}),
@@ -206,25 +208,23 @@ def reset_parameters(db: Database) -> bool:
 def _save(db: Database, settings: Settings, base: Settings) -> None:
     """The settings and every card's memory state under the new parameters, in one write
     transaction (the settings' compare-and-swap decides whether it commits)."""
-    with db.session() as session, session.begin():
-        save_settings(session, settings, base)
-        restate_cards(queue.cursor(session), parameters_in_force(settings))
+    with db.transaction(write=True) as tx:
+        save_settings(tx, settings, base)
+        restate_cards(tx, parameters_in_force(settings))
 
 
-def restate_cards(cur: sqlite3.Cursor, parameters: Sequence[float]) -> int:
+def restate_cards(cur: Tx, parameters: Sequence[float]) -> int:
     """Recompute each reviewed card's stability and difficulty from its whole history with
     `parameters`, as Anki does whenever the parameters change, so that readiness, Browse's
     "recall now" and the next answer start from what these parameters say about the card.
     Due dates are kept (Anki's default, "reschedule cards on change" off): a card moves to
     the new schedule at its next review. Each written card's version rises, so a window
     that showed it before refuses a stale answer. Returns the number of cards written."""
-    cards = histories(read_rows(cur))
+    cards = histories(history_rows(cur))
     if not cards:
         return 0
     items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)]) for card in cards]
     states = FSRS(list(parameters)).memory_state_batch(items)
-    cur.executemany(
-        "UPDATE cards SET stability = ?, difficulty = ?, version = version + 1 WHERE id = ? AND reps > 0",
-        [(float(state.stability), float(state.difficulty), card.card_id) for card, state in zip(cards, states)],
-    )
+    cards_store.restate(cur, [(card.card_id, float(state.stability), float(state.difficulty))
+                              for card, state in zip(cards, states)])
     return len(cards)

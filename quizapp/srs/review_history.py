@@ -18,7 +18,6 @@ whose history holds no such review. This is how Anki builds its training set
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -54,14 +53,6 @@ class TrainingSet:
     @property
     def usable(self) -> int:
         return len(self.items)
-
-
-def read_rows(cur: sqlite3.Cursor) -> Iterator[tuple[int, int, int]]:
-    """(card_id, reviewed_at in µs since 1970 UTC, rating) of every review, by card then
-    time: one walk of ix_reviews_card_time. Cram answers (mode 4) left the schedule as it
-    was, so they are no part of the memory history the fit and calibration replay."""
-    yield from cur.execute("SELECT card_id, reviewed_at, rating FROM reviews WHERE mode <> 4 "
-                           "ORDER BY card_id, reviewed_at, id")
 
 
 def histories(rows: Iterable[tuple[int, int, int]]) -> list[CardHistory]:

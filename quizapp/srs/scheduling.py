@@ -12,7 +12,7 @@ from fsrs import Rating, Scheduler, State
 from quizapp.srs.clock import from_naive_utc, to_naive_utc
 from quizapp.srs.fsrs_parameters import parameters_in_force
 from quizapp.srs.settings import Settings
-from quizapp.store.models import Card
+from quizapp.store.reviews import PREV_COLUMNS
 
 RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
@@ -65,30 +65,10 @@ def fsrs_values(fsrs_card: FsrsCard) -> dict[str, Any]:
     }
 
 
-def apply_fsrs(card: Card, fsrs_card: FsrsCard) -> None:
-    card.state = int(fsrs_card.state)
-    card.step = fsrs_card.step
-    card.stability = fsrs_card.stability
-    card.difficulty = fsrs_card.difficulty
-    card.due = to_naive_utc(fsrs_card.due)
-    card.last_review = to_naive_utc(fsrs_card.last_review) if fsrs_card.last_review else None
-
-
-SNAPSHOT_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech", "suspended")
-
-
-def snapshot(card: Card) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    for name in SNAPSHOT_FIELDS:
-        value = getattr(card, name)
-        data[name] = value.isoformat() if isinstance(value, datetime) else value
-    return data
-
-
 def restore_values(data: dict[str, Any]) -> dict[str, Any]:
     """The card columns a snapshot holds (what undo writes back)."""
     values: dict[str, Any] = {}
-    for name in SNAPSHOT_FIELDS:
+    for name in PREV_COLUMNS:
         value = data.get(name)
         if name in ("due", "last_review") and value is not None:
             value = datetime.fromisoformat(value)
@@ -96,7 +76,8 @@ def restore_values(data: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def restore(card: Card, data: dict[str, Any]) -> None:
+def restore(card: Any, data: dict[str, Any]) -> None:
+    """Put a snapshot's values on a card object (tests rewind an ORM Card with it)."""
     for name, value in restore_values(data).items():
         setattr(card, name, value)
 

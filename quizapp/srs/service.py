@@ -10,13 +10,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from fsrs import Rating, State
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
 from quizapp.content.bilingual import texts_of
-from quizapp.srs import queue
-from quizapp.srs.cas import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
-from quizapp.srs.cas import update_card
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import INSTANT, DayCounter, DueCounts
 from quizapp.srs.home_figures import HomeFigures
@@ -39,8 +34,14 @@ from quizapp.srs.views import (
     StudyCard,
     StudyView,
 )
+from quizapp.store import cards, items, reviews, stats_queries
+from quizapp.store import settings as stored_settings
+from quizapp.store.cards import CardRow
+from quizapp.store.codes import LEARNING_STATES, REVIEW_STATE
 from quizapp.store.database import Database
-from quizapp.store.models import Card, Item, Review
+from quizapp.store.errors import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
+from quizapp.store.models import Card, Item
+from quizapp.store.tx import Tx
 
 LEARN_AHEAD = timedelta(minutes=20)
 KINDS = ("qa", "mcq", "skill")
@@ -94,15 +95,15 @@ class StudyService:
 
     # -- settings -------------------------------------------------------------
     def settings(self) -> Settings:
-        with self.db.session() as session:
-            return load_settings(session)
+        with self.db.transaction() as tx:
+            return load_settings(tx)
 
     def save_settings(self, settings: Settings, base: Settings | None = None) -> None:
         """Store `settings`. With `base` (the settings the screen started from), only the
         fields changed since then are written, and only if nobody else changed them
         meanwhile (ChangedElsewhere otherwise; nothing is written)."""
-        with self.db.session() as session, session.begin():
-            save_settings(session, settings, base)
+        with self.db.transaction(write=True) as tx:
+            save_settings(tx, settings, base)
 
     # -- time -----------------------------------------------------------------
     def now(self) -> datetime:
@@ -122,27 +123,21 @@ class StudyService:
         return self.days.day_window(moment, rollover_hour)
 
     # -- counts ---------------------------------------------------------------
-    def _active_cards(self, kind: str | None = None):
-        query = select(Card, Item.kind).join(Item).where(Item.retired_at.is_(None), Card.suspended.is_(False))
-        if kind:
-            query = query.where(Item.kind == kind)
-        return query
-
     def due_counts(self) -> DueCounts:
-        with queue.step_transaction(self.db) as cur:
-            return self.days.due_counts(cur, settings_from_rows(queue.settings_rows(cur), shared=True))
+        with self.db.transaction() as cur:
+            return self.days.due_counts(cur, settings_from_rows(stored_settings.rows(cur), shared=True))
 
     def home_figures(self) -> HomeFigures:
         """Home's counts, readiness and the settings, from one read transaction (what
         `quizapp.srs.home_figures` reads without the service on an ordinary start)."""
-        with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+        with self.db.transaction() as cur:
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             return HomeFigures(self.days.due_counts(cur, settings), readiness(cur, self.clock, settings), settings)
 
     def new_allowance_left(self, kind: str) -> int:
         """How many more new cards of `kind` today's limit allows (whether or not any exist)."""
-        with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+        with self.db.transaction() as cur:
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             new_done, _ = self.days.today(cur, settings)[1].get(kind, (0, 0))
         return max(0, settings.new_per_day - new_done)
 
@@ -152,15 +147,15 @@ class StudyService:
 
         `only_item` studies one item now regardless of due date (browse → "study now").
         Each candidate query walks a partial index of cards in the order it wants and stops
-        at the first card that fits (quizapp.srs.queue), so the cost does not grow with the
+        at the first card that fits (quizapp.store.cards), so the cost does not grow with the
         collection.
         """
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             if only_item is not None:
-                found = queue.read_card_and_item(cur, item_id=only_item)
+                found = cards.read_with_item(cur, item_id=only_item)
             else:
-                settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+                settings = settings_from_rows(stored_settings.rows(cur), shared=True)
                 day_start, by_kind = self.days.today(cur, settings)
                 found = self._next_on(cur, kind, settings, by_kind.get(kind, (0, 0)), day_start, now, list(exclude))
         return StudyCard(card_view(found[0], found[1]), found[2]) if found else None
@@ -170,8 +165,8 @@ class StudyService:
         next card (as `next_card`), its buttons' intervals, how many cards of `kind` are due
         now and how many new ones today's limit still allows."""
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+        with self.db.transaction() as cur:
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
             found = self._next_on(cur, kind, settings, today, day_start, now, [])
@@ -180,36 +175,36 @@ class StudyService:
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
 
-    def _next_on(self, cur: queue.Cursor, kind: str, settings: Settings, today: tuple[int, int],
+    def _next_on(self, cur: Tx, kind: str, settings: Settings, today: tuple[int, int],
                  day_start: datetime, now: datetime,
-                 excluded: list[int]) -> tuple[queue.CardRow, str, dict[str, Any]] | None:
+                 excluded: list[int]) -> tuple[CardRow, str, dict[str, Any]] | None:
         """Learning cards due today, then (under the review limit) learning cards left from
         an earlier day and due reviews, then new cards, then today's learning due soon."""
         new_done, reviews_done = today
-        learning = queue.LEARNING_STATES
-        card_id = queue.earliest_due(cur, kind, learning, now, excluded, since=day_start)
+        learning = LEARNING_STATES
+        card_id = cards.earliest_due(cur, kind, learning, now, excluded, since=day_start)
         if card_id is None and reviews_done < settings.reviews_per_day:
-            card_id = queue.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
+            card_id = cards.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
             if card_id is None:
-                card_id = queue.earliest_due(cur, kind, (queue.REVIEW_STATE,), now, excluded)
+                card_id = cards.earliest_due(cur, kind, (REVIEW_STATE,), now, excluded)
         if card_id is None and new_done < settings.new_per_day:
-            card_id = queue.first_new(cur, kind, excluded)
+            card_id = cards.first_new(cur, kind, excluded)
         if card_id is None:
-            card_id = queue.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
+            card_id = cards.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
         if card_id is None:
             return None
-        return queue.read_card_and_item(cur, card_id=card_id)
+        return cards.read_with_item(cur, card_id=card_id)
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
         """What each rating would schedule for the card now (the buttons' intervals)."""
-        with queue.step_transaction(self.db) as cur:
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
-            card = queue.read_card(cur, card_id)
+        with self.db.transaction() as cur:
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
+            card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         return self._intervals(card, settings)
 
-    def _intervals(self, card: queue.CardRow, settings: Settings) -> dict[int, timedelta]:
+    def _intervals(self, card: CardRow, settings: Settings) -> dict[int, timedelta]:
         scheduler = make_scheduler(settings, fuzz=False)
         return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
 
@@ -226,7 +221,7 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record one answer in its own transaction; refuse it if the card changed meanwhile."""
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             return self._answer_on(
                 cur, card_id, rating, mode=mode, expected_version=expected_version,
                 duration_ms=duration_ms, answer=answer, score=score,
@@ -234,7 +229,7 @@ class StudyService:
 
     def answer_in(
         self,
-        session: Session,
+        tx: Tx,
         card_id: int,
         rating: int,
         *,
@@ -245,20 +240,17 @@ class StudyService:
         score: float | None = None,
     ) -> AnswerResult:
         """Record an answer inside the caller's transaction (a drill attempt and its review
-        commit together). The caller commits."""
+        commit together). The caller's Tx commits."""
         result = self._answer_on(
-            queue.cursor(session), card_id, rating, mode=mode, expected_version=expected_version,
+            tx, card_id, rating, mode=mode, expected_version=expected_version,
             duration_ms=duration_ms, answer=answer, score=score,
         )
-        # Written past the ORM: a Card the session has loaded reloads on its next use.
-        for obj in list(session.identity_map.values()):
-            if isinstance(obj, Card) and obj.id == card_id:
-                session.expire(obj)
+        tx.written_past_orm(Card, card_id)
         return result
 
     def _answer_on(
         self,
-        cur: queue.Cursor,
+        cur: Tx,
         card_id: int,
         rating: int,
         *,
@@ -270,10 +262,10 @@ class StudyService:
     ) -> AnswerResult:
         """One row read, the compare-and-swap UPDATE, one INSERT (whose trigger counts the
         answer in review_tallies), all on `cur` in its transaction."""
-        settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+        settings = settings_from_rows(stored_settings.rows(cur), shared=True)
         scheduler = make_scheduler(settings)
         now = self.now()
-        card = queue.read_card(cur, card_id)
+        card = cards.read(cur, card_id)
         if card is None:
             raise KeyError(card_id)
         # The version the user saw; without one (drills rate what they just graded), the one
@@ -288,21 +280,19 @@ class StudyService:
             if values["lapses"] >= settings.leech_threshold and not card.leech:
                 values["leech"] = True
                 leech_now = True
-        if not queue.swap_card(cur, card_id, version, values):
-            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        review_id = queue.insert_review(
+        after = cards.swap(cur, card, version, values)
+        review_id = reviews.insert(
             cur, card, mode=mode, rating=int(rating), reviewed_at=to_naive_utc(now),
             duration_ms=duration_ms, answer=answer, score=score,
         )
-        after = card.with_values({**values, "version": version + 1})
         return AnswerResult(review_id=review_id, card=card_view(after, card.kind or ""), rating=int(rating),
                             leech_now=leech_now)
 
     def undo(self, review_id: int) -> CardView:
         """Restore the card as it was before `review_id` and delete that review."""
-        # On the driver, as an answer is written (quizapp.srs.queue): through the ORM the
+        # On the driver, as an answer is written (quizapp.store.cards): through the ORM the
         # same reads and writes cost several times the answer itself.
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             return self._undo_on(cur, review_id)[0]
 
     def undo_view(self, review_id: int, kind: str) -> StudyView:
@@ -310,35 +300,34 @@ class StudyService:
         restored card (shown again whatever its due time), its buttons' intervals, the
         cards of `kind` due now and the new cards today's limit still allows."""
         now = to_naive_utc(self.now())
-        with queue.step_transaction(self.db, write=True) as cur:
+        with self.db.transaction(write=True) as cur:
             card_id = self._undo_on(cur, review_id)[1]
-            settings = settings_from_rows(queue.settings_rows(cur), shared=True)
+            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
             day_start, by_kind = self.days.today(cur, settings)
             today = by_kind.get(kind, (0, 0))
-            found = queue.read_card_and_item(cur, card_id=card_id)
+            found = cards.read_with_item(cur, card_id=card_id)
             due, _new = self.days.kind_due(cur, kind, settings, today, day_start, now)
         card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
         preview = self._intervals(found[0], settings) if found else {}
         return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
 
-    def _undo_on(self, cur: queue.Cursor, review_id: int) -> tuple[CardView, int]:
-        found = queue.read_snapshot(cur, review_id)
+    def _undo_on(self, cur: Tx, review_id: int) -> tuple[CardView, int]:
+        found = reviews.snapshot(cur, review_id)
         if found is None:
             raise UndoError("nothing to undo (the answer is already gone)")
         # Undoing today's answer leaves the days before today as they were: the streak
         # remembered for them stays (recounting it probes every day of a long streak).
-        self.days.forget_streak(queue.answered_at(cur, review_id))
+        self.days.forget_streak(reviews.answered_at(cur, review_id))
         card_id, before = found
-        card = queue.read_card(cur, card_id)
+        card = cards.read(cur, card_id)
         if card is None:
             raise UndoError("nothing to undo (the card is gone)")
-        if queue.latest_review(cur, card_id) != review_id:
+        if reviews.latest(cur, card_id) != review_id:
             raise UndoError("the card was answered again after this; undo that first")
         values = restore_values(before)
-        if not queue.swap_card(cur, card_id, card.version, values):
-            raise StaleCard(f"card {card.item_id} changed elsewhere since it was shown; nothing was saved")
-        queue.delete_review(cur, review_id)
-        return card_view(card.with_values({**values, "version": card.version + 1}), card.kind or ""), card_id
+        after = cards.swap(cur, card, card.version, values)
+        reviews.delete(cur, review_id)
+        return card_view(after, card.kind or ""), card_id
 
     # -- browse ---------------------------------------------------------------
     def search(
@@ -347,47 +336,42 @@ class StudyService:
     ) -> list[ItemSummary]:
         """Items matching `text` (`Q24`, words in any language), `tags` and `label`, best
         first, `limit` of them after the first `offset` (quizapp.srs.search)."""
-        with queue.step_transaction(self.db) as cur:
+        with self.db.transaction() as cur:
             return search_items(cur, text, kind, include_retired, limit, tags, label, offset)
 
     def item_detail(self, item_id: str) -> ItemDetail | None:
         settings = self.settings()
         scheduler = make_scheduler(settings)
-        with self.db.session() as session:
-            item = session.get(Item, item_id)
-            if item is None:
+        with self.db.transaction() as tx:
+            found = items.with_card(tx, item_id)
+            if found is None:
                 return None
-            card = item.card
+            item, card = found
             retrievability = None
-            reviews: list[ReviewView] = []
+            history: list[ReviewView] = []
             if card is not None:
                 if card.reps:
                     retrievability = float(scheduler.get_card_retrievability(to_fsrs(card), self.now()))
-                # Newest first, in ix_reviews_card_time's order (an imported older answer
-                # sits at its own time, not where its id would put it).
-                history = (select(Review).where(Review.card_id == card.id)
-                           .order_by(Review.reviewed_at.desc(), Review.id.desc()))
-                reviews = [
-                    ReviewView(r.id, r.mode, r.rating, from_naive_utc(r.reviewed_at), r.duration_ms, r.score)
-                    for r in session.scalars(history)
-                ]
+                history = [ReviewView(review_id, mode, rating, from_naive_utc(at), duration_ms, score)
+                           for review_id, mode, rating, at, duration_ms, score in reviews.of_card(tx, card.id)]
             return ItemDetail(
                 summary=summary_view(item, card),
                 item=dict(item.payload),
                 card=card_view(card, item.kind) if card else None,
                 retrievability=retrievability,
-                reviews=reviews,
+                reviews=history,
             )
 
     def set_suspended(self, item_id: str, suspended: bool, expected_version: int | None = None) -> None:
         """Suspend or unsuspend; with `expected_version` (the card as shown), refuse with
         StaleCard if it changed meanwhile."""
-        with self.db.session() as session, session.begin():
-            card = session.scalar(select(Card).where(Card.item_id == item_id))
-            if card is None:
+        with self.db.transaction(write=True) as tx:
+            found = cards.by_item(tx, [item_id])
+            if not found:
                 raise KeyError(item_id)
-            version = card.version if expected_version is None else expected_version
-            update_card(session, card, version, {"suspended": suspended})
+            card = found[0]
+            cards.swap(tx, card, card.version if expected_version is None else expected_version,
+                       {"suspended": suspended})
 
     def make_due_now(self, item_ids: Sequence[str]) -> int:
         """Pull cards forward so they are due now (mock report → "review these").
@@ -396,38 +380,29 @@ class StudyService:
         that were not due yet or were suspended. A new card is unsuspended but stays new, and
         one already due was counted before."""
         now = to_naive_utc(self.now())
-        with self.db.session() as session, session.begin():
-            cards = session.scalars(select(Card).where(Card.item_id.in_(list(item_ids)))).all()
+        with self.db.transaction(write=True) as tx:
             became_due = 0
-            for card in cards:
+            for card in cards.by_item(tx, list(item_ids)):
                 values: dict[str, Any] = {"suspended": False}
                 if card.reps > 0 and (card.due > now or card.suspended):
                     became_due += 1
                 if card.reps > 0 and card.due > now:
                     values["due"] = now
-                update_card(session, card, card.version, values)
+                cards.swap(tx, card, card.version, values)
             return became_due
 
     def totals(self) -> dict[str, int]:
-        from quizapp.store.models import DrillAttempt, MockInterview
-
-        with self.db.session() as session:
-            return {
-                # Cram answers are counted apart (quizapp.srs.cram; `cram_reviews` in stats).
-                "reviews_total": session.scalar(select(func.count(Review.id)).where(Review.mode != "cram")) or 0,
-                "cards_studied": session.scalar(select(func.count(Card.id)).where(Card.reps > 0)) or 0,
-                "drill_attempts": session.scalar(select(func.count(DrillAttempt.id))) or 0,
-                "mock_interviews": session.scalar(select(func.count(MockInterview.id))) or 0,
-            }
+        # Cram answers are counted apart (quizapp.srs.cram; `cram_reviews` in stats).
+        with self.db.transaction() as tx:
+            return stats_queries.collection_totals(tx)
 
     def retrievabilities(self, kind: str | None = None) -> dict[str, float]:
         """Current recall probability per item id (0 for never-reviewed), for weak-item selection."""
         scheduler = make_scheduler(self.settings())
         now = self.now()
-        with self.db.session() as session:
-            rows = session.execute(self._active_cards(kind)).all()
-            return {
-                card.item_id: (float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0)
-                for card, _ in rows
-            }
-
+        with self.db.transaction() as tx:
+            rows = cards.shown_with_items(tx, kind)
+        return {
+            card.item_id: (float(scheduler.get_card_retrievability(to_fsrs(card), now)) if card.reps else 0.0)
+            for card, _tags, _number in rows
+        }

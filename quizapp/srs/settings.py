@@ -11,10 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from quizapp.srs.fsrs_parameters import parameters_problem
 from quizapp.srs.settings_limits import DEFAULT_LANGUAGE, DEFAULT_THEME, LIMITS, iso_date
+from quizapp.store import settings as stored_settings
 from quizapp.store.errors import ChangedElsewhere
 
-if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts read settings without it
-    from sqlalchemy.orm import Session
+if TYPE_CHECKING:
+    from quizapp.store.tx import Tx
 
 
 def _field(name: str) -> Any:
@@ -95,9 +96,9 @@ class Settings(BaseModel):
 _PARSED: dict[tuple[tuple[str, str], ...], Settings] = {}
 
 
-def load_settings(session: Session) -> Settings:
+def load_settings(tx: Tx) -> Settings:
     """Read settings; an invalid stored value falls back to its default instead of failing."""
-    return settings_from_rows(session.connection().exec_driver_sql("SELECT key, value FROM settings"))
+    return settings_from_rows(stored_settings.rows(tx))
 
 
 def settings_from_rows(rows: Iterable[Sequence[Any]], shared: bool = False) -> Settings:
@@ -123,7 +124,7 @@ def settings_from_rows(rows: Iterable[Sequence[Any]], shared: bool = False) -> S
     return parsed if shared else parsed.model_copy(deep=True)
 
 
-def save_settings(session: Session, settings: Settings, base: Settings | None = None) -> None:
+def save_settings(tx: Tx, settings: Settings, base: Settings | None = None) -> None:
     """Write settings in the caller's (write) transaction.
 
     With `base` — the settings the user started editing from — only the fields changed since
@@ -131,24 +132,18 @@ def save_settings(session: Session, settings: Settings, base: Settings | None = 
     of that field meanwhile, ChangedElsewhere is raised and the caller's transaction rolls
     back. Two windows changing different settings then both keep their change.
     """
-    from sqlalchemy import select
-
-    from quizapp.store.models import Setting
-
     data = settings.model_dump(mode="json")
     before = base.model_dump(mode="json") if base is not None else None
-    stored = load_settings(session).model_dump(mode="json")
-    existing = {row.key: row for row in session.scalars(select(Setting))}
+    stored = load_settings(tx).model_dump(mode="json")
+    changed: dict[str, Any] = {}
     for key, value in data.items():
         if before is not None:
             if value == before[key]:
                 continue  # not changed here: leave whatever is stored
             if stored[key] != before[key] and stored[key] != value:
                 raise ChangedElsewhere(f"the setting {key} was changed elsewhere; nothing was saved")
-        if key in existing:
-            existing[key].value = value
-        else:
-            session.add(Setting(key=key, value=value))
+        changed[key] = value
+    stored_settings.write(tx, changed)
 
 
 def setting_problem(key: str, value: object) -> str | None:

@@ -17,17 +17,13 @@ The result is plain data (`StudyStats`), used by the Stats screen, Home and
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from fsrs import State
-from sqlalchemy import text
-from sqlalchemy.orm import Session
 
-from quizapp.srs import queue
 from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
@@ -35,10 +31,12 @@ from quizapp.srs.mock_topics import completed_topic_scores
 from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
-from quizapp.srs.readiness import TopicReadiness, ensure_pow, parse_interview_date, recall_by_topic, recall_curve
+from quizapp.srs.readiness import TopicReadiness, parse_interview_date, recall_by_topic, recall_curve
 from quizapp.srs.settings import Settings
+from quizapp.store import stats_queries
+from quizapp.store.codes import QUARTER_US, quarter_of
 from quizapp.store.database import Database
-from quizapp.store.models import QUARTER_US, TALLY_COLUMNS, quarter_of
+from quizapp.store.tx import Tx
 
 HEATMAP_DAYS = 365
 FORECAST_DAYS = 30
@@ -54,7 +52,6 @@ INTERVAL_BUCKETS: tuple[tuple[str, int, int | None], ...] = (
 )
 STATE_COLUMNS = ("new", "learning", "review", "relearning", "suspended")
 _STATE_NAMES: dict[int, str] = {State.Learning: "learning", State.Review: "review", State.Relearning: "relearning"}
-_TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"  # how SQLAlchemy stores a naive DateTime in SQLite
 
 
 @dataclass(frozen=True)
@@ -237,19 +234,6 @@ def _spans(windows: list[_Window]) -> list[tuple[datetime, datetime]]:
     return spans
 
 
-def _ranges_json(bounds: list[tuple[Any, Any]]) -> str:
-    return json.dumps([[low, high] for low, high in bounds])
-
-
-# Each plain day is one correlated count over an index range: 365 of them cost less than
-# grouping a year of rows.
-_RANGES = "SELECT key, json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high FROM json_each(:ranges)"
-
-
-def _fmt(moment: datetime) -> str:
-    return moment.strftime(_TIME_FORMAT)
-
-
 def study_stats(db: Database, clock: Clock, settings: Settings, calibration: bool = True) -> StudyStats:
     """Every figure of the Stats screen, from a handful of aggregate queries (and, with
     `calibration`, `with_calibration`'s replay of the history)."""
@@ -263,18 +247,17 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
     at_interview = days.start(interview) if interview is not None and interview >= today else None
     factor, decay = recall_curve(settings)
 
-    with db.session() as session:
-        cur = queue.cursor(session)
-        ensure_pow(cur.connection)
+    with db.transaction() as cur:
         topics, overall = recall_by_topic(cur, now, at_interview, factor, decay)
-        mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(session))
+        mock_by_topic: dict[str, tuple[float | None, int]] = dict(completed_topic_scores(cur))
         topics = [
             TopicReadiness(**{**asdict(t), "mock_score": mock_by_topic.get(t.topic, (None, 0))[0],
                               "mock_answers": mock_by_topic.get(t.topic, (None, 0))[1]})
             for t in topics
         ]
-        heatmap_counts = _reviews_per_day(session, days, today)
-        forecast_counts = _forecast(session, days, today)
+        heatmap_counts = _reviews_per_day(cur, days, today)
+        forecast_counts = _forecast(cur, days, today)
+        totals = stats_queries.totals(cur)
         stats = StudyStats(
             today=today,
             interview_date=interview,
@@ -286,16 +269,16 @@ def study_stats(db: Database, clock: Clock, settings: Settings, calibration: boo
                       for i in range(FORECAST_DAYS)],
             heatmap=[(d, heatmap_counts.get(d, 0))
                      for d in (today - timedelta(days=i) for i in reversed(range(HEATMAP_DAYS)))],
-            retention=_retention(session),
-            intervals=_intervals(session),
-            states=_states(session),
-            skills=_skills(session, now),
-            mock_trend=_mock_trend(session, days),
-            mistakes=_mistakes(session, days),
+            retention=_retention(cur),
+            intervals=_intervals(cur),
+            states=_states(cur),
+            skills=_skills(cur, now),
+            mock_trend=_mock_trend(cur, days),
+            mistakes=_mistakes(cur, days),
             # Cram answers are counted apart (mode 4, quizapp.srs.cram).
-            reviews_total=session.execute(text("SELECT count(*) FROM reviews WHERE mode <> 4")).scalar_one(),
-            cram_reviews=session.execute(text("SELECT count(*) FROM reviews WHERE mode = 4")).scalar_one(),
-            leeches=session.execute(text("SELECT count(*) FROM cards WHERE leech")).scalar_one(),
+            reviews_total=totals[0],
+            cram_reviews=totals[1],
+            leeches=totals[2],
             # Home's own count (it is not bounded by the heatmap's year: a 500-day streak
             # is 500 here too).
             streak=DayCounter(clock).streak(cur, settings, bool(heatmap_counts.get(today))),
@@ -309,7 +292,7 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     Unlike the other figures this reads every review (each card's history is replayed with
     the parameters in force), so its cost grows with the history: the Stats screen draws
     the rest first and adds this when it is ready."""
-    with queue.step_transaction(db) as cur:
+    with db.transaction() as cur:
         found = readiness_range(cur, clock, settings)
     return replace(
         stats,
@@ -320,65 +303,40 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     )
 
 
-def _reviews_per_day(session: Session, days: _Days, today: date) -> Counter[date]:
+def _reviews_per_day(tx: Tx, days: _Days, today: date) -> Counter[date]:
     """Answers per study day over the heatmap's year, from the quarter-hour tallies
     (revision 0004): one range sum per day, whatever the number of reviews."""
-    total = " + ".join(TALLY_COLUMNS)
     windows = _windows(days, today - timedelta(days=HEATMAP_DAYS - 1), HEATMAP_DAYS)
     plain = [w for w in windows if w.plain]
     counts: Counter[date] = Counter()
-    rows = session.execute(
-        text(f"SELECT w.key, (SELECT total({total}) FROM review_tallies "
-             f"WHERE quarter >= w.low AND quarter < w.high) FROM ({_RANGES}) w"),
-        {"ranges": _ranges_json([(quarter_of(w.start), quarter_of(w.end)) for w in plain])},
-    ).all()
-    for index, n in rows:
+    for index, n in stats_queries.answers_in_quarters(tx, [(quarter_of(w.start), quarter_of(w.end)) for w in plain]):
         counts[plain[index].day] += int(n)
     for start, end in _spans(windows):
-        for quarter, n in session.execute(
-            text(f"SELECT quarter, {total} FROM review_tallies WHERE quarter >= :start AND quarter < :end"),
-            {"start": quarter_of(start), "end": quarter_of(end)},
-        ):
+        for quarter, n in stats_queries.answers_per_quarter(tx, quarter_of(start), quarter_of(end)):
             counts[days.of(_UNIX_EPOCH + timedelta(microseconds=quarter * QUARTER_US))] += n
     return counts
 
 
-# Cards that count as due: studied, not suspended, not retired (the terms of the partial
-# index ix_cards_due_studied, word for word, so SQLite uses it).
-_DUE_CARDS = "reps > 0 AND suspended = 0 AND retired = 0"
-
-
-def _forecast(session: Session, days: _Days, today: date) -> Counter[date]:
+def _forecast(tx: Tx, days: _Days, today: date) -> Counter[date]:
     """Cards due per day; everything already due (overdue included) counts on today."""
     windows = _windows(days, today + timedelta(days=1), FORECAST_DAYS - 1)
     counts: Counter[date] = Counter()
-    counts[today] += session.execute(
-        text(f"SELECT count(*) FROM cards WHERE due < :tomorrow AND {_DUE_CARDS}"),
-        {"tomorrow": _fmt(windows[0].start if windows else days.start(today + timedelta(days=1)))},
-    ).scalar_one()
+    counts[today] += stats_queries.due_before(tx, windows[0].start if windows else days.start(today + timedelta(days=1)))
     plain = [w for w in windows if w.plain]
-    rows = session.execute(
-        text(f"SELECT w.key, (SELECT count(*) FROM cards WHERE due >= w.low AND due < w.high AND {_DUE_CARDS}) "
-             f"FROM ({_RANGES}) w"),
-        {"ranges": _ranges_json([(_fmt(w.start), _fmt(w.end)) for w in plain])},
-    ).all()
-    for index, n in rows:
+    for index, n in stats_queries.due_in_ranges(tx, [(w.start, w.end) for w in plain]):
         counts[plain[index].day] += n
     for start, end in _spans(windows):
-        for (due,) in session.execute(
-            text(f"SELECT due FROM cards WHERE due >= :start AND due < :end AND {_DUE_CARDS}"),
-            {"start": _fmt(start), "end": _fmt(end)},
-        ):
-            counts[days.of(_parse(due))] += 1
+        for due in stats_queries.due_times(tx, start, end):
+            counts[days.of(due)] += 1
     return counts
 
 
-def _retention(session: Session) -> list[RetentionBucket]:
+def _retention(tx: Tx) -> list[RetentionBucket]:
     """True retention: of the answers given a day or more after the card's previous answer,
     the share not rated Again, per interval bucket. The database keeps the answers per
     whole day of gap (review_gaps, revision 0005), so this reads a few hundred rows."""
     found = {label: [0, 0] for label, _, _ in RETENTION_BUCKETS}
-    for day, answers, passed in session.execute(text("SELECT day, answers, passed FROM review_gaps")):
+    for day, answers, passed in stats_queries.review_gaps(tx):
         for label, low, high in RETENTION_BUCKETS:
             if day >= low and (high is None or day < high):
                 found[label][0] += answers
@@ -387,83 +345,32 @@ def _retention(session: Session) -> list[RetentionBucket]:
     return [RetentionBucket(label, low, high, *found[label]) for label, low, high in RETENTION_BUCKETS]
 
 
-def _intervals(session: Session) -> list[tuple[str, int]]:
+def _intervals(tx: Tx) -> list[tuple[str, int]]:
     """Current intervals (due − last review) of the cards in review."""
-    cases = " ".join(
-        f"WHEN ivl >= {low}" + (f" AND ivl < {high}" if high is not None else "") + f" THEN '{label}'"
-        for label, low, high in INTERVAL_BUCKETS
-    )
-    rows = session.execute(
-        text(
-            f"SELECT CASE {cases} END, count(*) FROM ("
-            "  SELECT julianday(due) - julianday(last_review) AS ivl FROM cards"
-            "  WHERE state = 2 AND NOT suspended AND last_review IS NOT NULL"
-            "  LIMIT -1"  # evaluated once per card, not once per WHEN (LIMIT keeps the subquery whole)
-            ") GROUP BY 1"
-        )
-    ).all()
-    found = {label: int(n) for label, n in rows}
+    found = {label: int(n) for label, n in stats_queries.interval_counts(tx, INTERVAL_BUCKETS)}
     return [(label, found.get(label, 0)) for label, _, _ in INTERVAL_BUCKETS]
 
 
-def _states(session: Session) -> dict[str, dict[str, int]]:
-    rows = session.execute(
-        text(
-            "SELECT kind, CASE WHEN suspended THEN 'suspended' WHEN reps = 0 THEN 'new' "
-            "ELSE state END, count(*) FROM cards WHERE retired = 0 GROUP BY 1, 2"
-        )
-    ).all()
+def _states(tx: Tx) -> dict[str, dict[str, int]]:
     states = {kind: dict.fromkeys(STATE_COLUMNS, 0) for kind in ("qa", "mcq", "skill")}
-    for kind, state, n in rows:
+    for kind, state, n in stats_queries.state_counts(tx):
         column = state if isinstance(state, str) and not state.isdigit() else _STATE_NAMES.get(int(state), "review")
         states.setdefault(kind, dict.fromkeys(STATE_COLUMNS, 0))[column] += n
     return states
 
 
-def _skills(session: Session, now: datetime) -> list[SkillAccuracy]:
-    rows = session.execute(
-        text(
-            "SELECT type, count(*), sum(score >= 0.9999), avg(score), "
-            "sum(created_at >= :recent), avg(CASE WHEN created_at >= :recent THEN score END) "
-            "FROM drill_attempts GROUP BY type ORDER BY type"
-        ),
-        {"recent": _fmt(now - timedelta(days=30))},
-    ).all()
+def _skills(tx: Tx, now: datetime) -> list[SkillAccuracy]:
     return [
         SkillAccuracy(str(t), int(n), int(ok or 0), float(mean), int(recent or 0),
                       float(recent_mean) if recent_mean is not None else None)
-        for t, n, ok, mean, recent, recent_mean in rows
+        for t, n, ok, mean, recent, recent_mean in stats_queries.skill_rows(tx, now - timedelta(days=30))
     ]
 
 
-def _mock_trend(session: Session, days: _Days) -> list[MockPoint]:
-    rows = session.execute(
-        text(
-            "SELECT id, finished_at, score FROM mock_interviews "
-            "WHERE status = 'completed' AND score IS NOT NULL AND finished_at IS NOT NULL "
-            "ORDER BY finished_at, id"
-        )
-    ).all()
-    return [MockPoint(int(i), days.of(_parse(finished)), float(score)) for i, finished, score in rows]
+def _mock_trend(tx: Tx, days: _Days) -> list[MockPoint]:
+    return [MockPoint(i, days.of(finished), score) for i, finished, score in stats_queries.completed_mocks(tx)]
 
 
-def _mistakes(session: Session, days: _Days) -> list[FrequentMistake]:
-    rows = session.execute(
-        text(
-            # Per attempt, not per part: one mistake made in three parts of one attempt is
-            # one mistake. Only well-formed entries count: a stored value of another shape
-            # (an old or hand-edited row) is passed over, never a "malformed JSON" error.
-            "SELECT d.type, json_extract(m.value, '$.mistake') AS mistake, count(DISTINCT d.id), "
-            "max(d.created_at) "
-            "FROM drill_attempts d JOIN json_each(CASE WHEN json_valid(d.diagnosis) "
-            "AND json_type(d.diagnosis) = 'array' THEN d.diagnosis ELSE '[]' END) m "
-            "WHERE m.type = 'object' AND json_type(m.value, '$.mistake') = 'text' "
-            "GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC LIMIT :limit"
-        ),
-        {"limit": MISTAKE_LIMIT},
-    ).all()
-    return [FrequentMistake(str(t), str(m), int(n), days.of(_parse(last))) for t, m, n, last in rows]
+def _mistakes(tx: Tx, days: _Days) -> list[FrequentMistake]:
+    return [FrequentMistake(t, m, n, days.of(last)) for t, m, n, last in stats_queries.frequent_mistakes(tx, MISTAKE_LIMIT)]
 
-
-def _parse(value: Any) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))

@@ -1,6 +1,8 @@
-"""How some values are coded in the database: times as integer microseconds, quarter-hours,
-modes and kinds by position, JSON as compact UTF-8. Plain Python (no SQLAlchemy), so that the plain-sqlite3 readers
-(`quizapp.srs.queue`, Home's counts before the models load) share them with the models."""
+"""How some values are coded in the database: times as SQLAlchemy's DateTime text or as
+integer microseconds, quarter-hours, modes, kinds and card states by position, JSON as
+compact UTF-8, and the partial indexes' conditions. Defined once, here; plain Python (no
+SQLAlchemy), so that the driver-level statements (`quizapp.store.cards`,
+`quizapp.store.reviews`, Home's counts before the models load) share them with the models."""
 
 from __future__ import annotations
 
@@ -9,6 +11,27 @@ from datetime import datetime
 from typing import Any
 
 EPOCH = datetime(1970, 1, 1)
+
+# How SQLAlchemy's DateTime stores a naive-UTC datetime on SQLite (cards.due, last_review):
+# text that sorts as the time does, so the queue's range conditions compare text.
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
+
+
+def stored_time(moment: datetime) -> str:
+    """A naive-UTC datetime as the DateTime columns store it."""
+    return moment.strftime(TIME_FORMAT)
+
+
+# The partial indexes' conditions (models.py; revision 0004 made them). SQLite uses a partial
+# index only for a query that repeats its WHERE terms word for word: every such query
+# includes one of these texts.
+STUDIED_SHOWN = "reps > 0 AND suspended = 0 AND retired = 0"  # ix_cards_queue, ix_cards_due_studied
+NEW_SHOWN = "reps = 0 AND suspended = 0 AND retired = 0"  # ix_cards_new
+
+# cards.state: fsrs.State's values (1 Learning, 2 Review, 3 Relearning); a card never
+# answered has state 1 and reps 0.
+LEARNING_STATE, REVIEW_STATE, RELEARNING_STATE = 1, 2, 3
+LEARNING_STATES = (LEARNING_STATE, RELEARNING_STATE)
 
 
 def to_micros(value: datetime) -> int:

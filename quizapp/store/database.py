@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +40,7 @@ from quizapp.store.errors import (
 )
 from quizapp.store.models import json_text
 from quizapp.store.preflight import head_revision, known_revisions, stored_revision
+from quizapp.store.tx import Tx, transaction
 from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_committed, wal_problem
 
 if TYPE_CHECKING:
@@ -230,6 +232,8 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: 
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn) -> None:
+        if conn.connection.driver_connection.in_transaction:
+            return  # a Tx's session (quizapp.store.tx): the Tx began the transaction and ends it
         writing = bool(conn.get_execution_options().get(_IMMEDIATE))
         if writing and lost:
             raise WalLost(lost_message(lost[0]))
@@ -431,7 +435,12 @@ class Database:
     def session(self) -> Session:
         return self.Session()
 
-    # For the answer path's own driver-level transactions (quizapp.srs.queue), which the
+    def transaction(self, write: bool = False) -> AbstractContextManager[Tx]:
+        """The one transaction type (quizapp.store.tx): a read snapshot, or with `write` the
+        write lock first; `tx.session()` for the ORM on the same connection."""
+        return transaction(self, write)
+
+    # For the answer path's own driver-level transactions (quizapp.store.tx), which the
     # engine's begin/commit events do not see.
     def refuse_if_wal_lost(self) -> None:
         if self.wal_lost:

@@ -103,3 +103,10 @@ class ChangedElsewhere(Exception):
     Raised by compare-and-swap writes (`UPDATE … WHERE id = ? AND version = ?` matching no
     row); the transaction is rolled back, so nothing was saved. Screens show it as a notice.
     """
+
+
+class StaleCard(ChangedElsewhere):
+    """The card changed since it was shown (another window answered it); nothing was saved."""
+
+    def __init__(self, item_id: object) -> None:
+        super().__init__(f"card {item_id} changed elsewhere since it was shown; nothing was saved")

@@ -17,6 +17,7 @@ from sqlalchemy.types import TypeDecorator
 from quizapp.store.codes import EPOCH as _EPOCH
 from quizapp.store.codes import KINDS as KINDS
 from quizapp.store.codes import MODES as MODES
+from quizapp.store.codes import NEW_SHOWN, STUDIED_SHOWN
 from quizapp.store.codes import QUARTER_US as QUARTER_US
 from quizapp.store.codes import TALLY_COLUMNS as TALLY_COLUMNS
 from quizapp.store.codes import json_text as json_text
@@ -102,11 +103,11 @@ class Card(Base):
     # (kind, state, due); new cards that can be shown, in bank order. Partial indexes: a
     # query repeats their WHERE terms word for word (QUEUE_WHERE / NEW_WHERE) to use them.
     __table_args__ = (
-        Index("ix_cards_queue", "kind", "state", "due", sqlite_where=text("reps > 0 AND suspended = 0 AND retired = 0")),
+        Index("ix_cards_queue", "kind", "state", "due", sqlite_where=text(STUDIED_SHOWN)),
         Index("ix_cards_new", "kind", "source_no", "item_id",
-              sqlite_where=text("reps = 0 AND suspended = 0 AND retired = 0")),
+              sqlite_where=text(NEW_SHOWN)),
         # The stats' forecast: cards that can fall due, by due time (revision 0005).
-        Index("ix_cards_due_studied", "due", sqlite_where=text("reps > 0 AND suspended = 0 AND retired = 0")),
+        Index("ix_cards_due_studied", "due", sqlite_where=text(STUDIED_SHOWN)),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
+    from quizapp.srs.collection import Collection
     from quizapp.srs.drills import DrillService
     from quizapp.srs.mock import MockService
     from quizapp.srs.service import StudyService
@@ -20,33 +21,28 @@ if TYPE_CHECKING:
 
 @dataclass
 class Backend:
-    """An open database with its study service; screens reach the data only through it."""
+    """An open database with its collection (quizapp.srs.collection, made once); screens
+    reach the data only through it."""
 
-    service: StudyService
+    collection: Collection
     db_path: Path
     content_errors: list[str] = field(default_factory=list)
     skipped_decks: list[str] = field(default_factory=list)  # deck files not loaded at all
 
-    _drills: DrillService | None = None
-    _mocks: MockService | None = None
+    @property
+    def service(self) -> StudyService:
+        """The collection's study service."""
+        return self.collection.study
 
     @property
     def drills(self) -> DrillService:
         """Drill attempts and skill cards (NumPy engine imported on first use)."""
-        if self._drills is None:
-            from quizapp.srs.drills import DrillService
-
-            self._drills = DrillService(self.service.db, self.service.clock)
-        return self._drills
+        return self.collection.drills
 
     @property
     def mocks(self) -> MockService:
         """Mock interviews: assembly, timed answers, reports, history."""
-        if self._mocks is None:
-            from quizapp.srs.mock import MockService
-
-            self._mocks = MockService(self.service.db, self.service.clock)
-        return self._mocks
+        return self.collection.mocks
 
     def close(self) -> None:
         self.service.db.close()
@@ -55,11 +51,11 @@ class Backend:
 def open_backend(db_path: Path | str | None, extra_content: Sequence[Path], clock: Clock | None) -> Backend:
     """Open (create/upgrade) the database, sync the content, build the study service."""
     from quizapp.srs.bootstrap import prepare
-    from quizapp.srs.service import StudyService
+    from quizapp.srs.collection import Collection
 
     prepared = prepare(db_path, extra_content, clock)
     return Backend(
-        service=StudyService(prepared.db, clock),
+        collection=Collection(prepared.db, clock),
         db_path=prepared.db.path,
         content_errors=[str(error) for error in prepared.content_errors],
         skipped_decks=[Path(name).name for name in prepared.skipped_files],

@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select, text
 
-from quizapp.srs import queue
 from quizapp.srs.clock import to_naive_utc
 from quizapp.srs.service import KINDS, StudyService
+from quizapp.store import reviews
 from quizapp.store.models import Card, Review, to_micros
 
 
@@ -33,8 +33,8 @@ def _walk(study: StudyService, start: datetime, end: datetime) -> dict[str, tupl
 
 
 def _tallied(study: StudyService, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
-    with study.db.session() as session:
-        return queue.day_tallies(queue.cursor(session), start, end)
+    with study.db.transaction() as tx:
+        return reviews.day_tallies(tx, start, end)
 
 
 def _answer(study: StudyService, kind: str, rating: int = 3) -> int:
@@ -156,8 +156,8 @@ def test_undo_of_an_answer_from_before_today_recounts_the_streak_and_of_today_do
     today = _answer(study, "mcq")
     assert study.due_counts().streak == 4
     probes = []
-    real = queue.studied_between
-    monkeypatch.setattr(queue, "studied_between", lambda *a: probes.append(a) or real(*a))
+    real = reviews.studied_between
+    monkeypatch.setattr(reviews, "studied_between", lambda *a: probes.append(a) or real(*a))
     study.undo(today)  # today's answer: the past days stand, and are not probed again
     assert study.due_counts().streak == 3 and probes == []
     study.undo(days[-1])  # yesterday's answer (its card's newest review): yesterday is empty now

@@ -9,7 +9,8 @@ from conftest import reopen
 from fsrs import Rating
 from sqlalchemy import func, select
 
-from quizapp.srs.drills import DrillService, rating_for_score
+from quizapp.srs.drills import DrillService
+from quizapp.srs.rating import drill_rating as rating_for_score
 from quizapp.srs.scheduling import make_scheduler, restore, to_fsrs
 from quizapp.store.models import Card, DrillAttempt, Review
 

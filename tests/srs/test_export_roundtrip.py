@@ -201,8 +201,8 @@ def test_fitted_fsrs_parameters_survive_export_and_import(full, tmp_path, clock)
     try:
         with target.db.session() as session, session.begin():
             import_json(session, data, now=clock.now())
-        with target.db.session() as session:
-            settings = load_settings(session)
+        with target.db.transaction() as tx:
+            settings = load_settings(tx)
     finally:
         target.db.close()
     assert (settings.fsrs_parameters, settings.fsrs_fitted_on, settings.fsrs_fit_reviews) == (fitted, "2026-02-20", 1234)

@@ -298,12 +298,12 @@ def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock
     fit = optimize.fit_collection(prepared.db, clock)
     optimize.save_fit(prepared.db, fit)
     after = cards()
-    with optimize.queue.step_transaction(prepared.db) as cur:
-        from quizapp.srs.review_history import read_rows
+    with prepared.db.transaction() as cur:
+        from quizapp.store.reviews import history_rows
 
         ids = dict(cur.execute("SELECT id, item_id FROM cards").fetchall())
         expected = {ids[h.card_id]: FSRS(fit.parameters).memory_state(
-            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(history_rows(cur))}
     for item_id, (stability, difficulty, due, version) in after.items():
         assert stability == pytest.approx(expected[item_id].stability, rel=1e-6)
         assert difficulty == pytest.approx(expected[item_id].difficulty, rel=1e-6)
@@ -312,19 +312,18 @@ def test_saving_a_fit_restates_every_card_and_keeps_its_due_date(prepared, clock
     assert any(after[i][0] != pytest.approx(before[i][0], rel=1e-3) for i in after)
     assert study.home_figures().readiness.now != readiness_before
     assert optimize.reset_parameters(prepared.db)
-    with optimize.queue.step_transaction(prepared.db) as cur:
+    with prepared.db.transaction() as cur:
         defaults = {ids[h.card_id]: FSRS(list(DEFAULTS)).memory_state(
-            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(read_rows(cur))}
+            FSRSItem([FSRSReview(r, g) for r, g in zip(h.ratings, h.delta_t)])) for h in histories(history_rows(cur))}
     for item_id, (stability, _difficulty, _due, _version) in cards().items():
         assert stability == pytest.approx(defaults[item_id].stability, rel=1e-6)
 
 
 def test_calibration_is_worked_out_again_when_the_reviews_change(prepared, clock, study):
-    from quizapp.srs import queue
     from quizapp.srs.calibration import readiness_range
 
     def usable_in_calibration() -> int:
-        with queue.step_transaction(prepared.db) as cur:
+        with prepared.db.transaction() as cur:
             return readiness_range(cur, clock, study.settings()).calibration.reviews
 
     add_learner(prepared.db, simulate(20, 240, seed=9, start=PAST))
@@ -333,9 +332,9 @@ def test_calibration_is_worked_out_again_when_the_reviews_change(prepared, clock
     add_learner(prepared.db, simulate(20, 240, seed=10, start=PAST), prefix="more")
     assert usable_in_calibration() == optimize.usable_reviews(prepared.db, clock) > first
     # Other parameters: another calibration of the same reviews.
-    with queue.step_transaction(prepared.db) as cur:
+    with prepared.db.transaction() as cur:
         other = readiness_range(cur, clock, study.settings().model_copy(
             update={"fsrs_parameters": list(TRUE_PARAMETERS)})).calibration
-    with queue.step_transaction(prepared.db) as cur:
+    with prepared.db.transaction() as cur:
         mine = readiness_range(cur, clock, study.settings()).calibration
     assert other.reviews == mine.reviews and other != mine

@@ -31,17 +31,17 @@ def test_an_invalid_stored_setting_falls_back_and_a_caller_cannot_change_another
     first.new_per_day = 1
     again = study.settings()
     assert again.learning_steps_min == [1.0, 10.0] and again.new_per_day == 20
-    with study.db.session() as session:
-        assert load_settings(session) == again
+    with study.db.transaction() as tx:
+        assert load_settings(tx) == again
 
 
 def test_an_answer_returns_the_stored_card_and_expires_a_loaded_one(study, clock):
     shown = study.next_card("qa")
-    with study.db.session() as session:
+    with study.db.transaction(write=True) as tx:
+        session = tx.session()
         loaded = session.get(Card, shown.card.card_id)
         assert loaded.reps == 0
-        result = study.answer_in(session, shown.card.card_id, 3, mode="study", expected_version=shown.card.version)
-        session.commit()
+        result = study.answer_in(tx, shown.card.card_id, 3, mode="study", expected_version=shown.card.version)
         assert loaded.reps == 1  # reloaded, not the stale object
     with study.db.session() as session:
         stored = session.scalars(select(Card).where(Card.id == shown.card.card_id)).one()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.srs.collection import Collection
 from quizapp.tui import deliver
 from quizapp.tui.backend import Backend
 from quizapp.tui.deliver import deliver_export
@@ -30,7 +31,7 @@ class FakeApp:
 @pytest.fixture
 def backend(db, clock):
     service = open_service(db, clock)
-    yield Backend(service=service, db_path=db)
+    yield Backend(collection=Collection(service.db, study=service), db_path=db)
     service.db.close()
 
 

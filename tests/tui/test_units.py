@@ -12,8 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quizapp.i18n.formatting import short_time
+from quizapp.srs.rating import FAST_MS
+from quizapp.srs.rating import mcq_rating as auto_rating
 from quizapp.tui.format import one_line
-from quizapp.tui.screens.quiz import FAST_MS, auto_rating
 from quizapp.tui.screens.settings import format_value, parse_value
 from tests.tui.conftest import START, open_service
 

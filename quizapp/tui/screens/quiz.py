@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from quizapp.i18n import formatting
+from quizapp.srs.rating import mcq_rating
 from quizapp.tui.screens.session import SessionScreen
 from quizapp.tui.widgets.card_meta import CardMeta
 from quizapp.tui.widgets.math_markdown import MathMarkdown
@@ -20,14 +21,6 @@ from quizapp.tui.widgets.references import ReferenceList
 if TYPE_CHECKING:
     from quizapp.srs.views import StudyCard
 
-FAST_MS = 8_000  # right within this many milliseconds counts as Easy
-
-
-def auto_rating(correct: bool, duration_ms: int) -> int:
-    """wrong → Again, right → Good, right and fast → Easy (fsrs.Rating values)."""
-    if not correct:
-        return 1
-    return 4 if duration_ms <= FAST_MS else 3
 
 
 class QuizScreen(SessionScreen):
@@ -120,7 +113,7 @@ class QuizScreen(SessionScreen):
         duration_ms = self.elapsed_ms()
         correct = letter == self.current.content.answer_letter
         self.chosen = letter
-        self.rating = auto_rating(correct, duration_ms)
+        self.rating = mcq_rating(correct, duration_ms)
         self._set_phase("answered")
         self._render_options()
         self.render_card_texts()

@@ -134,14 +134,12 @@ class StatsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def load(self) -> None:
-        from quizapp.srs.stats import study_stats, with_calibration
-
-        service = self.study
-        settings = service.settings()
+        figures = self.backend.collection.stats
+        settings = self.study.settings()
         # The aggregate figures first; calibration replays every review, so it follows.
-        stats = study_stats(service.db, service.clock, settings, calibration=False)
+        stats = figures.study_stats(settings, calibration=False)
         self.post_message(self.Loaded(stats))
-        self.post_message(self.Loaded(with_calibration(stats, service.db, service.clock, settings)))
+        self.post_message(self.Loaded(figures.with_calibration(stats, settings)))
 
     def on_stats_screen_loaded(self, message: Loaded) -> None:
         self.stats = message.stats

@@ -1,4 +1,5 @@
-"""The study step's queries: index-only plans, today's counters, streak, search.
+"""The statements of quizapp.store (cards, reviews, search, mocks): index-only plans on
+the study step, today's counters, streak, search.
 
 Speed itself is measured in benchmarks/scale.py; here the query plans are checked, so a
 full scan or a sort that grows with the collection fails a test instead of a benchmark.
@@ -7,12 +8,22 @@ full scan or a sort that grows with the collection fails a test instead of a ben
 from __future__ import annotations
 
 import re
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import event, text
 
 from quizapp.srs.service import StudyService
+
+# The srs tests' prepared databases (the fixtures study, drills and their parts); their
+# conftest imports its fake engine as a top-level module.
+sys.path.insert(0, str(Path(__file__).parent.parent / "srs"))
+from tests.srs import conftest as srs_fixtures
+
+globals().update({name: getattr(srs_fixtures, name)
+                  for name in ("clock", "db_path", "drills", "engine", "prepared", "study", "test_deck")})
 
 # A per-step query may SEARCH an index; it must never SCAN a whole table (or a whole
 # index) of cards, reviews or items, nor sort them in a temporary B-tree. A bare
@@ -120,6 +131,22 @@ def test_the_plan_check_catches_a_full_scan(study):
                   ("SELECT total(qa_new) FROM review_tallies WHERE qa_reviews > 0", ()),
                   ("SELECT max(id) FROM reviews WHERE card_id + 0 = ?", (1,))]
     assert len(_bad_plans(study, statements)) == 4
+
+
+def test_the_step_fails_the_check_once_its_index_is_gone(study, clock):
+    """Without the studied cards' indexes the queue's walks scan the cards: the step's own
+    statements (not only hand-written ones) are caught."""
+    _study_some(study, clock)
+    with study.db.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_cards_queue"))
+        conn.execute(text("DROP INDEX ix_cards_due_studied"))
+
+    def step():
+        card = study.next_card("qa")
+        study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
+        study.study_view("qa")
+
+    assert _bad_plans(study, _capture(study, step))
 
 
 def test_new_cards_come_in_bank_order(study):
@@ -233,8 +260,8 @@ def test_the_mock_recent_lapses_query_reads_only_again_answers(study, clock):
     study.answer(card.card.card_id, 1, mode="study", expected_version=card.card.version)
 
     def weights():
-        with study.db.session() as session:
-            found = item_weights(session, [card.card.item_id], {card.card.item_id: 1.0}, to_naive_utc(clock.current))
+        with study.db.transaction() as tx:
+            found = item_weights(tx, [card.card.item_id], {card.card.item_id: 1.0}, to_naive_utc(clock.current))
         assert found[card.card.item_id] == 1.0 + 1.5  # fully recalled, but one Again this month
 
     statements = [s for s in _capture(study, weights) if "FROM reviews" in s[0]]

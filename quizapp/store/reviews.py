@@ -1,0 +1,119 @@
+"""Reviews: the answer's row (with the card as it was, for undo), undo's reads and delete,
+and the quarter-hour tallies of today's answers and the streak.
+
+Plain SQL on a Tx, as the card record (quizapp.store.cards). Times are integer
+microseconds (EpochMicros), the mode its position in MODES, JSON compact UTF-8 — as the
+models' column types store them. `review_tallies` is kept by triggers (revision 0004): a
+day's counts read at most its quarters, never its reviews.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+from quizapp.store.cards import CardRow
+from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
+from quizapp.store.tx import Tx
+
+# The card as it was before the answer, column by column (undo writes it back).
+PREV_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "leech",
+                "suspended")
+_INSERT_COLUMNS = ("card_id", "mode", "rating", "reviewed_at", "duration_ms", "answer", "score",
+                   *(f"prev_{name}" for name in PREV_COLUMNS))
+_INSERT = (f"INSERT INTO reviews ({', '.join(_INSERT_COLUMNS)}) "
+           f"VALUES ({', '.join(':' + name for name in _INSERT_COLUMNS)})")
+_SNAPSHOT = f"SELECT card_id, {', '.join('prev_' + name for name in PREV_COLUMNS)} FROM reviews WHERE id = ?"
+_TODAY = (
+    f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
+)
+CRAM = MODES.index("cram")  # an answer that left the schedule as it was (quizapp.srs.cram)
+_STUDIED = "SELECT 1 FROM review_tallies WHERE quarter >= ? AND quarter < ? LIMIT 1"
+
+
+def _micros(value: datetime | None) -> int | None:
+    return None if value is None else to_micros(value)
+
+
+def insert(tx: Tx, before: CardRow, *, mode: str, rating: int, reviewed_at: datetime,
+           duration_ms: int | None, answer: dict[str, Any] | None, score: float | None) -> int:
+    """The review row, with the card as it was (`before`) for undo; its trigger tallies it."""
+    tx.execute(_INSERT, {
+        "card_id": before.id, "mode": MODES.index(mode), "rating": rating, "reviewed_at": to_micros(reviewed_at),
+        "duration_ms": duration_ms, "answer": None if answer is None else json_text(answer), "score": score,
+        "prev_state": before.state, "prev_step": before.step, "prev_stability": before.stability,
+        "prev_difficulty": before.difficulty, "prev_due": to_micros(before.due),
+        "prev_last_review": _micros(before.last_review), "prev_reps": before.reps, "prev_lapses": before.lapses,
+        "prev_leech": int(before.leech), "prev_suspended": int(before.suspended),
+    })
+    return int(tx.lastrowid)  # type: ignore[arg-type]
+
+
+def snapshot(tx: Tx, review_id: int) -> tuple[int, dict[str, Any]] | None:
+    """A review's card id and the card as it was before it, as `prev_card_of` gives it
+    (times as naive ISO text, flags as bools): what undo writes back."""
+    row = tx.execute(_SNAPSHOT, (review_id,)).fetchone()
+    if row is None:
+        return None
+    before = dict(zip(PREV_COLUMNS, row[1:]))
+    for name in ("due", "last_review"):
+        if before[name] is not None:
+            before[name] = (EPOCH + timedelta(microseconds=before[name])).isoformat()
+    for name in ("leech", "suspended"):
+        before[name] = bool(before[name])
+    return row[0], before
+
+
+def answered_at(tx: Tx, review_id: int) -> datetime | None:
+    """When a review was given (naive UTC), or None if it is gone."""
+    row = tx.execute("SELECT reviewed_at FROM reviews WHERE id = ?", (review_id,)).fetchone()
+    return None if row is None else EPOCH + timedelta(microseconds=row[0])
+
+
+def latest(tx: Tx, card_id: int) -> int | None:
+    """The card's newest review (ix_reviews_card_time: that card's answers only)."""
+    return tx.execute("SELECT max(id) FROM reviews WHERE card_id = ?", (card_id,)).fetchone()[0]
+
+
+def delete(tx: Tx, review_id: int) -> None:
+    """Its triggers take it out of review_tallies and review_gaps; a drill attempt that
+    rated it keeps the attempt (ON DELETE SET NULL)."""
+    tx.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
+
+
+def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
+    """kind -> (new cards introduced, answers of studied cards) between two naive-UTC times
+    (a study day's start and the next one's), from the quarter-hour tallies."""
+    row = tx.execute(_TODAY, (quarter_of(start), quarter_of(end))).fetchone()
+    return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
+
+
+def studied_between(tx: Tx, start: datetime, end: datetime) -> bool:
+    return tx.execute(_STUDIED, (quarter_of(start), quarter_of(end))).fetchone() is not None
+
+
+def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:
+    """(card_id, reviewed_at in µs since 1970 UTC, rating) of every review, by card then
+    time: one walk of ix_reviews_card_time. Cram answers left the schedule as it was, so
+    they are no part of the memory history the fit and calibration replay."""
+    yield from tx.execute(f"SELECT card_id, reviewed_at, rating FROM reviews WHERE mode <> {CRAM} "
+                          "ORDER BY card_id, reviewed_at, id")
+
+
+def history_fingerprint(tx: Tx) -> tuple[Any, ...]:
+    """What a replay of the history depends on: the database file, and the reviews' number,
+    last id and sums of times and ratings (an answer, an undo or an import changes them)."""
+    database = tx.execute("PRAGMA database_list").fetchone()
+    reviews = tx.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
+    return (database[2] if database else None, *reviews)
+
+
+def of_card(tx: Tx, card_id: int) -> list[tuple[int, str, int, datetime, int | None, float | None]]:
+    """(id, mode, rating, reviewed at, duration ms, score) of a card's reviews, newest first
+    in ix_reviews_card_time's order (an imported older answer sits at its own time, not
+    where its id would put it)."""
+    rows = tx.execute("SELECT id, mode, rating, reviewed_at, duration_ms, score FROM reviews WHERE card_id = ? "
+                      "ORDER BY reviewed_at DESC, id DESC", (card_id,))
+    return [(review_id, MODES[mode], rating, EPOCH + timedelta(microseconds=at), duration_ms, score)
+            for review_id, mode, rating, at, duration_ms, score in rows]

@@ -1,0 +1,146 @@
+"""Browse's search: a bank number (`Q24`), words in any language (FTS5), `#tags`, and
+labels, best matches first.
+
+The text index (items_fts, FTS5 with the trigram tokenizer; revision 0003's ITEM_TEXT)
+holds an item's id, question, answer and tags in every language it has — what Browse
+searched before the index; long answers, key points and options are not searched — so
+Chinese and English both match as substrings; trigrams serve CJK without a word segmenter.
+The index keeps which rows hold a trigram, not where (`detail=none`, revision 0007: a
+quarter of the positional index's size), so text of 3 characters or more is found by its
+trigrams (MATCH, from the index) and then checked as a whole with LIKE (ASCII letters in
+any case). Hits are ranked by where the text first appears after the item's id — the
+question comes first, so a hit in the question ranks above one in the answer only —
+then shorter texts first, then bank order. (bm25 needs the positions: without them it
+re-read every hit and took ten times longer at 100,000 items.) Shorter text (common in
+Chinese: 方差, 掩码) has no trigram and is matched with LIKE alone, in bank order.
+
+Matching, filtering, ordering and the limit run on the cards alone (each card carries its
+item's kind, bank number and retired flag: revision 0004); an item's row — whose payload
+runs to overflow pages — is read only for the rows returned.
+
+The statement is built here as SQL text with parameters and run on a Tx, as the study
+step's queries are (`quizapp.store.cards`); quizapp.srs.search turns the rows into
+summaries. Through SQLAlchemy's expression
+language and result rows, building, compiling and processing it was about a third of a
+search at 1,000 cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from quizapp.content.lang import parse_source_ref
+from quizapp.store.tx import Tx
+
+
+@dataclass(frozen=True)
+class LabelFilter:
+    """Items whose label may start with what was typed (`§7.5`, `Quiz 7.25 #3`): those
+    without a bank number whose section starts with `section_prefix`, or whose id starts
+    with one of `id_prefixes`. A superset: the caller checks the label itself."""
+
+    section_prefix: str | None = None
+    id_prefixes: tuple[str, ...] = ()
+
+
+def _like_escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _marks(values: Collection[Any], params: list[Any]) -> str:
+    """`?, ?, …` for `values`, which join `params`."""
+    params.extend(values)
+    return ", ".join("?" * len(values))
+
+
+def _card_filters(kind: str | None, include_retired: bool, params: list[Any]) -> list[str]:
+    filters = ["cards.kind = ?" if kind else "cards.kind IN ('qa', 'mcq')"]
+    if kind:
+        params.append(kind)
+    if not include_retired:
+        filters.append("cards.retired IS 0")
+    return filters
+
+
+def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None, params: list[Any]) -> list[str]:
+    """Conditions on the item row: every `tags` entry names tags of which the item has one
+    (ASCII letters in any case), and the label filter."""
+    filters: list[str] = []
+    for accepted in tags:
+        wanted = _marks(sorted({tag.lower() for tag in accepted}), params)
+        filters.append(f"EXISTS (SELECT 1 FROM json_each(items.tags) WHERE lower(json_each.value) IN ({wanted}))")
+    if label is not None:
+        options = ["items.id LIKE ? ESCAPE '\\'"] * len(label.id_prefixes)
+        params.extend(_like_escaped(prefix) + "%" for prefix in label.id_prefixes)
+        if label.section_prefix is not None:
+            options.append("items.section LIKE ? ESCAPE '\\'")
+            params.append(_like_escaped(label.section_prefix) + "%")
+        filters.append(f"items.source_no IS NULL AND ({' OR '.join(options) if options else '0'})")
+    return filters
+
+
+def trigram_query(text: str) -> str:
+    """An FTS5 query for rows holding every trigram of `text` (each once, quoted)."""
+    grams = dict.fromkeys(text[i:i + 3] for i in range(len(text) - 2))
+    return " ".join('"' + gram.replace('"', '""') + '"' for gram in grams)
+
+
+# Bank order: Q&A before MCQ, numbered items first by number, then by id.
+_ORDER = "cards.kind DESC, cards.source_no IS NULL, cards.source_no, cards.item_id"
+
+
+def search_rows(
+    cur: Tx, text: str = "", kind: str | None = None, include_retired: bool = False, limit: int = 500,
+    tags: Sequence[Collection[str]] = (), label: LabelFilter | None = None, offset: int = 0,
+) -> list[tuple[Any, ...]]:
+    """Items matching `text` (and `tags`, `label`), best first, at most `limit` after the
+    first `offset` (Browse's pages: the order is total, so pages follow on exactly): rows of
+    (id, kind, source_no, group, section, question, tags JSON, retired, suspended, the
+    payload's question as JSON)."""
+    text = text.strip()
+    # Parameters in the order their `?` appear: the ranks' (selected first), then the filters'
+    # (the joins take none).
+    rank_params: list[Any] = []
+    where_params: list[Any] = []
+    joins: list[str] = []
+    where = _card_filters(kind, include_retired, where_params)
+    item_filters = _item_filters(tags, label, where_params)
+    if item_filters:
+        joins.append("JOIN items ON items.id = cards.item_id")
+        where.extend(item_filters)
+    number = parse_source_ref(text) if text else None
+    ranks: list[str] = []
+    if number is not None:
+        # By the items' bank-number index (the cards' copy has none).
+        where.append("cards.item_id IN (SELECT items.id FROM items WHERE items.source_no = ?)")
+        where_params.append(number)
+    elif text:
+        joins.append("JOIN items_fts ON items_fts.rowid = cards.id")
+        where.append("items_fts.body LIKE ? ESCAPE '\\'")
+        where_params.append("%" + _like_escaped(text) + "%")
+        if len(text) >= 3:
+            where.append("items_fts MATCH ?")
+            where_params.append(trigram_query(text))
+            # Where the text first appears, counted from the end of the id the text starts
+            # with (so a short id does not put an item first), then shorter texts first.
+            ranks = ["instr(lower(items_fts.body), lower(?)) - length(cards.item_id)", "length(items_fts.body)"]
+            rank_params.append(text)
+        # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
+        # shown in bank order) rather than reading every item for the order of a one-character
+        # word. (A later page is the next hits in the same scan, each page in bank order.)
+    rank_columns = "".join(f", {rank} AS rank{n}" for n, rank in enumerate(ranks))
+    scan_first = bool(text) and number is None and not ranks
+    picked_order = "" if scan_first else "ORDER BY " + ", ".join([f"rank{n}" for n in range(len(ranks))] + [_ORDER])
+    picked = (f"SELECT cards.id AS card_id{rank_columns} FROM cards {' '.join(joins)} "
+              f"WHERE {' AND '.join(where)} {picked_order} LIMIT ? OFFSET ?")
+    # The display columns, for the chosen rows only (the payload's question, not the payload).
+    display_order = ", ".join([f"picked.rank{n}" for n in range(len(ranks))] + [_ORDER])
+    sql = (
+        "SELECT items.id, items.kind, items.source_no, items.\"group\", items.section, items.question, items.tags, "
+        "items.retired_at IS NOT NULL, cards.suspended, json_quote(json_extract(items.payload, '$.question')) "
+        f"FROM ({picked}) AS picked JOIN cards ON cards.id = picked.card_id JOIN items ON items.id = cards.item_id "
+        f"ORDER BY {display_order}"
+    )
+    return cur.execute(sql, [*rank_params, *where_params, limit, offset]).fetchall()
