@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
-from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage, storage_problem
+from quizapp.store.errors import busy_error, damaged, is_damage, storage_problem
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run these queries without it
     from sqlalchemy.orm import Session
@@ -94,7 +94,7 @@ def step_transaction(db: Database, write: bool = False) -> Iterator[Cursor]:
             raise
     except sqlite3.OperationalError as exc:
         if "locked" in str(exc) or "busy" in str(exc):
-            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from exc
+            raise busy_error(db.path) from exc
         full = storage_problem(db.path, exc)
         if full is not None:
             raise full from exc

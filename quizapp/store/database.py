@@ -25,13 +25,13 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from quizapp.paths import default_db_path
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
-    BUSY_MESSAGE,
     DatabaseBusy,
     DatabaseDamaged,
     DatabaseError,
     DatabaseLocked,
     NotAQuizappDatabase,
     SchemaTooNew,
+    busy_error,
     damaged,
     is_damage,
     reading_error,
@@ -240,7 +240,7 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: 
         if isinstance(original, sqlite3.OperationalError) and (
             "locked" in str(original) or "busy" in str(original)
         ):
-            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from context.sqlalchemy_exception
+            raise busy_error(path) from context.sqlalchemy_exception
         full = storage_problem(path, original)
         if full is not None:
             raise full from context.sqlalchemy_exception
