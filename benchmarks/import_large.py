@@ -4,7 +4,7 @@ The export is made the way a user's is: a database synced by the CLI, N reviews 
 (tests/reliability/conftest.add_reviews: spread over 50 cards), `quizapp export --format
 json` (cached in /tmp/quizapp-bench/import-<n>). Each run imports it into a fresh copy of
 the synced database in a fresh process, which reports its phases and its peak RSS
-(`ru_maxrss`): the check (no database, no lock), and the write — the one transaction,
+(VmHWM: `ru_maxrss` would include what the process had before exec): the check (no database, no lock), and the write — the one transaction,
 during which other quizapps' writes wait (their notice says how far it is).
 
     python benchmarks/import_large.py [--reviews 200000] [--runs 1] [--json]
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path("/tmp/quizapp-bench")
 
 CHILD = """
-import json, resource, sys, time
+import json, sys, time
 from pathlib import Path
 from quizapp.srs.bootstrap import prepare
 from quizapp.store.import_progress import publishing
@@ -43,7 +43,8 @@ written = time.perf_counter()
 prepared.db.close()
 print(json.dumps({"check_s": round(checked_at - start, 2), "write_s": round(written - opened, 2),
                   "total_s": round(time.perf_counter() - start, 2), "reviews_added": result["reviews_added"],
-                  "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}))
+                  "peak_rss_mb": round(next(int(line.split()[1]) for line in open("/proc/self/status")
+                                            if line.startswith("VmHWM:")) / 1024, 1)}))
 """
 
 
