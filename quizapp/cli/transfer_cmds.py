@@ -33,7 +33,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"{out} is a folder")
         if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
             raise UsageError(f"{out} is neither a file nor a device")
-    db = open_for_reading(db_path(args, writing=False))
+    source_db = db_path(args, writing=False)
+    if not to_stdout and _same_file(out, source_db):
+        raise UsageError(f"{out} is the database itself (or its -wal/-shm); export to another file")
+    db = open_for_reading(source_db)
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
         with db.session() as session:

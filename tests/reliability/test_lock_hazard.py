@@ -107,3 +107,28 @@ def test_saving_a_card_keeps_the_processs_locks_and_the_wal(tmp_path, clock):
         assert conn.execute("SELECT count(*) FROM reviews").fetchone()[0] == 2
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal"])
+def test_the_database_is_never_an_export_target_or_an_import_source(tmp_path, clock, suffix):
+    """`export -o DB` would write over the database (through Python I/O, while its engine is
+    open); `import DB` would read it with open(). Both are one line, exit 2, before anything."""
+    from tests.reliability.conftest import quizapp
+
+    db = make_db(tmp_path / "own.db", clock)
+    holder = sqlite3.connect(db)  # keeps a -wal beside it
+    holder.execute("PRAGMA journal_mode=WAL")
+    holder.execute("CREATE TABLE IF NOT EXISTS keep (x)")
+    holder.commit()
+    try:
+        target = Path(f"{db}{suffix}")
+        assert target.exists()
+        before = target.read_bytes() if not suffix else None
+        for args in (["export", "--format", "json", "-o", str(target)], ["import", str(target)]):
+            done = quizapp("--db", str(db), *args, env=child_env(tmp_path / "data"))
+            assert done.returncode == 2, done
+            assert "is the database itself" in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+        if before is not None:
+            assert db.read_bytes() == before
+    finally:
+        holder.close()
