@@ -80,14 +80,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     Read-only (never creates -wal/-shm beside the file); exit 0 sound, 1 damaged."""
     from quizapp.cli.errors import UsageError
-    from quizapp.store.database import SQLITE_HEADER, check_database, connect_readonly, head_revision
+    from quizapp.store.database import check_database, connect_readonly, head_revision
+    from quizapp.store.preflight import not_sqlite
 
     path = db_path(args, writing=False)
     if not path.exists():
         raise UsageError(f"{path} does not exist")
-    with path.open("rb") as fh:
-        if fh.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
-            raise UsageError(f"{path} is not a quizapp database (not an SQLite file)")
+    if path.stat().st_size == 0:
+        raise UsageError(f"{path} is not a quizapp database (not an SQLite file)")
     import sqlite3
 
     try:
@@ -101,6 +101,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
+        if not_sqlite(exc):  # SQLite reads the header (never a Python open(): quizapp.store.preflight)
+            raise UsageError(f"{path} is not a quizapp database (not an SQLite file)") from None
         problems = [str(exc)]
     ok = problems == ["ok"]
     revision = None

@@ -33,7 +33,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"{out} is a folder")
         if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
             raise UsageError(f"{out} is neither a file nor a device")
-    db = open_for_reading(db_path(args, writing=False))
+    source_db = db_path(args, writing=False)
+    if not to_stdout and _same_file(out, source_db):
+        raise UsageError(f"{out} is the database itself (or its -wal/-shm); export to another file")
+    db = open_for_reading(source_db)
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
         with db.session() as session:
@@ -61,30 +64,39 @@ def cmd_import(args: argparse.Namespace) -> int:
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
-    from quizapp.store.transfer import ImportFormatError, check_settings, clock_skew, import_export, parse_export
+    from quizapp.store.import_progress import publishing
+    from quizapp.store.transfer import ImportFormatError, check_export_file, check_settings, clock_skew, import_file
 
     path = db_path(args)  # an unusable database path first: it is one line, whatever the file
-    # Read and validate everything before the database is even opened: a bad file costs
-    # no lock and changes nothing; the write itself is one short transaction.
+    if _same_file(source, path):
+        raise UsageError(f"{source} is the database itself (or its -wal/-shm), not an export")
+    # Checked record by record before the database is even opened (a bad file costs no
+    # lock and changes nothing), then written in one transaction, read again record by
+    # record: memory stays flat whatever the file's size (quizapp.store.import_stream).
     try:
-        raw = source.read_bytes()
-        export = parse_export(raw)
-        check_settings(export, setting_problem)
+        checked = check_export_file(source)
+        check_settings(checked, setting_problem)
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
     except ImportFormatError as exc:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
         raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
-    skew = clock_skew(export)
+    skew = clock_skew(checked)
     if skew is not None:
         print(f"quizapp: {source}: note: this file was written by a clock {skew.days} day(s) ahead of this one; "
               "its times are imported as written", file=sys.stderr)
     prepared = prepare(path)
     try:
-        with prepared.db.transaction(write=True) as tx:
+        # Other quizapps' writes wait for this one transaction; their busy notice says how
+        # far it is (quizapp.store.import_progress).
+        with prepared.db.transaction(write=True) as tx, publishing(path) as progress:
             session = tx.session()
-            result = import_export(session, export)
+            result = import_file(session, checked, progress)
+    except OSError as exc:  # the file changed or vanished between the check and the write
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}; nothing imported") from exc
+    except ImportFormatError as exc:
+        raise UsageError(f"{source}: {exc.errors[-1]} (the file changed while importing; nothing imported)") from None
     finally:
         prepared.db.close()
     if args.json:
@@ -93,6 +105,25 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
               f"{result['items_unknown']} unknown items skipped")
     return 0
+
+
+def _same_file(source: Path, db: Path) -> bool:
+    """Whether `source` is the database or its -wal/-shm (compared by inode: reading it would
+    drop this process's SQLite locks once the database is open, quizapp.store.preflight)."""
+    import os
+
+    try:
+        st = os.stat(source)
+    except OSError:
+        return False
+    for candidate in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        try:
+            other = os.stat(candidate)
+        except OSError:
+            continue
+        if (st.st_dev, st.st_ino) == (other.st_dev, other.st_ino):
+            return True
+    return False
 
 
 def _deck_collisions(result, target: Path) -> list[tuple[str, str]]:

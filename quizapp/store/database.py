@@ -26,20 +26,30 @@ from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 from quizapp.paths import default_db_path
 from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
-    BUSY_MESSAGE,
     DatabaseBusy,
     DatabaseDamaged,
     DatabaseError,
     DatabaseLocked,
     NotAQuizappDatabase,
     SchemaTooNew,
+    busy_error,
     damaged,
     is_damage,
     reading_error,
     storage_problem,
 )
 from quizapp.store.models import json_text
-from quizapp.store.preflight import head_revision, known_revisions, stored_revision
+from quizapp.store.preflight import (
+    closed_here,
+    connect_uri,
+    head_revision,
+    is_open_here,
+    known_revisions,
+    not_sqlite,
+    opened_here,
+    readonly_uri,
+    stored_revision,
+)
 from quizapp.store.tx import Tx, transaction
 from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_committed, wal_problem
 
@@ -87,16 +97,6 @@ def _alembic_config() -> Config:
     return cfg
 
 
-def _is_wal_file(path: Path) -> bool:
-    """The header's read/write versions are 2 for a database in WAL mode."""
-    try:
-        with path.open("rb") as fh:
-            header = fh.read(20)
-    except OSError:
-        return False
-    return header[:16] == SQLITE_HEADER and header[18:20] == b"\x02\x02"
-
-
 def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Connection:
     """A connection that never writes the database and leaves nothing beside it.
 
@@ -107,17 +107,11 @@ def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Conn
     read-only; if it is in WAL mode with no -wal beside it, it is read as immutable (a
     read-only connection would have to leave a -wal/-shm behind). Nobody can be writing
     it then, unless another user may: that case is documented in the README.
+    The choice never opens the file with Python I/O while this process has it open
+    (`quizapp.store.preflight.readonly_uri`).
     """
     timeout = busy_timeout_ms() / 1000 if timeout_s is None else timeout_s
-    path = Path(path)
-    uri = path.resolve().as_uri()
-    if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
-        conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=timeout)
-        conn.execute("PRAGMA query_only=1")
-        return conn
-    if _is_wal_file(path) and not Path(f"{path}-wal").exists():
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=timeout)
-    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=timeout)
+    return connect_uri(readonly_uri(Path(path)), timeout)
 
 
 def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]:
@@ -125,10 +119,6 @@ def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]
 
     `integrity`: run PRAGMA quick_check first (it reads the whole file: before an
     upgrade or a backup, and on `db check`, not on every start)."""
-    with path.open("rb") as fh:
-        header = fh.read(len(SQLITE_HEADER))
-    if header != SQLITE_HEADER:
-        raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
     try:
         conn = connect_readonly(path)
         try:
@@ -143,6 +133,8 @@ def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
+        if not_sqlite(exc):  # SQLite reads the header: no Python open() of a file we may hold
+            raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)") from None
         raise reading_error(path, exc) from exc
     # An alembic_version table marks the file as ours even before its first revision.
     return revision, bool(tables - {"alembic_version"}) and "alembic_version" not in tables
@@ -252,7 +244,7 @@ def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: 
         if isinstance(original, sqlite3.OperationalError) and (
             "locked" in str(original) or "busy" in str(original)
         ):
-            raise DatabaseBusy(f"{BUSY_MESSAGE}; try again") from context.sqlalchemy_exception
+            raise busy_error(path) from context.sqlalchemy_exception
         full = storage_problem(path, original)
         if full is not None:
             raise full from context.sqlalchemy_exception
@@ -288,7 +280,10 @@ class QuizSession(Session):
 def make_engine(path: Path, readonly: bool = False, lost: list[str] | None = None,
                 seen: list[Seen] | None = None) -> Engine:
     if readonly:
-        engine = create_engine("sqlite://", creator=lambda: connect_readonly(path), json_serializer=json_text)
+        # Chosen once, before the first connection: a pool's later connections must not
+        # read the header (closing that descriptor would drop the first one's locks).
+        uri, timeout = readonly_uri(path), busy_timeout_ms() / 1000
+        engine = create_engine("sqlite://", creator=lambda: connect_uri(uri, timeout), json_serializer=json_text)
     else:
         engine = create_engine(f"sqlite:///{path}", json_serializer=json_text)
     _configure_engine(engine, path, readonly, lost, seen)
@@ -364,6 +359,9 @@ def open_elsewhere(path: Path) -> bool:
 def refuse_if_open_elsewhere(path: Path, revision: str | None) -> None:
     """An upgrade never runs under another quizapp (or any program) that has the database
     open: that copy would go on with the old schema's queries and fail. One line instead."""
+    if is_open_here(path):  # asking would open (and close) its -shm: see open_elsewhere
+        raise DatabaseLocked(f"{path} needs an upgrade (schema {revision}) but this quizapp already has it open; "
+                             "start quizapp again")
     if open_elsewhere(path):
         raise DatabaseLocked(
             f"{path} needs an upgrade (schema {revision}) but another quizapp or program has it "
@@ -430,6 +428,8 @@ class Database:
         self.wal_lost: list[str] = []  # why writes stopped (see quizapp.store.wal_guard)
         self.wal_seen: list[Seen] = []  # the -wal at the previous write, of either path
         self.engine = make_engine(self.path, readonly, self.wal_lost, self.wal_seen)
+        opened_here(self.path, readonly_uri(self.path))
+        self._open = True
         self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
 
     def session(self) -> Session:
@@ -457,6 +457,9 @@ class Database:
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._open:
+            self._open = False
+            closed_here(self.path)
 
 
 def open_database(path: Path | str | None = None, readonly: bool = False) -> Database:

@@ -20,7 +20,26 @@ class DatabaseLocked(DatabaseError):
 
 
 class DatabaseBusy(DatabaseLocked):
-    """Another quizapp held the write lock for longer than the busy timeout; nothing was written."""
+    """Another quizapp held the write lock for longer than the busy timeout; nothing was written.
+
+    `importing`: how far that other quizapp's import is (percent), when it is one."""
+
+    importing: int | None = None
+
+
+def busy_error(path: object) -> DatabaseBusy:
+    """DatabaseBusy, saying how far another quizapp's import is when one holds the lock
+    (quizapp.store.import_progress)."""
+    from pathlib import Path
+
+    from quizapp.store.import_progress import importing
+
+    percent = importing(Path(str(path)))
+    if percent is None:
+        return DatabaseBusy(f"{BUSY_MESSAGE}; try again")
+    error = DatabaseBusy(f"the database is busy (another quizapp is importing, {percent}% done); try again")
+    error.importing = percent
+    return error
 
 
 class StorageFull(DatabaseError):

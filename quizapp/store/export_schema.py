@@ -40,6 +40,9 @@ VERSION = 2
 FUTURE_SLACK = timedelta(days=1)
 MAX_DURATION_MS = 24 * 3600 * 1000  # one answer never takes more than a day
 MAX_COUNT = 1_000_000
+# One card's answers in one file: 55 years of one a day. An import holds one item's reviews
+# in memory at a time (quizapp.store.import_stream), so this bounds what any file costs.
+MAX_REVIEWS_PER_ITEM = 20_000
 
 
 class _Strict(BaseModel):
@@ -161,7 +164,7 @@ class ItemRecord(_Strict):
     question: str
     retired: bool
     card: CardRecord | None
-    reviews: list[ReviewRecord]
+    reviews: Annotated[list[ReviewRecord], Field(max_length=MAX_REVIEWS_PER_ITEM)]
 
 
 class DiagnosisRecord(_Strict):
@@ -257,12 +260,13 @@ class Export(_Strict):
         return self
 
 
-def located_errors(error: ValidationError, limit: int = 20) -> list[str]:
-    """`items[3].reviews[17].rating: must be 1–4`, one line per bad field."""
+def located_errors(error: ValidationError, limit: int = 20, prefix: tuple[str | int, ...] = ()) -> list[str]:
+    """`items[3].reviews[17].rating: must be 1–4`, one line per bad field (`prefix`: where
+    the validated record is in the file, for one validated alone)."""
     lines = []
     for detail in error.errors()[:limit]:
         where = ""
-        for part in detail["loc"]:
+        for part in (*prefix, *detail["loc"]):
             if isinstance(part, int):
                 where += f"[{part}]"
             elif str(part).startswith(("function-after", "constrained", "literal")):

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from quizapp.resources import migrations_dir
-from quizapp.store.errors import DatabaseError, NotAQuizappDatabase, SchemaTooNew, reading_error
+from quizapp.store.errors import NotAQuizappDatabase, SchemaTooNew, reading_error
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # `revision = '0003'` or `revision: str = '0003'` (Alembic's own template), and the same for
@@ -59,21 +59,100 @@ def head_revision() -> str:
     return heads[0]
 
 
-def _connect_readonly(path: Path) -> sqlite3.Connection:
-    """As `quizapp.store.database.connect_readonly` (which comes with SQLAlchemy and Alembic):
-    a file we may write is read through SQLite's locks (`query_only`), so a writer in another
-    process cannot show it half a transaction; one we may not write is read-only, as
-    immutable when it is in WAL mode without a -wal (nothing is left beside it)."""
-    uri = Path(path).resolve().as_uri()
+# -- never a Python open() of a database this process has open ------------------------
+#
+# POSIX locks belong to a process and a file: closing ANY descriptor on the database file
+# drops every lock this process holds on it, including the SHARED lock each WAL-mode
+# connection keeps on it for as long as it is open. Another process closing its last
+# connection then believes it is the last one, checkpoints and deletes the -wal and -shm
+# under this one (whose later answers go to a deleted file). SQLite itself shares one
+# descriptor between its connections of a process, so a second sqlite3 connection is safe;
+# a plain `open()` is not. So the database's header is never read with Python I/O: SQLite
+# says "file is not a database" itself (SQLITE_NOTADB), and the one thing only the header
+# tells — whether a file we may not write is in WAL mode — is read once, before this
+# process opens the file, and remembered while it is open (tests/reliability/test_lock_hazard.py).
+
+SQLITE_NOTADB = 26
+_open_here: dict[tuple[int, int], tuple[int, str]] = {}  # (dev, inode) -> (engines, read-only uri)
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)  # a stat opens no descriptor
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+def opened_here(path: Path, uri: str) -> None:
+    """An engine of this process has the database open (until `closed_here`)."""
+    key = _file_key(path)
+    if key is not None:
+        count, _ = _open_here.get(key, (0, uri))
+        _open_here[key] = (count + 1, uri)
+
+
+def closed_here(path: Path) -> None:
+    key = _file_key(path)
+    if key is not None and key in _open_here:
+        count, uri = _open_here[key]
+        if count <= 1:
+            del _open_here[key]
+        else:
+            _open_here[key] = (count - 1, uri)
+
+
+def is_open_here(path: Path) -> bool:
+    key = _file_key(path)
+    return key is not None and key in _open_here
+
+
+def _is_wal_file(path: Path) -> bool:
+    """The header's read/write versions are 2 for a database in WAL mode. Read only while no
+    engine of this process has the file open (see above)."""
+    try:
+        with path.open("rb") as fh:
+            header = fh.read(20)
+    except OSError:
+        return False
+    return header[:16] == SQLITE_HEADER and header[18:20] == b"\x02\x02"
+
+
+def readonly_uri(path: Path) -> str:
+    """The URI a connection that never writes the database opens it with.
+
+    A file we may write: read-write, and the caller sets `query_only` (it takes part in
+    SQLite's locking, so it reads a consistent snapshot). One we may not: read-only, or
+    immutable when it is in WAL mode with no -wal beside it (a read-only connection would
+    have to leave a -wal/-shm behind; nobody can be writing it then). While an engine of
+    this process has the file open, its own choice is reused and the header is not read."""
+    path = Path(path)
+    uri = path.resolve().as_uri()
     if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
-        conn = sqlite3.connect(f"{uri}?mode=rw", uri=True, timeout=5)
+        return f"{uri}?mode=rw"
+    key = _file_key(path)
+    if key is not None and key in _open_here:
+        return _open_here[key][1]
+    if _is_wal_file(path) and not Path(f"{path}-wal").exists():
+        return f"{uri}?immutable=1"
+    return f"{uri}?mode=ro"
+
+
+def connect_uri(uri: str, timeout: float) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=timeout)
+    if uri.endswith("?mode=rw"):
         conn.execute("PRAGMA query_only=1")
-        return conn
-    with path.open("rb") as fh:
-        header = fh.read(20)
-    if header[18:20] == b"\x02\x02" and not Path(f"{path}-wal").exists():
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True, timeout=5)
-    return sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=5)
+    return conn
+
+
+def not_sqlite(exc: BaseException) -> bool:
+    """SQLite's own "file is not a database": what the header check used to find."""
+    return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorcode", None) == SQLITE_NOTADB
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """As `quizapp.store.database.connect_readonly` (which comes with SQLAlchemy and Alembic)."""
+    return connect_uri(readonly_uri(path), 5)
 
 
 def stored_revision(path: Path) -> str | None:
@@ -84,13 +163,6 @@ def stored_revision(path: Path) -> str | None:
     """
     if not path.exists() or path.stat().st_size == 0:
         return None
-    try:
-        with path.open("rb") as fh:
-            header = fh.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise DatabaseError(f"cannot read {path} ({exc.strerror or exc})") from exc
-    if header != SQLITE_HEADER:
-        raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)")
     try:
         conn = _connect_readonly(path)
         try:
@@ -106,6 +178,8 @@ def stored_revision(path: Path) -> str | None:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
+        if not_sqlite(exc):  # the header is SQLite's to read (see above)
+            raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)") from None
         raise reading_error(path, exc) from exc
     revision = row[0] if row else None
     if revision is not None and revision not in known_revisions():

@@ -13,11 +13,12 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from pathlib import Path
-from typing import IO, Any, overload
+from typing import IO, Any, Protocol, overload
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from quizapp.atomic import atomic_path, atomic_write
 from quizapp.store import export_schema as schema
+from quizapp.store import import_stream
 from quizapp.store.export_items import CARD_FIELDS as _CARD_FIELDS
 from quizapp.store.export_items import dumps as _dumps
 from quizapp.store.export_items import write_items
@@ -359,13 +361,13 @@ def _exported_at(head: dict[str, Any]) -> datetime | None:
         return None  # reported by the schema
 
 
-def clock_skew(export: schema.Export, now: datetime | None = None) -> timedelta | None:
+def clock_skew(export: schema.Export | import_stream.Checked, now: datetime | None = None) -> timedelta | None:
     """How far the file's clock was ahead of this one's, when more than the day of slack."""
     ahead = export.exported_at - (now or datetime.now(UTC)).astimezone(UTC)
     return ahead if ahead > schema.FUTURE_SLACK else None
 
 
-def check_settings(export: schema.Export, validate: Callable[[str, Any], str | None]) -> None:
+def check_settings(export: schema.Export | import_stream.Checked, validate: Callable[[str, Any], str | None]) -> None:
     """Located errors for settings the app would not accept (`validate` returns a message)."""
     errors = [f"settings.{key}: {message}" for key, value in export.settings.items()
               if (message := validate(key, value)) is not None]
@@ -379,42 +381,168 @@ def _card_values(record: schema.CardRecord) -> dict[str, Any]:
     return values
 
 
+class _Source(Protocol):
+    """Validated records of an export, in the order the rows depend on each other; `mocks`
+    may be read twice (the interviews, then their answers, once attempts have ids)."""
+
+    settings: dict[str, Any]
+
+    def items(self) -> Iterable[schema.ItemRecord]: ...
+    def mocks(self) -> Iterable[schema.MockInterviewRecord]: ...
+    def attempts(self) -> Iterable[schema.DrillAttemptRecord]: ...
+
+
+class _ExportSource:
+    """A whole Export already in memory (tests, scripts: `parse_export`)."""
+
+    def __init__(self, export: schema.Export) -> None:
+        self.export, self.settings = export, dict(export.settings)
+
+    def items(self) -> Iterable[schema.ItemRecord]:
+        return self.export.items
+
+    def mocks(self) -> Iterable[schema.MockInterviewRecord]:
+        return self.export.mock_interviews
+
+    def attempts(self) -> Iterable[schema.DrillAttemptRecord]:
+        return self.export.drill_attempts
+
+
+class _FileSource:
+    """A checked file (`import_stream.check_file`), read again record by record."""
+
+    def __init__(self, checked: import_stream.Checked, progress: Callable[[float], None] | None) -> None:
+        self.checked, self.settings = checked, checked.settings
+        counts = checked.counts
+        # The items are nearly all of the work; each other pass reads the file once more.
+        passes = [("items", counts.get("items", 0))] + [
+            (key, n) for key, n in (("mock_interviews", counts.get("mock_interviews", 0)),
+                                    ("drill_attempts", counts.get("drill_attempts", 0)),
+                                    ("mock_interviews", counts.get("mock_interviews", 0))) if n]
+        self._passes = len(passes)
+        self._done = 0
+        self._progress = progress
+
+    def _read(self, key: str, model: type[Any]) -> Iterator[Any]:
+        def moved(fraction: float) -> None:
+            if self._progress is not None:
+                self._progress((self._done + fraction) / self._passes)
+
+        if import_stream.file_stamp(self.checked.path) != self.checked.stamp:
+            raise ImportFormatError("the file changed since it was checked; nothing imported")
+        try:
+            for index, value in import_stream.records(self.checked.path, key, moved):
+                yield import_stream.validated(model, key, index, value, self.checked.now)
+        except (ValidationError, import_stream.StreamFormatError):
+            raise ImportFormatError("the file changed since it was checked; nothing imported") from None
+        self._done += 1
+
+    def items(self) -> Iterable[schema.ItemRecord]:
+        return self._read("items", schema.ItemRecord) if self.checked.counts.get("items") else ()
+
+    def mocks(self) -> Iterable[schema.MockInterviewRecord]:
+        return self._read("mock_interviews", schema.MockInterviewRecord) if self.checked.counts.get("mock_interviews") else ()
+
+    def attempts(self) -> Iterable[schema.DrillAttemptRecord]:
+        return self._read("drill_attempts", schema.DrillAttemptRecord) if self.checked.counts.get("drill_attempts") else ()
+
+
+_REVIEW_COLUMNS = ("id", "card_id", "mode", "rating", "reviewed_at", "duration_ms", "score", "answer",
+                   "prev_state", "prev_step", "prev_stability", "prev_difficulty", "prev_due", "prev_last_review",
+                   "prev_reps", "prev_lapses", "prev_leech", "prev_suspended")
+
+
+class _ReviewWriter:
+    """Reviews inserted with the driver's executemany, values through the columns' own bind
+    processors (mode codes, epoch microseconds, JSON): the ORM's bulk insert took most of a
+    large import's time, all of it under the write lock. Row ids are given here (the next
+    after the largest), which only the holder of the write lock may do: it is inside one."""
+
+    def __init__(self, session: Session) -> None:
+        table = Review.__table__
+        dialect = session.get_bind().dialect
+        self.processors = [table.c[name].type._cached_bind_processor(dialect) for name in _REVIEW_COLUMNS]
+        # What each column stores for None, worked out once (a review without an answer is
+        # the JSON `null` of most rows: encoding it per row was a fifth of the write).
+        self.nones = [None if proc is None else proc(None) for proc in self.processors]
+        self.cursor = session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
+        self.next_id = (session.scalar(select(func.max(Review.id))) or 0) + 1
+        self.sql = (f"INSERT INTO reviews ({', '.join(_REVIEW_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(_REVIEW_COLUMNS))})")
+
+    def row(self, card_id: int, record: schema.ReviewRecord) -> tuple[int, tuple[Any, ...]]:
+        snap = record.prev_card
+        values = (self.next_id, card_id, record.mode, record.rating, _naive(record.reviewed_at), record.duration_ms,
+                  record.score, record.answer, snap.state, snap.step, snap.stability, snap.difficulty, snap.due,
+                  snap.last_review, snap.reps, snap.lapses, snap.leech, snap.suspended)
+        self.next_id += 1
+        return values[0], tuple(none if value is None else value if proc is None else proc(value)
+                                for proc, none, value in zip(self.processors, self.nones, values, strict=True))
+
+    def write(self, rows: list[tuple[Any, ...]]) -> None:
+        self.cursor.executemany(self.sql, rows)
+
+
 def import_export(session: Session, export: schema.Export) -> dict[str, int]:
-    """Merge a validated export inside the caller's (write) transaction.
+    """Merge a validated export (held whole in memory) inside the caller's write transaction."""
+    return merge(session, _ExportSource(export))
+
+
+def import_file(session: Session, checked: import_stream.Checked,
+                progress: Callable[[float], None] | None = None) -> dict[str, int]:
+    """Merge a file that passed `import_stream.check_file`, reading it again record by record
+    (memory stays that of one record), inside the caller's write transaction; `progress`
+    hears the fraction done."""
+    return merge(session, _FileSource(checked, progress))
+
+
+def merge(session: Session, source: _Source) -> dict[str, int]:
+    """Merge validated records inside the caller's (write) transaction.
 
     New reviews, attempts and interviews are added (matched by time and kind, so importing
     twice adds nothing); a card takes the file's state when the file's last review is at
-    least as recent as ours; settings take the file's values.
+    least as recent as ours; settings take the file's values. Only the database's own rows
+    (cards, interviews, attempts: a collection's size) and one record at a time are held in
+    memory; which row each ref of the file became is kept in a temporary file.
     """
+    refs = import_stream.Refs()
+    try:
+        return _merge(session, source, refs)
+    finally:
+        refs.close()
+
+
+def _merge(session: Session, source: _Source, refs: import_stream.Refs) -> dict[str, int]:
     cards = {card.item_id: card for card in session.scalars(select(Card))}
     known_items = set(session.scalars(select(Item.id)))
-    have = {
-        (card_id, reviewed_at, rating, mode): review_id
-        for review_id, card_id, reviewed_at, rating, mode in session.execute(
-            select(Review.id, Review.card_id, Review.reviewed_at, Review.rating, Review.mode)
-        )
-    }
-    review_ids: dict[int, int] = {}
-    new_reviews: list[tuple[int, Review]] = []
+    session.flush()
+    writer = _ReviewWriter(session)
     added = updated = skipped = 0
-    for entry in export.items:
+    for entry in source.items():
         card = cards.get(entry.id)
         if card is None:
             skipped += 1
             continue
+        # This card's reviews only (the card_id index): memory is one card's, not the file's.
+        have = {
+            (reviewed_at, rating, mode): review_id
+            for review_id, reviewed_at, rating, mode in session.execute(
+                select(Review.id, Review.reviewed_at, Review.rating, Review.mode).where(Review.card_id == card.id))
+        }
+        known: list[tuple[int, int]] = []  # (ref of the file, row id)
+        rows: list[tuple[Any, ...]] = []
         for record in entry.reviews:
-            reviewed_at = _naive(record.reviewed_at)
-            existing = have.get((card.id, reviewed_at, record.rating, record.mode))
-            if existing is not None:
-                review_ids[record.ref] = existing
-                continue
-            review = Review(card_id=card.id, mode=record.mode, rating=record.rating, reviewed_at=reviewed_at,
-                            duration_ms=record.duration_ms, score=record.score, answer=record.answer,
-                            prev_card=record.prev_card.stored())
-            session.add(review)
-            new_reviews.append((record.ref, review))
-            have[(card.id, reviewed_at, record.rating, record.mode)] = -1
-            added += 1
+            review_key = (_naive(record.reviewed_at), record.rating, record.mode)
+            existing = have.get(review_key)  # also one the file holds twice
+            if existing is None:
+                existing, row = writer.row(card.id, record)
+                have[review_key] = existing
+                rows.append(row)
+            known.append((record.ref, existing))
+        if rows:
+            writer.write(rows)
+            added += len(rows)
+        refs.set(refs.REVIEW, known)
         if entry.card is not None:
             theirs = _card_values(entry.card)
             if (theirs["last_review"] or _MIN) >= (card.last_review or _MIN) and any(
@@ -425,68 +553,127 @@ def import_export(session: Session, export: schema.Export) -> dict[str, int]:
                 card.version += 1  # an answer shown before the import is now stale
                 updated += 1
     session.flush()
-    review_ids.update({ref: review.id for ref, review in new_reviews})
 
     stored = {row.key: row for row in session.scalars(select(Setting))}
-    for key, value in export.settings.items():
+    for key, value in source.settings.items():
         if key in stored:
             if stored[key].value != value:
                 stored[key].value = value
         else:
             session.add(Setting(key=key, value=value))
+    session.flush()
 
     mocks_have = {(m.started_at, m.seed): m.id for m in session.scalars(select(MockInterview))}
-    mock_ids: dict[int, int] = {}
-    new_mocks: list[tuple[schema.MockInterviewRecord, MockInterview]] = []
-    for mock_record in export.mock_interviews:
+    mocks_added = 0
+    for mock_record in source.mocks():
         mock_key = (_naive(mock_record.started_at), mock_record.seed)
         if mock_key in mocks_have:
-            mock_ids[mock_record.ref] = mocks_have[mock_key]
+            refs.set(refs.MOCK, [(mock_record.ref, -mocks_have[mock_key])])  # negative: kept, not new
             continue
         mock = MockInterview(seed=mock_record.seed, config=mock_record.config, status=mock_record.status,
                              started_at=mock_key[0], finished_at=_naive(mock_record.finished_at),
                              score=mock_record.score, elapsed_s=mock_record.elapsed_s)
         session.add(mock)
-        new_mocks.append((mock_record, mock))
-    session.flush()
-    mock_ids.update({mock_record.ref: mock.id for mock_record, mock in new_mocks})
+        session.flush()
+        mocks_have[mock_key] = mock.id
+        refs.set(refs.MOCK, [(mock_record.ref, mock.id)])
+        session.expunge(mock)
+        mocks_added += 1
 
     attempts_have = {(a.type, a.seed, a.created_at): a.id for a in session.scalars(select(DrillAttempt))}
-    attempt_ids: dict[int, int] = {}
-    new_attempts: list[tuple[int, DrillAttempt]] = []
     attempts_added = 0
-    for attempt_record in export.drill_attempts:
+    for attempt_record in source.attempts():
         attempt_key = (attempt_record.type, attempt_record.seed, _naive(attempt_record.created_at))
         if attempt_key in attempts_have:
-            attempt_ids[attempt_record.ref] = attempts_have[attempt_key]
+            refs.set(refs.ATTEMPT, [(attempt_record.ref, attempts_have[attempt_key])])
             continue
+        mock_id = _mock_row(refs, attempt_record.mock_ref)
         attempt = DrillAttempt(
             type=attempt_record.type, seed=attempt_record.seed, difficulty=attempt_record.difficulty,
             given=attempt_record.given, answers=attempt_record.answers, verdict=attempt_record.verdict,
             diagnosis=[d.model_dump() for d in attempt_record.diagnosis], score=attempt_record.score,
             duration_ms=attempt_record.duration_ms, created_at=attempt_key[2],
-            review_id=review_ids.get(attempt_record.review_ref) if attempt_record.review_ref is not None else None,
-            mock_id=mock_ids.get(attempt_record.mock_ref) if attempt_record.mock_ref is not None else None,
+            review_id=refs.get(refs.REVIEW, attempt_record.review_ref) if attempt_record.review_ref is not None else None,
+            mock_id=mock_id,
         )
         session.add(attempt)
-        new_attempts.append((attempt_record.ref, attempt))
+        session.flush()
+        attempts_have[attempt_key] = attempt.id
+        refs.set(refs.ATTEMPT, [(attempt_record.ref, attempt.id)])
+        session.expunge(attempt)
         attempts_added += 1
-    session.flush()
-    attempt_ids.update({ref: attempt.id for ref, attempt in new_attempts})
 
-    for mock_record, mock in new_mocks:
-        for answer in mock_record.answers:
-            session.add(MockAnswer(
-                mock_id=mock.id, position=answer.position, kind=answer.kind,
-                item_id=answer.item_id if answer.item_id in known_items else None, spec=answer.spec,
-                answer=_mock_answer_refs(answer.answer, attempt_ids, review_ids), score=answer.score,
-                time_used_s=answer.time_used_s, over_time=answer.over_time, answered_at=_naive(answer.answered_at),
-            ))
+    if mocks_added:
+        attempt_map, review_map = refs.mapping(refs.ATTEMPT), refs.mapping(refs.REVIEW)
+        for mock_record in source.mocks():
+            new_id = refs.get(refs.MOCK, mock_record.ref)  # None: the interview was already here
+            if new_id is None:
+                continue
+            rows_added = []
+            for answer in mock_record.answers:
+                answer_row = MockAnswer(
+                    mock_id=new_id, position=answer.position, kind=answer.kind,
+                    item_id=answer.item_id if answer.item_id in known_items else None, spec=answer.spec,
+                    answer=_mock_answer_refs(answer.answer, attempt_map, review_map),  # type: ignore[arg-type]
+                    score=answer.score, time_used_s=answer.time_used_s, over_time=answer.over_time,
+                    answered_at=_naive(answer.answered_at),
+                )
+                session.add(answer_row)
+                rows_added.append(answer_row)
+            session.flush()
+            for answer_row in rows_added:  # written: not kept in the session (memory stays flat)
+                session.expunge(answer_row)
     session.flush()
     return {"reviews_added": added, "cards_updated": updated, "items_unknown": skipped,
-            "drill_attempts_added": attempts_added, "mock_interviews_added": len(new_mocks)}
+            "drill_attempts_added": attempts_added, "mock_interviews_added": mocks_added}
 
 
-def import_json(session: Session, data: Any, now: datetime | None = None) -> dict[str, int]:
-    """Validate and merge an export given as parsed JSON (tests, scripts)."""
-    return import_export(session, parse_export(json.dumps(data), now))
+def _mock_row(refs: import_stream.Refs, ref: int | None) -> int | None:
+    """The interview row a file's mock ref became (kept or new)."""
+    if ref is None:
+        return None
+    row = refs.conn.execute("SELECT id FROM refs WHERE kind = ? AND ref = ?", (refs.MOCK, ref)).fetchone()
+    return None if row is None or row[0] is None else abs(row[0])
+
+
+def check_export_file(path: Path, now: datetime | None = None) -> import_stream.Checked:
+    """Validate an export file record by record (`import_stream.check_file`): ImportFormatError
+    with located errors when anything is wrong."""
+    try:
+        return import_stream.check_file(path, now)
+    except import_stream.StreamFormatError as exc:
+        raise ImportFormatError(exc.errors) from None
+
+
+_INFINITE = {"\x00+inf\x00": "1e999", "\x00-inf\x00": "-1e999"}
+
+
+def _json_text(data: Any) -> str:
+    """`data` as JSON text; an infinite float is written as a number that overflows to it
+    (1e999), as a file would hold it ("Infinity" is not JSON)."""
+    def walk(value: Any) -> Any:
+        if isinstance(value, float) and value in (math.inf, -math.inf):
+            return "\x00+inf\x00" if value > 0 else "\x00-inf\x00"
+        if isinstance(value, dict):
+            return {key: walk(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        return value
+
+    text = json.dumps(walk(data), ensure_ascii=False)
+    for token, number in _INFINITE.items():
+        text = text.replace(json.dumps(token), number)
+    return text
+
+
+def import_json(session: Session | None, data: Any, now: datetime | None = None) -> dict[str, int]:
+    """Validate and merge an export given as parsed JSON (tests, scripts), the way the CLI
+    imports a file: streamed, through a temporary file."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="quizapp-import-") as folder:
+        path = Path(folder) / "export.json"
+        path.write_text(_json_text(data), encoding="utf-8")
+        checked = check_export_file(path, now)
+        assert session is not None
+        return import_file(session, checked)

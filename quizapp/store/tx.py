@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizapp.store.errors import BUSY_MESSAGE, DatabaseBusy, damaged, is_damage, reading_error, storage_problem
+from quizapp.store.errors import busy_error, damaged, is_damage, reading_error, storage_problem
 
 if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run without it
     from sqlalchemy.engine import Connection
@@ -119,7 +119,7 @@ def transaction(db: Database, write: bool = False) -> Iterator[Tx]:
 
 def _one_line(path: Path, exc: sqlite3.OperationalError) -> Exception | None:
     if "locked" in str(exc) or "busy" in str(exc):
-        return DatabaseBusy(f"{BUSY_MESSAGE}; try again")
+        return busy_error(path)
     return storage_problem(path, exc)
 
 

@@ -25,9 +25,17 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 BUSY_KEY = "db.busy"
+BUSY_IMPORTING_KEY = "db.busy_importing"
 FULL_KEY = "db.full"
 FULL_RETRY_S = 2.0
 CHANGED_KEY = "db.changed_elsewhere"
+
+
+def busy_notice(screen: Screen, exc: Exception, notice: str) -> str:
+    """The busy notice; while another quizapp imports, how far it is (a new notice at each
+    retry that finds it further on)."""
+    percent = getattr(exc, "importing", None)
+    return notice if percent is None else screen.app.tr(BUSY_IMPORTING_KEY, percent=percent)  # type: ignore[attr-defined]
 
 
 def write_retrying(screen: Screen, write: Callable[[], T], *, notice: str) -> T:
@@ -46,7 +54,7 @@ def write_retrying(screen: Screen, write: Callable[[], T], *, notice: str) -> T:
             if worker is None or getattr(worker, "is_cancelled", True):
                 raise
             full = isinstance(exc, StorageFull)
-            message = screen.app.tr(FULL_KEY, detail=str(exc)) if full else notice  # type: ignore[attr-defined]
+            message = screen.app.tr(FULL_KEY, detail=str(exc)) if full else busy_notice(screen, exc, notice)  # type: ignore[attr-defined]
             if message not in notified:
                 notified.add(message)
                 screen.app.call_from_thread(screen.notify, message, severity="error" if full else "warning",

@@ -69,7 +69,10 @@ async def drive(db: Path, how: str, mode: str) -> None:
             await pilot.press("ctrl+r")
             await settle(pilot)
             # the question's text area is mounted, styled and focused
-            await wait_until(pilot, lambda: type(app.focused).__name__ == "TextArea", "the answer field")
+            from textual.widgets import TextArea
+
+            # (the answer field is a TextArea subclass: CappedTextArea)
+            await wait_until(pilot, lambda: isinstance(app.focused, TextArea), "the answer field")
             await settle(pilot)
         screen = app.screen
         filler = take_room(db, how)

@@ -90,6 +90,7 @@ MESSAGES: dict[str, str] = {
     "session.stale": "This card was changed elsewhere; nothing was saved. Showing it again.",
     "db.full": "Not saved yet: {detail}. Your answer stays here and is saved as soon as there is room.",
     "db.busy": "The database is busy (another quizapp is writing) — retrying; nothing is lost.",
+    "db.busy_importing": "The database is busy: another quizapp is importing, {percent}% done — retrying; nothing is lost.",
     "db.changed_elsewhere": "This was changed elsewhere (another quizapp window); nothing was saved.",
     "session.undo_failed": "Nothing more to undo.",
     "session.undone": "Undone.",

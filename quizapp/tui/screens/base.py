@@ -100,13 +100,13 @@ class BaseScreen(LocalizedMixin, Screen[None]):
         # anything else that reaches here is a bug or a broken database: show it, keep running.
         if event.state == WorkerState.ERROR and event.worker.error is not None:
             from quizapp.store.errors import ChangedElsewhere, DatabaseBusy
-            from quizapp.tui.writes import BUSY_KEY, CHANGED_KEY
+            from quizapp.tui.writes import BUSY_KEY, CHANGED_KEY, busy_notice
 
             error = event.worker.error
             if isinstance(error, ChangedElsewhere):
                 self.notify(self.t(CHANGED_KEY), severity="warning", timeout=5)
             elif isinstance(error, DatabaseBusy):
-                self.notify(self.t(BUSY_KEY), severity="warning", timeout=6)
+                self.notify(busy_notice(self, error, self.t(BUSY_KEY)), severity="warning", timeout=6)
             else:
                 self.quiz_app.report_error(error)
 

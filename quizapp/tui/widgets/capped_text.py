@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.geometry import Region
+from textual.strip import Strip
+
 from quizapp.tui.localized import LocalizedMixin
 from quizapp.tui.widgets.ordered_keys import OrderedTextArea
 
@@ -31,3 +34,16 @@ class CappedTextArea(LocalizedMixin, OrderedTextArea):
                 return None
             insert = insert[:room]
         return super()._replace_via_keyboard(insert, start, end)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Textual 8.2.8: when the pane holding this field is replaced (the next mock
+        # question), the field is pruned — detached, its component styles cleared — while the
+        # screen's compositor map still holds it until the next layout; a screen update in that
+        # window (the mock's clock, a notice) renders it, and TextArea's theme asks for
+        # `text-area--gutter`: KeyError, the app stopped (about 1 run in 4 of
+        # tests/reliability/test_full_disk.py[mock]; Textual issues #6208, #6528). A field no
+        # longer in the DOM is drawn blank instead: the next layout drops it anyway.
+        if not self.is_attached:
+            return [Strip.blank(crop.width)] * crop.height
+        return super().render_lines(crop)
+
