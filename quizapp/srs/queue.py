@@ -241,6 +241,13 @@ def settings_rows(cur: Cursor) -> list[tuple[str, Any]]:
     return cur.execute("SELECT key, value FROM settings").fetchall()
 
 
+def setting_text(cur: Cursor, key: str) -> Any:
+    """One setting's stored value (JSON text, or None): the app reads `keys` with it before
+    its first frame (quizapp.tui.keymap.stored_keys)."""
+    row = cur.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
 def _excluding(sql: str, excluded: Sequence[int]) -> str:
     if not excluded:
         return sql

@@ -128,6 +128,7 @@ class QuizApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._frame_expected = True
         self._install_quit_signals()
+        self._early_keys()
         self._read_home_figures()
 
     def on_ready(self) -> None:
@@ -288,6 +289,17 @@ class QuizApp(App[None]):
             if isinstance(screen, (BaseScreen, BaseModal)):
                 screen.apply_language()
         self.refresh_bindings()
+
+    def _early_keys(self) -> None:
+        """Your keys from the first frame: the one stored row, read at once and checked against
+        Home and the app's own bindings (the full check comes when the service opens)."""
+        from quizapp.paths import default_db_path
+        from quizapp.tui import keymap
+        from quizapp.tui.screens.home import HomeScreen
+
+        keys = keymap.stored_keys(Path(self.config.db_path) if self.config.db_path else default_db_path())
+        if keys:
+            keymap.apply(self, keys, screens=[HomeScreen])
 
     def _apply_keys(self, settings: Settings) -> None:
         """Your own keys (the `keys` setting); a remap that cannot be used is named."""

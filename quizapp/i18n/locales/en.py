@@ -252,6 +252,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.cram": "Study a chosen set ahead of its schedule",
     "settings.field.cram_reschedules": "Cram answers reschedule",
     "settings.field.keys": "Your own keys",
+    "settings.keys.help": "Enter on a binding, then type its key (z, ctrl+z, f5; several: z,backspace; empty: its own). Ctrl+S saves.",
+    "settings.keys.edit": "Key for",
     "cram.title": "Cram",
     "home.menu.cram": "Cram before the interview",
     "cram.heading": "Study a chosen set ahead of its schedule. {schedule}",

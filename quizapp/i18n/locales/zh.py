@@ -252,6 +252,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.cram": "提前复习选定的卡片",
     "settings.field.cram_reschedules": "突击作答计入计划",
     "settings.field.keys": "自定义按键",
+    "settings.keys.help": "在一项上按 Enter，再输入按键（z、ctrl+z、f5；多个：z,backspace；留空：恢复默认）。Ctrl+S 保存。",
+    "settings.keys.edit": "按键",
     "cram.title": "考前突击",
     "home.menu.cram": "面试前突击复习",
     "cram.heading": "提前复习选定的卡片。{schedule}",
