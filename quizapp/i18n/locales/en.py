@@ -268,4 +268,8 @@ MESSAGES: dict[str, str] = {
     "cram.empty": "No card in that set.",
     "cram.bad_number": "Type a whole number.",
     "cram.undo_refused": "Nothing to undo: that answer is already gone.",
+    "cram.cards.qa": "Cards: Q&A (Ctrl+O: multiple choice).",
+    "cram.cards.mcq": "Cards: multiple choice (Ctrl+O: Q&A).",
+    "cram.rated": "Rated {rating} · the schedule stays",
+    "binding.cram.cards": "Q&A / MCQ",
 }

@@ -268,4 +268,8 @@ MESSAGES: dict[str, str] = {
     "cram.empty": "该范围内没有卡片。",
     "cram.bad_number": "请输入整数。",
     "cram.undo_refused": "无可撤销：该作答已不存在。",
+    "cram.cards.qa": "卡片：问答（Ctrl+O：选择题）。",
+    "cram.cards.mcq": "卡片：选择题（Ctrl+O：问答）。",
+    "cram.rated": "评为{rating} · 复习计划不变",
+    "binding.cram.cards": "问答 / 选择题",
 }
