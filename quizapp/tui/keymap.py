@@ -135,18 +135,20 @@ class KeyRow:
 
 
 def catalog(app_class: type[App]) -> list[KeyRow]:
-    """Every binding with an id, once each (a binding several screens inherit lists them all)."""
+    """Every binding with an id, once each, with the screens that declare it (a screen that
+    inherits it, as Cram does Study's, is not listed again)."""
     found: dict[str, tuple[Binding, list[str]]] = {}
     for binding in _bindings(app_class):
         if binding.id:
             found.setdefault(binding.id, (binding, ["App"]))
     for cls in sorted(_screen_classes(), key=lambda c: c.__name__):
-        for binding in _bindings(cls):
-            if binding.id and binding.id in found:
-                if cls.__name__ not in found[binding.id][1] and "App" not in found[binding.id][1]:
-                    found[binding.id][1].append(cls.__name__)
-            elif binding.id:
+        for binding in cls.__dict__.get("BINDINGS") or []:
+            if not isinstance(binding, Binding) or not binding.id:
+                continue
+            if binding.id not in found:
                 found[binding.id] = (binding, [cls.__name__])
+            elif cls.__name__ not in found[binding.id][1]:
+                found[binding.id][1].append(cls.__name__)
     return [KeyRow(binding_id, binding.key, binding.description, tuple(screens))
             for binding_id, (binding, screens) in sorted(found.items())]
 

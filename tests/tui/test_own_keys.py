@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from quizapp.tui import keymap
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.screens.help import HelpScreen
@@ -118,3 +120,17 @@ async def test_settings_shows_the_cram_switch_and_saves_it(tmp_path, clock):
         await press(pilot, "ctrl+s")
         await settle(pilot)
     assert stored_settings(db, clock).cram_reschedules is True
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+def test_settings_keys_section_snapshot(snap_compare, tmp_path, clock, size):
+    """The keys section with one key remapped and a clash named under the field."""
+    db = make_db(tmp_path / "snap.db", clock, keys={"study.undo": "z"})
+    app = make_app(db_path=db, clock=clock, lang="en", start="settings")
+
+    async def open_keys(pilot) -> None:
+        await settle(pilot)
+        await _edit_key(pilot, "study.long", "space")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=open_keys, terminal_size=size)

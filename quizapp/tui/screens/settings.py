@@ -166,7 +166,8 @@ class SettingsScreen(BaseScreen):
             with Horizontal(classes="setting-row", id="keys-edit-row"):
                 yield Label(id="keys-edit-label", classes="setting-label")
                 yield Input(id="keys-edit", compact=True, classes="setting-input")
-                yield Static(id="keys-error", classes="setting-error")
+            # On a line of its own: a clash names two bindings and a screen.
+            yield Static(id="keys-error", classes="setting-error")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -399,9 +400,10 @@ class SettingsScreen(BaseScreen):
         for row in self.bindings:
             keys = self.keys_draft.get(row.binding_id, row.default)
             described = tr(f"binding.{row.binding_id}") if tr.has(f"binding.{row.binding_id}") else row.description
-            prompt = Text.assemble((f"{row.binding_id:<22}", "bold" if row.binding_id in self.keys_draft else ""),
-                                   (f" {keys:<12} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
-                                   f" {described}", (f"  {', '.join(row.screens)}", "dim"))
+            prompt = Text.assemble((f"{row.binding_id:<20}", "bold" if row.binding_id in self.keys_draft else ""),
+                                   (f" {keys:<10} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
+                                   f" {described}", (f"  {', '.join(row.screens)}", "dim"),
+                                   no_wrap=True, overflow="ellipsis")
             listing.add_option(Option(prompt, id=row.binding_id))
         if self.bindings:
             listing.highlighted = min(highlighted or 0, len(self.bindings) - 1)
