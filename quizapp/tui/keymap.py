@@ -160,5 +160,6 @@ def keys_in_force(app: App, binding_id: str, default: str) -> str:
 
 def key_label(app: App, binding_id: str, default: str) -> str:
     """The first key a binding answers to now, as the footer writes it (`,` for comma)."""
-    first = keys_in_force(app, binding_id, default).split(",")[0].strip()
+    keys = keys_in_force(app, binding_id, default)
+    first = keys if keys == "," else keys.split(",")[0].strip()  # a lone "," is the key itself
     return app.get_key_display(Binding(first, ""))
