@@ -159,6 +159,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
               f"streak {counts.streak} day(s)")
         print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
               f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
+        if figures.cram_reviews:
+            # Apart from the reviews above, as in --json: by default they left the schedule alone.
+            print(f"cram: {figures.cram_reviews} answers (not in the reviews above)")
         if figures.readiness_now is not None:
             now = percent(figures.readiness_now)
             if figures.readiness_is_range and figures.readiness_range_now is not None:

@@ -22,3 +22,10 @@ def rows(tx: Tx) -> list[tuple[str, Any]]:
 def write(tx: Tx, values: Mapping[str, Any]) -> None:
     """Store each value as JSON text, in the caller's (write) transaction."""
     tx.executemany(_UPSERT, [(key, json_text(value)) for key, value in values.items()])
+
+
+def value(tx: Tx, key: str) -> Any:
+    """One setting's stored value (JSON text, or None): the app reads `keys` with it before
+    its first frame (quizapp.tui.keymap.stored_keys)."""
+    row = tx.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None

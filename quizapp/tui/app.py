@@ -130,6 +130,7 @@ class QuizApp(App[None]):
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._frame_expected = True
         self._install_quit_signals()
+        self._early_keys()
         self._read_home_figures()
 
     def on_ready(self) -> None:
@@ -291,6 +292,17 @@ class QuizApp(App[None]):
                 screen.apply_language()
         self.refresh_bindings()
 
+    def _early_keys(self) -> None:
+        """Your keys from the first frame: the one stored row, read at once and checked against
+        Home and the app's own bindings (the full check comes when the service opens)."""
+        from quizapp.paths import default_db_path
+        from quizapp.tui import keymap
+        from quizapp.tui.screens.home import HomeScreen
+
+        keys = keymap.stored_keys(Path(self.config.db_path) if self.config.db_path else default_db_path())
+        if keys:
+            keymap.apply(self, keys, screens=[HomeScreen])
+
     def _apply_keys(self, settings: Settings) -> None:
         """Your own keys (the `keys` setting); a remap that cannot be used is named."""
         from quizapp.tui import keymap
@@ -430,10 +442,11 @@ class QuizApp(App[None]):
 
             self.push_screen(StudyScreen(only_item=item_id))
 
-    def open_cram(self, card_ids: list[int], *, reschedule: bool) -> None:
-        from quizapp.tui.screens.cram import CramScreen
+    def open_cram(self, card_ids: list[int], *, reschedule: bool, kind: str = "qa") -> None:
+        from quizapp.tui.screens.cram import CramQuizScreen, CramScreen
 
-        self.push_screen(CramScreen(card_ids, reschedule=reschedule))
+        screen = CramQuizScreen if kind == "mcq" else CramScreen
+        self.push_screen(screen(card_ids, reschedule=reschedule))
 
     def open_mock_run(self, mock_id: int, *, resume: bool = False) -> None:
         from quizapp.tui.screens.mock_run import MockRunScreen

@@ -103,7 +103,7 @@ async def test_study_now_summary_says_where_esc_goes(db, clock):
     async with app.run_test(size=(100, 32)) as pilot:
         await settle(pilot)
         await press(pilot, *"Q24")
-        await press(pilot, "down", "n")  # study it now
+        await press(pilot, "down", "space")  # study it now
         assert type(app.screen).__name__ == "StudyScreen"
         await press(pilot, "space", "3")
         summary = str(app.screen.query_one("#session-summary", Static).render())
@@ -176,3 +176,33 @@ async def test_the_detail_shows_a_long_question_whole(db, clock, tmp_path):
         assert len(question) > 2 * pane.region.width  # a question longer than the pane…
         assert heading.region.right <= pane.region.right  # …stays inside it: it wraps
         assert heading.region.height >= 3
+
+
+async def test_n_in_browse_adds_a_card_and_space_studies_the_one_shown(db, clock, monkeypatch):
+    """Browse's `n` is "new card", as in Study (issue 23); "study now" moved to `space`."""
+    from quizapp.tui.screens.browse import BrowseScreen
+    from quizapp.tui.screens.card_editor import CardEditorScreen
+
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    keys = {b.key: b.id for b in BrowseScreen.BINDINGS if not isinstance(b, tuple)}
+    assert keys["n"] == "browse.new_card" and keys["space"] == "browse.study_now"
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await settle(pilot)
+        await press(pilot, *"Q24", "down")
+        await pilot.press("n")  # not `press`: it settles, and the form's worker waits on the form
+        for _ in range(200):
+            if isinstance(app.screen, CardEditorScreen):
+                break
+            await pilot.pause()
+        assert isinstance(app.screen, CardEditorScreen)
+        await pilot.press("ctrl+s")  # left unchanged: cancelled (Esc is the text area's)
+        for _ in range(200):
+            if not isinstance(app.screen, CardEditorScreen):
+                break
+            await pilot.pause()
+        await settle(pilot)
+        assert isinstance(app.screen, BrowseScreen)
+        await press(pilot, "space")
+        assert type(app.screen).__name__ == "StudyScreen"

@@ -170,7 +170,7 @@ async def test_ctrl_r_lets_the_answers_count_and_back(tmp_path, clock):
         assert stored_settings(db, clock).cram_reschedules is False
 
 
-async def test_stats_json_counts_cram_answers_apart(tmp_path, clock, capsys):
+async def test_stats_json_and_text_count_cram_answers_apart(tmp_path, clock, capsys):
     import json
 
     from quizapp.cli.main import main
@@ -184,6 +184,10 @@ async def test_stats_json_counts_cram_answers_apart(tmp_path, clock, capsys):
     assert main(["--db", str(db), "stats", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["cram_reviews"] == 2 and figures["reviews_total"] == 4
+    assert main(["--db", str(db), "stats"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "cram: 2 answers (not in the reviews above)" in lines
+    assert next(line for line in lines if line.startswith("all time:")).startswith("all time: 4 reviews,")
 
 
 async def test_undo_of_a_vanished_answer_is_refused_with_a_notice(tmp_path, clock):
@@ -199,3 +203,41 @@ async def test_undo_of_a_vanished_answer_is_refused_with_a_notice(tmp_path, cloc
         await press(pilot, "u")
         assert "Nothing to undo: that answer is already gone." in [n.message for n in app._notifications]
         assert len(screen.history) == 1 and screen.current.card.item_id == shown and len(screen.pending) == 3
+
+
+async def test_cram_takes_multiple_choice_cards_too_and_leaves_their_schedule(tmp_path, clock):
+    """Ctrl+O on the set-up switches the set to MCQs: the Multiple-choice screen over the set,
+    each choice stored as a cram answer, the schedule as it was, undo as in Q&A."""
+    from quizapp.tui.screens.cram import CramQuizScreen
+
+    path = make_db(tmp_path / "mcq.db", clock, interview_date=interview_in(3))
+    service = open_service(path, FixedClock(current=START - timedelta(days=3)))
+    try:
+        done: list[int] = []
+        for rating in (3, 1):
+            card = service.next_card("mcq", exclude=done)
+            done.append(card.card.card_id)
+            service.answer(card.card.card_id, rating, mode="quiz")
+    finally:
+        service.db.close()
+    before = schedule(path)
+    app = make_app(db_path=path, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        setup = await open_setup(pilot)
+        await press(pilot, "ctrl+o")
+        assert setup.item_kind == "mcq" and "multiple choice" in str(setup.query_one("#cram-heading").render())
+        await press(pilot, "down", "down", "enter")
+        screen = app.screen
+        assert isinstance(screen, CramQuizScreen) and len(screen.pending) == 2
+        assert {screen.current.card.card_id} <= set(done)
+        right = screen.current.item["answer"]
+        await press(pilot, right.lower())
+        verdict = str(screen.query_one("#quiz-verdict").render())
+        assert "the schedule stays" in verdict and "next in" not in verdict
+        assert modes(path)[-1] == 4
+        await press(pilot, "u")
+        assert screen.history == [] and modes(path).count(4) == 0
+        await press(pilot, right.lower(), "space")
+        await press(pilot, screen.current.item["answer"].lower(), "space")
+        assert screen.phase == "summary"
+    assert schedule(path) == before and modes(path).count(4) == 2

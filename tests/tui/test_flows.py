@@ -354,7 +354,7 @@ async def test_study_now_from_browse(db, clock):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await browse_for(pilot, "Q33")
-        await press(pilot, "enter", "n")
+        await press(pilot, "enter", "space")
         assert type(app.screen).__name__ == "StudyScreen"
         assert current_item(app) == "t-q33"
         await press(pilot, "space", "3")
@@ -609,9 +609,9 @@ async def test_leech_is_announced(tmp_path, clock):
         await settle(pilot)
         app.open_mode("browse", item_id="t-q06")
         await settle(pilot)
-        await press(pilot, "n", "space", "4")  # straight to review
+        await press(pilot, "space", "space", "4")  # straight to review
         clock.advance(days=10)
-        await press(pilot, "escape", "n", "space", "1")  # a lapse: leech at threshold 1
+        await press(pilot, "escape", "space", "space", "1")  # a lapse: leech at threshold 1
         assert any("leech" in str(n.message) for n in app._notifications)
     service = open_service(db, clock)
     try:

@@ -36,7 +36,7 @@ async def study_now(db, clock, item_id: str, rating: str) -> None:
         await settle(pilot)
         app.open_mode("browse", item_id=item_id)
         await settle(pilot)
-        await press(pilot, "n")
+        await press(pilot, "space")
         assert app.screen.current.card.item_id == item_id
         await press(pilot, "space", rating)
         assert app.screen.phase == "summary"
@@ -101,7 +101,7 @@ async def shown_intervals(db, clock, item_id: str) -> tuple[dict[int, timedelta]
         await settle(pilot)
         app.open_mode("browse", item_id=item_id)
         await settle(pilot)
-        await press(pilot, "n", "space")
+        await press(pilot, "space", "space")
         labels = [str(app.screen.query_one(f"#rate-{r}").label) for r in (1, 2, 3, 4)]
         return dict(app.screen.preview), labels
 

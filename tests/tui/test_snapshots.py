@@ -142,7 +142,7 @@ def test_browse_q24_with_history(snap_compare, app_for, clock):
     async def study_then_browse(pilot: Pilot) -> None:
         pilot.app.open_mode("browse", item_id="t-q24")
         await settle(pilot)
-        await press(pilot, "n", "space", "3")
+        await press(pilot, "space", "space", "3")
         clock.advance(minutes=12)
         await press(pilot, "escape")
         # Back on Browse the detail reloads in a worker that may start after the key's

@@ -253,6 +253,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.cram": "Study a chosen set ahead of its schedule",
     "settings.field.cram_reschedules": "Cram answers reschedule",
     "settings.field.keys": "Your own keys",
+    "settings.keys.help": "Enter on a binding, then type its key (z, ctrl+z, f5; several: z,backspace; empty: its own). Ctrl+S saves.",
+    "settings.keys.edit": "Key for",
     "cram.title": "Cram",
     "home.menu.cram": "Cram before the interview",
     "cram.heading": "Study a chosen set ahead of its schedule. {schedule}",
@@ -267,4 +269,8 @@ MESSAGES: dict[str, str] = {
     "cram.empty": "No card in that set.",
     "cram.bad_number": "Type a whole number.",
     "cram.undo_refused": "Nothing to undo: that answer is already gone.",
+    "cram.cards.qa": "Cards: Q&A (Ctrl+O: multiple choice).",
+    "cram.cards.mcq": "Cards: multiple choice (Ctrl+O: Q&A).",
+    "cram.rated": "Rated {rating} · the schedule stays",
+    "binding.cram.cards": "Q&A / MCQ",
 }

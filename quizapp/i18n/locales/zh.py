@@ -253,6 +253,8 @@ MESSAGES: dict[str, str] = {
     "palette.help.cram": "提前复习选定的卡片",
     "settings.field.cram_reschedules": "突击作答计入计划",
     "settings.field.keys": "自定义按键",
+    "settings.keys.help": "在一项上按 Enter，再输入按键（z、ctrl+z、f5；多个：z,backspace；留空：恢复默认）。Ctrl+S 保存。",
+    "settings.keys.edit": "按键",
     "cram.title": "考前突击",
     "home.menu.cram": "面试前突击复习",
     "cram.heading": "提前复习选定的卡片。{schedule}",
@@ -267,4 +269,8 @@ MESSAGES: dict[str, str] = {
     "cram.empty": "该范围内没有卡片。",
     "cram.bad_number": "请输入整数。",
     "cram.undo_refused": "无可撤销：该作答已不存在。",
+    "cram.cards.qa": "卡片：问答（Ctrl+O：选择题）。",
+    "cram.cards.mcq": "卡片：选择题（Ctrl+O：问答）。",
+    "cram.rated": "评为{rating} · 复习计划不变",
+    "binding.cram.cards": "问答 / 选择题",
 }

@@ -121,10 +121,11 @@ class BrowseScreen(BaseScreen):
         Binding("slash", "focus_search", "Search", priority=True, id="browse.search"),
         Binding("down", "focus_results", "To the results", show=False, id="browse.results"),
         Binding("x", "toggle_suspend", "Suspend/unsuspend", id="browse.suspend"),
-        Binding("n", "study_now", "Study now", id="browse.study_now"),
+        # `n` adds a card, as in Study. "Study now" is `space` (the key that moves a card on in
+        # Study): a letter would take that letter from queries typed in the list (ResultsTable).
+        Binding("space", "study_now", "Study now", id="browse.study_now"),
         Binding("t", "toggle_lang", "Other language", id="browse.lang"),
-        # `n` is "study now" here (since before): a new card is `a`.
-        Binding("a", "new_card", "New card", show=False, id="browse.new_card"),
+        Binding("n", "new_card", "New card", show=False, id="browse.new_card"),
         Binding("e", "edit_card", "Edit card", show=False, id="browse.edit_card"),
         Binding("escape", "back", "Back", id="browse.back"),
     ]

@@ -25,12 +25,17 @@ class CramSetupScreen(BaseScreen):
     """
     BINDINGS = [
         Binding("ctrl+r", "toggle_reschedule", "Reschedule on/off", id="cram.reschedule"),
+        # Q&A or multiple choice: one session shows one kind (its own screen, as Study and
+        # Multiple choice are). Drill skills are not crammed: a skill's card is a fresh
+        # problem each time, not a fixed card to see again, and Drill takes any type at will.
+        Binding("ctrl+o", "toggle_cards", "Q&A / MCQ", id="cram.cards"),
         Binding("escape", "back", "Back", id="cram.back"),
     ]
 
     def __init__(self) -> None:
         super().__init__(id="cram-setup")
         self.reschedule = False
+        self.item_kind = "qa"  # or "mcq"
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -53,7 +58,8 @@ class CramSetupScreen(BaseScreen):
         self.title = self.t("app.title")
         self.sub_title = self.t("cram.title")
         schedule = self.t("cram.schedule_moved" if self.reschedule else "cram.schedule_kept")
-        self.query_one("#cram-heading", Static).update(self.t("cram.heading", schedule=schedule))
+        cards = self.t(f"cram.cards.{self.item_kind}")
+        self.query_one("#cram-heading", Static).update(f"{self.t('cram.heading', schedule=schedule)}\n{cards}")
         kinds = self.query_one(OptionList)
         highlighted = kinds.highlighted
         kinds.clear_options()
@@ -86,12 +92,13 @@ class CramSetupScreen(BaseScreen):
         kind, text = self.kind(), event.value.strip()
         if kind in ("tags", "topic"):
             tags = tuple(t.strip() for t in text.replace("，", ",").split(",") if t.strip())
-            chosen = CramSet(kind, tags)  # type: ignore[arg-type]
+            chosen = CramSet(kind, tags, item_kind=self.item_kind)  # type: ignore[arg-type]
         else:
             if not text.isdigit():
                 self.notify(self.t("cram.bad_number"), severity="warning")
                 return
-            chosen = CramSet(kind, count=int(text)) if kind == "weakest" else CramSet(kind, days=int(text))  # type: ignore[arg-type]
+            number = {"count": int(text)} if kind == "weakest" else {"days": int(text)}
+            chosen = CramSet(kind, item_kind=self.item_kind, **number)  # type: ignore[arg-type]
         self.choose(chosen)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="cram-choose")
@@ -103,13 +110,17 @@ class CramSetupScreen(BaseScreen):
         except CramSetError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="warning")
             return
-        self.app.call_from_thread(self._open, card_ids)
+        self.app.call_from_thread(self._open, card_ids, chosen.item_kind)
 
-    def _open(self, card_ids: list[int]) -> None:
+    def _open(self, card_ids: list[int], item_kind: str) -> None:
         if not card_ids:
             self.notify(self.t("cram.empty"), severity="warning")
             return
-        self.quiz_app.open_cram(card_ids, reschedule=self.reschedule)
+        self.quiz_app.open_cram(card_ids, reschedule=self.reschedule, kind=item_kind)
+
+    def action_toggle_cards(self) -> None:
+        self.item_kind = "mcq" if self.item_kind == "qa" else "qa"
+        self.render_texts()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="cram-setting")
     def action_toggle_reschedule(self) -> None:

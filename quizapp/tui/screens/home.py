@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from quizapp.srs.readiness import Readiness
     from quizapp.tui.backend import Backend
 
-# (mode, key shown in the menu); the keys themselves are the BINDINGS below.
+# (mode, its own key); the bindings are `home.<mode>` below, the menu shows the key in force.
 MENU: tuple[tuple[str, str], ...] = (
     ("study", "s"),
     ("quiz", "m"),
@@ -173,8 +173,12 @@ class HomeScreen(BaseScreen):
         menu = self.query_one(OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
+        from quizapp.tui.keymap import key_label
+
         for mode, key in MENU + ((("cram", "c"),) if self.cram_offered() else ()):
-            prompt = Text.assemble((f" {key} ", "bold reverse"), "  ", self.t(f"home.menu.{mode}"))
+            # The key in force: your own (the `keys` setting) if you remapped home.<mode>.
+            shown = key_label(self.app, f"home.{mode}", key)
+            prompt = Text.assemble((f" {shown} ", "bold reverse"), "  ", self.t(f"home.menu.{mode}"))
             menu.add_option(Option(prompt, id=mode))
         menu.highlighted = highlighted if highlighted is not None else 0
         self._render_notice()

@@ -11,7 +11,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Header, Input, Label, Select, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
 
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
     from quizapp.srs.optimize import Fit
+    from quizapp.tui.keymap import KeyRow
 
 # (field, kind) in the order shown; kind says how the text is parsed.
 TEXT_FIELDS: tuple[tuple[str, str], ...] = (
@@ -34,7 +36,9 @@ TEXT_FIELDS: tuple[tuple[str, str], ...] = (
     ("leech_threshold", "int"),
     ("interview_date", "date"),
 )
-CHOICE_FIELDS: tuple[str, ...] = ("language", "material", "theme", "fuzz")
+# On/off choices besides fuzz: cram_reschedules (Anki's "reschedule cards based on my answers").
+CHOICE_FIELDS: tuple[str, ...] = ("language", "material", "theme", "fuzz", "cram_reschedules")
+ON_OFF_FIELDS: tuple[str, ...] = ("fuzz", "cram_reschedules")
 LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
 
 
@@ -91,9 +95,10 @@ class SettingsScreen(BaseScreen):
     ]
 
     class Loaded(Message):
-        def __init__(self, settings: Settings) -> None:
+        def __init__(self, settings: Settings, bindings: list[KeyRow]) -> None:
             super().__init__()
             self.settings = settings
+            self.bindings = bindings
 
     class Saved(Message):
         def __init__(self, settings: Settings) -> None:
@@ -125,6 +130,11 @@ class SettingsScreen(BaseScreen):
         super().__init__(id="settings")
         self.stored: Settings | None = None
         self.errors: dict[str, str] = {}
+        # Your keys as edited here (binding id -> keys), saved with the form; the bindings
+        # that can be remapped (quizapp.tui.keymap.catalog) and the one being edited.
+        self.keys_draft: dict[str, str] = {}
+        self.bindings: list[KeyRow] = []
+        self.editing_key: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -150,6 +160,15 @@ class SettingsScreen(BaseScreen):
             with Horizontal(id="schedule-buttons"):
                 yield Button(id="schedule-fit")
                 yield Button(id="schedule-reset")
+            # Your own keys (the `keys` setting): Enter on a binding edits its key below.
+            yield Static(id="keys-title", classes="settings-section-title")
+            yield Static(id="keys-help", classes="settings-help")
+            yield OptionList(id="keys-list", compact=True)
+            with Horizontal(classes="setting-row", id="keys-edit-row"):
+                yield Label(id="keys-edit-label", classes="setting-label")
+                yield Input(id="keys-edit", compact=True, classes="setting-input")
+            # On a line of its own: a clash names two bindings and a screen.
+            yield Static(id="keys-error", classes="setting-error")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -158,7 +177,10 @@ class SettingsScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
     def load_settings(self) -> None:
-        self.post_message(self.Loaded(self.study.settings()))
+        from quizapp.tui.keymap import catalog
+
+        # The catalog imports every screen: here, off the UI thread.
+        self.post_message(self.Loaded(self.study.settings(), catalog(type(self.app))))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="settings")
     def save_settings(self, settings: Settings) -> None:
@@ -172,7 +194,10 @@ class SettingsScreen(BaseScreen):
         # The form starts from what is in use: with `--lang en` that is English even when
         # Chinese is stored. Only fields the user changes from here are written on save.
         self.stored = message.settings.model_copy(update={"language": self.quiz_app.tr.lang})
+        self.bindings = message.bindings
+        self.keys_draft = dict(self.stored.keys)
         self._fill(self.stored)
+        self._render_keys()
         self._render_schedule()
         self.query_one("#settings-form").loading = False
         self.query_one(f"#field-{TEXT_FIELDS[0][0]}", Input).focus()
@@ -306,6 +331,7 @@ class SettingsScreen(BaseScreen):
         themes = self.app.available_themes
         self.query_one("#field-theme", Select).value = settings.theme if settings.theme in themes else "textual-dark"
         self.query_one("#field-fuzz", Select).value = settings.fuzz
+        self.query_one("#field-cram_reschedules", Select).value = settings.cram_reschedules
 
     def read_form(self) -> Settings | None:
         """The form as validated Settings, or None (with `self.errors` filled in)."""
@@ -323,6 +349,7 @@ class SettingsScreen(BaseScreen):
             value = self.query_one(f"#field-{name}", Select).value
             if value is not Select.BLANK:
                 data[name] = value
+        data["keys"] = dict(self.keys_draft)
         settings = None
         try:
             settings = Settings.model_validate(data)
@@ -357,8 +384,67 @@ class SettingsScreen(BaseScreen):
             self.read_form()
 
     @on(Input.Submitted)
-    def _submitted(self) -> None:
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "keys-edit":
+            event.stop()
+            self._key_entered(event.value)
+            return
         self.action_save()
+
+    # -- your own keys ------------------------------------------------------------------
+    def _render_keys(self) -> None:
+        """One line a binding: its id, the key(s) it will answer to, what it does, where."""
+        listing = self.query_one("#keys-list", OptionList)
+        highlighted = listing.highlighted
+        listing.clear_options()
+        tr = self.quiz_app.tr
+        for row in self.bindings:
+            keys = self.keys_draft.get(row.binding_id, row.default)
+            described = tr(f"binding.{row.binding_id}") if tr.has(f"binding.{row.binding_id}") else row.description
+            prompt = Text.assemble((f"{row.binding_id:<20}", "bold" if row.binding_id in self.keys_draft else ""),
+                                   (f" {keys:<10} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
+                                   f" {described}", (f"  {', '.join(row.screens)}", "dim"),
+                                   no_wrap=True, overflow="ellipsis")
+            listing.add_option(Option(prompt, id=row.binding_id))
+        if self.bindings:
+            listing.highlighted = min(highlighted or 0, len(self.bindings) - 1)
+
+    @on(OptionList.OptionSelected, "#keys-list")
+    def _key_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        row = next(r for r in self.bindings if r.binding_id == event.option.id)
+        self.editing_key = row.binding_id
+        self.query_one("#keys-edit-label", Label).update(row.binding_id)
+        self.query_one("#keys-error", Static).update("")
+        field = self.query_one("#keys-edit", Input)
+        field.value = self.keys_draft.get(row.binding_id, row.default)
+        field.focus()
+
+    def _key_entered(self, text: str) -> None:
+        """A key typed for the binding being edited: checked as at start (an unusable key or a
+        clash is named and nothing changes); empty gives the binding its own key back."""
+        from quizapp.tui import keymap
+
+        binding_id = self.editing_key
+        if binding_id is None:
+            return
+        keys = text.strip().replace(" ", "")
+        row = next(r for r in self.bindings if r.binding_id == binding_id)
+        draft = {k: v for k, v in self.keys_draft.items() if k != binding_id}
+        if keys and keys != row.default:
+            draft[binding_id] = keys
+        problem = keymap.problems(type(self.app), draft).get(binding_id) if binding_id in draft else None
+        if problem is None and binding_id in draft and keymap.plain_keys(draft) is None:
+            problem = f"{binding_id}: {keys!r} is not a key"
+        error = self.query_one("#keys-error", Static)
+        if problem is not None:
+            error.update(Text(problem))
+            return
+        error.update("")
+        self.keys_draft = draft
+        self.editing_key = None
+        self._render_keys()
+        self.query_one("#keys-list", OptionList).focus()
 
     @on(Button.Pressed, "#settings-save")
     def _save_pressed(self) -> None:
@@ -383,6 +469,8 @@ class SettingsScreen(BaseScreen):
         for name, _kind in TEXT_FIELDS:
             if self.query_one(f"#field-{name}", Input).value.strip() != format_value(getattr(self.stored, name)):
                 return True
+        if self.keys_draft != self.stored.keys:
+            return True
         return any(self.query_one(f"#field-{name}", Select).value != getattr(self.stored, name) for name in CHOICE_FIELDS)
 
     def action_back(self) -> None:
@@ -409,14 +497,18 @@ class SettingsScreen(BaseScreen):
         self.query_one("#schedule-fit", Button).label = self.t("optimize.fit")
         self.query_one("#schedule-reset", Button).label = self.t("optimize.reset")
         self._render_schedule()
+        self.query_one("#keys-title", Static).update(Text(self.t("settings.field.keys"), style="bold"))
+        self.query_one("#keys-help", Static).update(Text(self.t("settings.keys.help")))
+        self.query_one("#keys-edit-label", Label).update(self.editing_key or self.t("settings.keys.edit"))
         if self.stored is not None:
+            self._render_keys()
             # The material's and the on/off names are translated; keep what the user picked
             # (after a switch to 中文 and a save, "Study material in" still said "Interface
             # language": issue 27 item 10).
-            for name in ("material", "fuzz"):
-                select = self.query_one(f"#field-{name}", Select)
-                picked = select.value
-                select.set_options(self._choices(name))
-                select.value = picked
+            for name in ("material", *ON_OFF_FIELDS):
+                choice = self.query_one(f"#field-{name}", Select)
+                picked = choice.value
+                choice.set_options(self._choices(name))
+                choice.value = picked
             if self.errors:
                 self.read_form()
