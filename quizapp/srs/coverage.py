@@ -15,6 +15,8 @@ A point counts when the answer *states* it, not when it mentions its words:
   (`quizapp.srs.claims`: "extrapolates poorly" against "extrapolates well").
 * Keywords find their everyday variants: inflected English words, a filler word, digits
   as words; a Chinese adverb dropped in (梯度几乎消失), 是/为/代表, 前/前面/之前.
+* A keyword of a few content words that does not match as written may match with its
+  words apart inside one clause (`find_loose`); such a match only ever states a point.
 * `requires`: further concepts the answer must also state, each by one of its phrasings.
 * `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
   the point "contradicted" whatever else the answer says.
