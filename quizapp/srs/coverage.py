@@ -282,7 +282,7 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
 # Only when the keyword does not match as written; never for a keyword that carries a
 # negation or a formula sign (those mean what they say in their order).
 LOOSE_GAP = 3  # words the answer may add between the keyword's words, in all
-_LOOSE_SKIP = polarity._words("a an the of to is are be it its this that as 的 是 了 就 都 也 个")
+_LOOSE_SKIP = polarity._words("a an the of to up is are be it its this that as 的 是 了 就 都 也 个")
 # words that relate the others ("K and V", 「和 causal mask」, "in parallel"): a keyword with
 # one means its words in their order, so it is never matched loosely
 _LOOSE_BLOCK = polarity._words("and or with by for in on from at per than not 和 与 或 跟 把 被 在 从 比 对")
