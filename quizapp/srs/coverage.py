@@ -15,6 +15,8 @@ A point counts when the answer *states* it, not when it mentions its words:
   (`quizapp.srs.claims`: "extrapolates poorly" against "extrapolates well").
 * Keywords find their everyday variants: inflected English words, a filler word, digits
   as words; a Chinese adverb dropped in (梯度几乎消失), 是/为/代表, 前/前面/之前.
+* A keyword of a few content words that does not match as written may match with its
+  words apart inside one clause (`find_loose`); such a match only ever states a point.
 * `requires`: further concepts the answer must also state, each by one of its phrasings.
 * `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
   the point "contradicted" whatever else the answer says.
@@ -274,6 +276,85 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
     return hits
 
 
+# Loose matching: a keyword of two or more content words also matches with its words in
+# another order or with a few words between them, inside one clause ("the weights in each
+# row add up to 1" for "each row adds up to 1", 「每一行的权重加起来等于 1」 for 每行加起来等于 1).
+# Only when the keyword does not match as written; never for a keyword that carries a
+# negation or a formula sign (those mean what they say in their order).
+LOOSE_GAP = 3  # words the answer may add between the keyword's words, in all
+_LOOSE_SKIP = polarity._words("a an the of to up is are be it its this that as 的 是 了 就 都 也 个")
+# words that relate the others ("K and V", 「和 causal mask」, "in parallel"): a keyword with
+# one means its words in their order, so it is never matched loosely
+_LOOSE_BLOCK = polarity._words("and or with by for in on from at per than not 和 与 或 跟 把 被 在 从 比 对")
+
+
+@lru_cache(maxsize=8192)
+def loose_parts(raw: str) -> tuple[Phrase, ...]:
+    """The keyword's content words as phrases of their own, or () when it is not loose."""
+    if raw.rstrip().endswith("*"):
+        return ()
+    prepared = AnswerText(raw)
+    if polarity.contains_cue(prepared) or any(t.kind not in (WORD, CJK) for t in prepared.tokens):
+        return ()
+    words = [t.text for t in prepared.tokens if t.text not in _LOOSE_SKIP]
+    if len(words) < 2 or len(words) > 4 or any(w in _LOOSE_BLOCK for w in words):
+        return ()
+    # a one-character Chinese word, a letter or a number matches too much on its own
+    # (行, 头, k, 1): such a keyword means its exact wording
+    if any(len(w) < 2 if is_cjk(w[0]) else (len(w) < 3 or not w.isalpha()) for w in words):
+        return ()
+    parts = tuple(p for w in words if (p := phrase(w)) is not None)
+    return parts if len(parts) == len(words) else ()
+
+
+def _clause_of(text: AnswerText) -> list[int]:
+    cached = text.__dict__.get("_clause_of")
+    if cached is None:
+        cached, clause = [], 0
+        for token in text.tokens:
+            if text.ends_clause(token):
+                clause += 1
+            cached.append(clause)
+        text.__dict__["_clause_of"] = cached
+    return cached
+
+
+def find_loose(text: AnswerText, phrase_: Phrase) -> list[Hit]:
+    """Hits of the keyword's content words together in one clause, with at most LOOSE_GAP
+    other words among them; a keyword of three or more words in any order, of two in its
+    own ("linear attention" is not "attention's cost is linear")."""
+    parts = loose_parts(phrase_.raw)
+    if not parts or not all(p.needle[:3] in text.compact for p in parts):
+        return []
+    found = [[h for h in find(text, p) if h.negated_from is None] for p in parts]
+    if not all(found):
+        return []
+    clause = _clause_of(text)
+    own = sum(1 for t in AnswerText(phrase_.raw).tokens if t.kind in (WORD, CJK))
+    hits: list[Hit] = []
+    for first in found[0]:
+        c = clause[text.token_of[first.start]]
+        chosen = [first]
+        for options in found[1:]:
+            near = [h for h in options if clause[text.token_of[h.start]] == c]
+            if not near:
+                break
+            chosen.append(min(near, key=lambda h: abs(h.start - first.start)))
+        if len(chosen) != len(parts):
+            continue
+        lo = min(h.start for h in chosen)
+        hi = max(h.end for h in chosen)
+        a, b = text.token_of[lo], text.token_of[hi - 1]
+        spanned = sum(1 for t in text.tokens[a : b + 1] if t.kind in (WORD, CJK))
+        if spanned > own + LOOSE_GAP:
+            continue
+        starts = [h.start for h in chosen]
+        if len(set(starts)) != len(chosen) or (len(chosen) == 2 and starts[0] > starts[1]):
+            continue
+        hits.append(_hit(text, phrase_, lo, hi))
+    return hits
+
+
 def _phrases(words: Sequence[str]) -> list[Phrase]:
     return [p for word in words if (p := phrase(str(word))) is not None]
 
@@ -323,17 +404,23 @@ def _concept(
 ) -> tuple[Hit | None, Hit | None]:
     """The first hit stating a concept, and the first negated one (either may be None)."""
     stated = negated = None
-    for p in _phrases(words):
-        flip = bool(point_texts) and negative_in_point(p, point_texts)
-        for found in find(text, p):
-            if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
-                continue  # "in MQA every query head has its own K/V" is not the MHA point
-            hit = _flipped(found) if flip else found
-            if hit.negated_from is None:
-                if stated is None or hit.start < stated.start:
-                    stated = hit
-            elif negated is None:
-                negated = hit
+    phrases = _phrases(words)
+    for loose in (False, True):
+        for p in phrases:
+            flip = bool(point_texts) and negative_in_point(p, point_texts)
+            if loose and flip:
+                continue
+            for found in find_loose(text, p) if loose else find(text, p):
+                if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
+                    continue  # "in MQA every query head has its own K/V" is not the MHA point
+                hit = _flipped(found) if flip else found
+                if hit.negated_from is None:
+                    if stated is None or hit.start < stated.start:
+                        stated = hit
+                elif negated is None and not loose:
+                    negated = hit
+            if stated is not None:
+                break
         if stated is not None:
             break
     return stated, negated
