@@ -22,7 +22,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # regression, and raising them needs a matcher that generalises, not keywords from its text.
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
-    "answers_heldout2": {"en": (0.83, 0.78), "zh": (0.83, 0.78)},
+    "answers_heldout2": {"en": (0.83, 0.82), "zh": (0.83, 0.81)},
 }
 
 
