@@ -100,7 +100,10 @@ SHARED_SCREEN_MODULES = {
     "quizapp.tui.screens." + name
     for name in ("base", "session", "session_record", "mock_saver", "mock_quit", "confirm", "fit_dialog")
 }
-BUILT_ON = {("quizapp.tui.screens.cram", "quizapp.tui.screens.study")}  # a CramScreen is a StudyScreen
+BUILT_ON = {  # a CramScreen is a StudyScreen, a CramQuizScreen a QuizScreen
+    ("quizapp.tui.screens.cram", "quizapp.tui.screens.study"),
+    ("quizapp.tui.screens.cram", "quizapp.tui.screens.quiz"),
+}
 
 
 def test_screens_never_import_each_other() -> None:

@@ -18,6 +18,7 @@ from importlib import resources
 
 from quizapp.srs import polarity
 from quizapp.srs.answer_text import AnswerText
+from quizapp.srs.phrases import find, phrase
 
 LEXICON = "claim_words.txt"
 
@@ -62,8 +63,6 @@ def _sides(
 ) -> set[int]:
     """Which sides (0, 1) of `line` the tokens first..last of `text` take (a phrasing that
     overlaps `skip`, the keyword's own match, is the point's wording and not read)."""
-    from quizapp.srs.coverage import find, phrase
-
     lo = text.tokens[first].start
     hi = text.tokens[last].end
     taken: set[int] = set()
@@ -118,8 +117,6 @@ def opposed(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> b
 
 def _named(text: AnswerText, siblings: tuple[tuple[str, ...], ...], lo: int, hi: int) -> set[int]:
     """Which siblings the compact range lo..hi of `text` names."""
-    from quizapp.srs.coverage import find, phrase
-
     named: set[int] = set()
     for n, words in enumerate(siblings):
         for word in words:

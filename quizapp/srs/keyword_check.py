@@ -17,7 +17,7 @@ from typing import Any
 
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs.answer_text import AnswerText, is_cjk
-from quizapp.srs.coverage import find, phrase
+from quizapp.srs.phrases import find, phrase
 
 COMMON_SHARE = 0.15
 SHORT_STEM = 4

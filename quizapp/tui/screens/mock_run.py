@@ -11,6 +11,7 @@ interview abandoned and resumable; `ctrl+f` (confirmed) finishes it now.
 from __future__ import annotations
 
 import contextlib
+import logging
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,8 @@ from quizapp.tui.widgets.question_pane import QuestionPane
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion, MockReport, MockView, OpenQuestion
 
+log = logging.getLogger(__name__)
+
 class MockRunScreen(BaseScreen):
     CSS_PATH = ["cards.tcss", "mock.tcss"]
 
@@ -59,6 +62,7 @@ class MockRunScreen(BaseScreen):
         self.closing = False
         self.quit_requested = False  # ctrl+q came while an answer was being stored
         self._pane: QuestionPane | None = None
+        self._advancing = False
         self.saver = MockSaver(self, mock_id)
 
     def compose(self) -> ComposeResult:
@@ -147,6 +151,17 @@ class MockRunScreen(BaseScreen):
         await self.go_next()
 
     async def go_next(self) -> None:
+        # One move at a time: a second call while the next pane mounts (two stored-answer
+        # messages arriving together) would remove the pane being mounted.
+        if self._advancing:
+            return
+        self._advancing = True
+        try:
+            await self._go_next()
+        finally:
+            self._advancing = False
+
+    async def _go_next(self) -> None:
         position = self.view.next_position if self.view is not None else None
         if position is None or self.total_remaining() <= 0:
             self.finish()
@@ -166,6 +181,9 @@ class MockRunScreen(BaseScreen):
         self.phase = MockPhase.LOADING
         self.position, self.shown_at, self.frozen_used = position, None, None
         self.render_texts()
+        # No pane while the old one is removed: a redraw meanwhile (a notice, the clock)
+        # must not reach a pane whose children are already gone.
+        self._pane = None
         await holder.remove_children()
         self._pane = pane
         await holder.mount(pane)
@@ -227,6 +245,10 @@ class MockRunScreen(BaseScreen):
     async def _stored(self, message: AnswerStored) -> None:
         question = self.view.questions[message.question.position] if self.view else None
         if self.view is None or question is None:
+            return
+        if message.question.position != self.position:
+            log.warning("a stored answer for question %s arrived at question %s; not moving on",
+                        message.question.position, self.position)
             return
         questions = list(self.view.questions)
         questions[question.position] = message.question

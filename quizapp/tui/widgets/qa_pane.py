@@ -128,8 +128,11 @@ class QAPane(QuestionPane):
         item = self.material(self.question.item)
         await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
         await self.query_one(".card-answer", MathMarkdown).show(item.answer)
+        fields = self.query(TextArea)
+        if not self.is_attached or not fields:
+            return  # replaced while the texts were drawn (the next question, a resize redraw)
         self._number_keys()
-        field = self.query_one(TextArea)
+        field = fields.first()
         if isinstance(self.question.draft, str):  # typed before a quit: the resume keeps it
             field.text = self.question.draft
             field.move_cursor(field.document.end)
@@ -214,7 +217,10 @@ class QAPane(QuestionPane):
     # -- texts ----------------------------------------------------------------------------
     def render_texts(self) -> None:
         super().render_texts()
-        self.query_one(TextArea).placeholder = self.t("mock.run.qa_placeholder")
+        if not self.query(".mock-hint"):
+            return  # not composed yet, or being removed: on_mount draws the texts
+        for field in self.query(TextArea):
+            field.placeholder = self.t("mock.run.qa_placeholder")
         if self.reviewing:
             hint = self.t("mock.run.review_hint", keys=self._bindings.key_to_bindings["1"][0].key_display or "1")
         else:

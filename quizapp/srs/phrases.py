@@ -1,0 +1,254 @@
+"""Finding one keyword phrase in an answer: the phrase's compiled forms (inflections,
+fillers, number words, Chinese variants) and its hits, each with the negation read around
+it. The layer under the key-point judgement (quizapp.srs.coverage) and the claim lexicon
+(quizapp.srs.claims), which both match phrases; it imports neither."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from quizapp.srs import polarity, segmenter
+from quizapp.srs.answer_text import CJK, SEP, WORD, AnswerText, fold_keyword
+
+# Endings a Latin keyword may take in the answer: "head" finds "heads", "mask" "masked".
+_INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing", "er", "ers", "'s"})
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One keyword, prepared: folded, whether it is a stem, whether it carries a negation."""
+
+    raw: str
+    needle: str
+    stem: bool
+    negative: bool
+    latin_words: int = 0  # Latin words in the keyword: a match may not span more of them
+    # every Latin word of the keyword with its inflections ("add up to one" finds "adds up
+    # to one", "sum to one" "summing to one", "agree closely" "agrees closely"); None when
+    # the keyword has no word to inflect
+    inflected: re.Pattern[str] | None = None
+
+
+# A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
+# (Nothing else is stripped: "columns" must not find "column", nor "leaks" "leak".)
+_ENDINGS = ("e",)
+# Small numbers as digits or words: "sums to 1" finds "sums to one", "fill with 0" "with zero".
+_NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
+_NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
+# What the base may take in the answer (after an optional doubled consonant or e/y/i).
+_SUFFIXES = "(?:s|es|d|ed|ing|er|ers)?"
+# "-ly" only after an adjective ending ("sequentially", "independently"; not "orderly")
+_LY_BASES = ("al", "ent", "ant")
+
+
+# Chinese: words a candidate drops in or leaves out without changing the claim. Between two
+# characters of a Chinese keyword the answer may add one of _ZH_FILLERS (「梯度几乎消失」 for
+# 梯度消失, 「方差就变成 1」 for 方差变成 1); a keyword's own 是/的/个/了 may be missing from the
+# answer (「对 X 非线性」 for 对 x 是非线性的), and the copulas and 前/后 have their variants
+# (「每行代表一个 query」 for 每行是一个 query, 「softmax 前面」 for softmax 前).
+_S = re.escape(SEP)
+
+
+def _zh_alternatives(*words: str) -> str:
+    """Chinese phrasings, each allowed a word boundary between its characters."""
+    return "(?:" + "|".join(f"{_S}?".join(re.escape(ch) for ch in w) for w in words) + ")"
+
+
+_ZH_FILLERS = (
+    f"(?:{_zh_alternatives('几乎', '基本上', '基本', '就', '都', '也', '会', '还', '了', '是', '的', '个', '很', '直接', '已经', '其实', '本来', '还是')}{_S}?)?"
+)
+_ZH_OPTIONAL = {ch: f"(?:{re.escape(ch)}{_S}?)?" for ch in "的个了就都也"}
+_ZH_VARIANTS = {
+    "是": _zh_alternatives("是", "为", "就是", "代表", "表示", "对应") + "?",
+    "为": _zh_alternatives("为", "是", "就是"),
+    "前": _zh_alternatives("前", "前面", "之前"),
+    "后": _zh_alternatives("后", "后面", "之后"),
+}
+
+
+def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
+    out: list[str] = []
+    for n, ch in enumerate(word):
+        before = word[n - 1] if n else previous
+        if n or previous:
+            out.append(_ZH_FILLERS)
+        if ch in _ZH_VARIANTS and before not in "不没并非":
+            variants = _ZH_VARIANTS[ch]
+            out.append((variants if droppable else variants.rstrip("?")) + f"{_S}?")
+        elif ch in _ZH_OPTIONAL and before not in "不没并非" and droppable:
+            out.append(_ZH_OPTIONAL[ch])
+        else:
+            out.append(re.escape(ch) + f"{_S}?")
+    return "".join(out)
+
+
+# English: a small word a candidate adds between two words of a keyword ("only as a hint"
+# for "only a hint", "brings the variance up to one" for "variance to 1"), the auxiliaries
+# of a negation ("wouldn't mask anything" for "doesn't mask anything"), every/each.
+_EN_FILLERS = f"(?:(?:a|an|the|as|up|just|also|really|still|actually|basically|even|then|simply){_S})?"
+_AUX = ("does", "do", "did", "would", "will", "could", "can", "should")
+_EN_VARIANTS = {
+    **{w: "(?:every|each)" for w in ("every", "each")},
+    **{w: "(?:sums|sum|summed|summing|adds up|add up|added up|adding up)".replace(" ", _S)
+       for w in ("sum", "sums", "summed", "summing")},
+}
+
+
+def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
+    parts: list[str] = []
+    inflectable = False
+    previous = ""
+    # only a keyword of 4+ Chinese characters may lose one in the answer: 乘的是 k is not 乘 k
+    droppable = sum(len(t.text) for t in tokens if t.kind == CJK) >= 4
+    for n, token in enumerate(tokens):
+        word = token.text
+        if token.kind == CJK:
+            parts.append(_zh_pattern(word, previous, droppable))
+            inflectable = inflectable or len(word) + len(previous) >= 2
+            previous = word[-1]
+            continue
+        previous = ""
+        latin_before = bool(parts) and n > 0 and tokens[n - 1].kind == WORD
+        if token.kind == WORD and latin_before:
+            parts.append(_EN_FILLERS)
+        following = tokens[n + 1].text if n + 1 < len(tokens) else ""
+        if token.kind == WORD and word in _AUX and following == "not":
+            parts.append(f"(?:{'|'.join(_AUX)})")
+            inflectable = True
+        elif token.kind == WORD and word in _EN_VARIANTS:
+            parts.append(_EN_VARIANTS[word])
+            inflectable = True
+        elif token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
+            base = word
+            for ending in _ENDINGS:
+                if word.endswith(ending) and len(word) - len(ending) >= 3:
+                    base = word[: -len(ending)]
+                    break
+            suffixes = "(?:s|es|d|ed|ing|er|ers|ly)?" if base.endswith(_LY_BASES) else _SUFFIXES
+            parts.append(f"{re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes}")
+            inflectable = True
+        elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
+            parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
+            inflectable = True
+        else:
+            parts.append(re.escape(word))
+        parts.append(_S)  # a Latin word, number or sign ends where the answer's does
+    if not inflectable:
+        return None
+    # a keyword that starts with a Latin word or a sign starts where the answer's word does
+    lead = "" if tokens and tokens[0].kind == CJK else f"(?<![^{_S}])"
+    return re.compile(lead + "".join(parts))
+
+
+@lru_cache(maxsize=8192)
+def phrase(raw: str) -> Phrase | None:
+    needle = fold_keyword(raw)
+    if not needle:
+        return None
+    stem = raw.rstrip().endswith("*")
+    prepared = AnswerText(raw.rstrip("*"))
+    words = sum(1 for t in prepared.tokens if t.kind == WORD)
+    pattern = None if stem else _inflection_pattern(prepared.tokens)
+    return Phrase(raw, needle, stem, polarity.contains_cue(prepared), words, pattern)
+
+
+def _spans_more_words(text: AnswerText, phrase: Phrase, i: int, j: int) -> bool:
+    """Whether i..j covers more Latin words than the keyword has: the answer's spaces are
+    gone from `compact`, so "a symmetric" would otherwise contain the keyword "asymmetric"."""
+    first, last = text.token_of[i], text.token_of[j - 1]
+    if last == first:
+        return False
+    return sum(1 for t in text.tokens[first : last + 1] if t.kind == WORD) > phrase.latin_words
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where a phrase matched: compact offsets, and the start of the cue that negates it."""
+
+    phrase: Phrase
+    start: int
+    end: int
+    negated_from: int | None
+    cue_from: int | None = None  # a negation that (for a flipped keyword) states the point
+
+    @property
+    def evidence_start(self) -> int:
+        cue = self.negated_from if self.cue_from is None else self.cue_from
+        return self.start if cue is None else min(cue, self.start)
+
+
+def _starts_ok(text: AnswerText, i: int, length: int) -> bool:
+    token = text.tokens[text.token_of[i]]
+    if token.start == i:
+        return True
+    # inside a Chinese word: only a keyword of 2+ characters, after a part that is a word itself
+    if token.kind != CJK or polarity._is_a_not_a(token.text):
+        return False
+    inside = min(length, token.end - i)
+    return inside >= 2 and segmenter.is_word(text.compact[token.start : i])
+
+
+def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
+    token = text.tokens[text.token_of[j - 1]]
+    if token.end == j:
+        return True
+    rest = text.compact[j : token.end]
+    if token.kind == WORD:
+        # an inflection only after a real word: "a" must not find "as", nor "k" "ks"
+        word = text.compact[token.start : j]
+        inflected = rest in _INFLECTIONS and len(word) >= 3
+        return rest.isalpha() and (phrase.stem or inflected) and text.compact[j - 1].isalpha()
+    if token.kind != CJK or polarity._is_a_not_a(token.text):
+        return False
+    inside = j - max(token.start, j - len(phrase.needle))
+    return inside >= 2 and segmenter.is_word(rest)
+
+
+def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
+    negated = None
+    if not phrase.negative:
+        negated = polarity.negation_before(text, i)
+        if negated is None:
+            negated = polarity.dismissal_around(text, i, j)
+    return Hit(phrase, i, j, negated)
+
+
+def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
+    """Every whole-word occurrence of `phrase` in `text`, each with its negation (if any)."""
+    hits: list[Hit] = []
+    needle, haystack = phrase.needle, text.compact
+    i = haystack.find(needle)
+    while i != -1:
+        j = i + len(needle)
+        if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j) and not _spans_more_words(text, phrase, i, j):
+            hits.append(_hit(text, phrase, i, j))
+        i = haystack.find(needle, i + 1)
+    if phrase.inflected is not None:
+        seen = {h.start for h in hits}
+        marked, origin = text.marked
+        for match in phrase.inflected.finditer(marked):
+            a, b = match.start(), match.end()
+            while a < b and marked[a] == SEP:
+                a += 1
+            while b > a and marked[b - 1] == SEP:
+                b -= 1
+            if b <= a:
+                continue
+            i, j = origin[a], origin[b - 1] + 1
+            if i in seen:
+                continue
+            if _starts_ok(text, i, j - i) and _ends_ok(text, phrase, j):
+                hits.append(_hit(text, phrase, i, j))
+        hits.sort(key=lambda h: h.start)
+    return hits
+
+
+# Loose matching: a keyword of two or more content words also matches with its words in
+# another order or with a few words between them, inside one clause ("the weights in each
+# row add up to 1" for "each row adds up to 1", 「每一行的权重加起来等于 1」 for 每行加起来等于 1).
+# Only when the keyword does not match as written; never for a keyword that carries a
+# negation or a formula sign (those mean what they say in their order).
