@@ -1,0 +1,56 @@
+"""`--lang zh`: the command line's own texts in Chinese, with the full-width colon `：`
+(issue 27, item 10). English (no `--lang`, or `--lang en`) is unchanged: test_cli_parse.py."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from quizapp.cli.main import parse
+from quizapp.cli.parser_messages import argv_language, localize
+
+CJK = r"[\u3400-\u9fff]"
+
+
+def assert_chinese_line(text: str) -> None:
+    """Chinese words, `：` never `:` after them, and nothing of Python's insides."""
+    assert re.search(CJK, text), text
+    assert not re.search(CJK + r"\s*:", text), text
+    for internal in ("Traceback", "Error:", "Exception", "codec", "errno", "argparse"):
+        assert internal not in text, text
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--lang", "zh", "db"], "quizapp：缺少必需的参数：db_command"),  # a missing argument
+    (["--lang", "zh", "stat"], "quizapp：参数 command：无效的选项 'stat'（可选："),  # an invalid choice
+    (["--lang=zh", "export", "--format", "xml"], "参数 --format：无效的选项 'xml'"),
+    (["--lang", "zh", "--bogus"], "quizapp：无法识别的参数：--bogus"),
+    (["--lang", "zh", "--db"], "参数 --db：需要一个值"),
+    (["--lang", "zh", "drill", "--seed", "x"], "参数 --seed：无效的整数：'x'"),
+])
+def test_argparse_errors_are_chinese_with_exit_status_2(argv, expected, capsys):
+    with pytest.raises(SystemExit) as exited:
+        parse(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1
+    assert_chinese_line(err)
+
+
+def test_english_is_argparse_s_own_text(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--lang", "en", "db"])
+    assert capsys.readouterr().err == "quizapp: the following arguments are required: db_command\n"
+
+
+def test_a_message_no_template_knows_is_shown_as_argparse_wrote_it():
+    assert localize("something new in Python 3.14", "zh") == "something new in Python 3.14"
+
+
+@pytest.mark.parametrize("argv, lang", [
+    ([], "en"), (["--lang", "zh"], "zh"), (["--lang=zh", "stats"], "zh"), (["--lang", "zh", "--lang", "en"], "en"),
+    (["--lang", "fr"], "en"), (["--lang"], "en"), (["--", "--lang", "zh"], "en"), (["drill", "--lang", "zh"], "zh"),
+])
+def test_the_language_is_read_before_parsing(argv, lang):
+    assert argv_language(argv) == lang
