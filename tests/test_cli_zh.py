@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
 from quizapp.cli.main import parse
 from quizapp.cli.parser_messages import argv_language, localize
+from quizapp.srs.bootstrap import prepare
 
 CJK = r"[\u3400-\u9fff]"
 
@@ -54,3 +57,23 @@ def test_a_message_no_template_knows_is_shown_as_argparse_wrote_it():
 ])
 def test_the_language_is_read_before_parsing(argv, lang):
     assert argv_language(argv) == lang
+
+
+def quizapp(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "quizapp", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_stats_on_a_fresh_database_is_chinese(tmp_path, isolated_user_dirs):
+    db = tmp_path / "q.db"
+    prepare(db).db.close()
+    result = quizapp("--db", str(db), "--lang", "zh", "stats")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("到期：问答 0，选择题 0，手算技能 0；今日剩余新卡 ")
+    assert lines[1] == "今天：已答 0 题（复习 0，新卡 0）；连续学习 0 天"
+    assert lines[2].startswith("累计：复习 0 次")
+    for line in lines:
+        assert_chinese_line(line)
+    # --json is for scripts: the same keys in either language.
+    assert quizapp("--db", str(db), "--lang", "zh", "stats", "--json").stdout == \
+        quizapp("--db", str(db), "--lang", "en", "stats", "--json").stdout

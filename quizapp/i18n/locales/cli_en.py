@@ -4,6 +4,20 @@ argparse's message unchanged (quizapp/cli/parser_messages.py)."""
 
 MESSAGES: dict[str, str] = {
     "cli.error_line": "quizapp: {message}",
+    # quizapp stats (text form; --json is unchanged)
+    "cli.stats.due": "due: Q&A {qa}, MCQ {mcq}, drill {drill}; new left today {new_left}",
+    "cli.stats.today": "today: {answered} answered ({reviews} reviews, {new} new); streak {streak} day(s)",
+    "cli.stats.all_time": ("all time: {reviews} reviews, {cards} cards studied, {drills} drill attempts, "
+                           "{mocks} mock interviews"),
+    "cli.stats.cram": "cram: {answers} answers (not in the reviews above)",
+    "cli.stats.readiness": "readiness: {now} predicted recall now",
+    "cli.stats.readiness_interview": "readiness: {now} predicted recall now; interview {date} in {days} day(s)",
+    "cli.stats.readiness_interview_then": ("readiness: {now} predicted recall now; interview {date} in {days} day(s), "
+                                           "{then} then without more reviews"),
+    "cli.stats.calibration": "calibration (predicted → recalled, reviews): {bins}",
+    "cli.stats.calibration_bin": "{low}–{high}: {predicted} → {observed} ({reviews})",
+    "cli.stats.calibration_sep": ", ",
+    "cli.stats.refit": "{reviews} usable reviews: `quizapp optimize` would fit the schedule to them",
     # argparse (quizapp/cli/parser_messages.py)
     "cli.argparse.required": "the following arguments are required: {args}",
     "cli.argparse.unrecognized": "unrecognized arguments: {args}",

@@ -3,6 +3,18 @@
 
 MESSAGES: dict[str, str] = {
     "cli.error_line": "quizapp：{message}",
+    # quizapp stats（文字输出；--json 不变）
+    "cli.stats.due": "到期：问答 {qa}，选择题 {mcq}，手算技能 {drill}；今日剩余新卡 {new_left}",
+    "cli.stats.today": "今天：已答 {answered} 题（复习 {reviews}，新卡 {new}）；连续学习 {streak} 天",
+    "cli.stats.all_time": "累计：复习 {reviews} 次，学过 {cards} 张卡片，手算练习 {drills} 次，模拟面试 {mocks} 次",
+    "cli.stats.cram": "突击：作答 {answers} 次（不计入上面的复习）",
+    "cli.stats.readiness": "准备度：现在预测记忆率 {now}",
+    "cli.stats.readiness_interview": "准备度：现在预测记忆率 {now}；面试日 {date}，还剩 {days} 天",
+    "cli.stats.readiness_interview_then": "准备度：现在预测记忆率 {now}；面试日 {date}，还剩 {days} 天，若不再复习届时 {then}",
+    "cli.stats.calibration": "校准（预测 → 实际记住，复习次数）：{bins}",
+    "cli.stats.calibration_bin": "{low}–{high}：{predicted} → {observed}（{reviews}）",
+    "cli.stats.calibration_sep": "；",
+    "cli.stats.refit": "可用的复习有 {reviews} 次：`quizapp optimize` 可以据此调整复习计划",
     # argparse（quizapp/cli/parser_messages.py）
     "cli.argparse.required": "缺少必需的参数：{args}",
     "cli.argparse.unrecognized": "无法识别的参数：{args}",
