@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from quizapp.cli.main import parse
+from quizapp.cli.main import main, parse
 from quizapp.cli.parser_messages import argv_language, localize
 from quizapp.srs.bootstrap import prepare
 
@@ -77,3 +77,41 @@ def test_stats_on_a_fresh_database_is_chinese(tmp_path, isolated_user_dirs):
     # --json is for scripts: the same keys in either language.
     assert quizapp("--db", str(db), "--lang", "zh", "stats", "--json").stdout == \
         quizapp("--db", str(db), "--lang", "en", "stats", "--json").stdout
+
+
+def test_own_errors_are_chinese_with_their_exit_status(tmp_path, isolated_user_dirs):
+    missing_folder = quizapp("--lang", "zh", "--db", str(tmp_path / "nope" / "q.db"), "stats")  # a bad --db path
+    assert missing_folder.returncode == 2
+    assert missing_folder.stderr == f"quizapp：文件夹 {tmp_path / 'nope'} 不存在（请先创建）\n"
+    missing_file = quizapp("--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(tmp_path / "none.json"))
+    assert missing_file.returncode == 2
+    assert missing_file.stderr == f"quizapp：找不到文件：{tmp_path / 'none.json'}\n"
+    for result in (missing_folder, missing_file):
+        assert_chinese_line(result.stderr)
+
+
+def test_an_unknown_item_id_and_a_database_error_are_chinese(tmp_path, capsys, isolated_user_dirs):
+    assert main(["--lang", "zh", "judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp：没有题目 'Q999'（见 `quizapp content list --kind qa`）\n"
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    assert main(["--lang", "zh", "--db", str(folder), "stats"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{folder} 是文件夹，不是数据库文件\n"
+    assert_chinese_line(err)
+
+
+def test_own_errors_stay_english_without_lang(tmp_path, capsys, isolated_user_dirs):
+    assert main(["judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp: no item 'Q999' (see `quizapp content list --kind qa`)\n"
+    assert main(["--db", str(tmp_path / "nope" / "q.db"), "stats"]) == 2
+    assert capsys.readouterr().err == f"quizapp: folder {tmp_path / 'nope'} does not exist (create it first)\n"
+
+
+def test_a_database_error_is_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "not-a-db.db"
+    db.write_bytes(b"not sqlite at all" * 10)
+    assert main(["--lang", "zh", "--db", str(db), "stats"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizapp：{db} 不是 quizapp 数据库"), err
+    assert_chinese_line(err)

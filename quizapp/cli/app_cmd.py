@@ -72,7 +72,7 @@ def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> st
             return f"content folder {directory} does not exist"
     problem = path_problem(path, explicit, writing=True)
     if problem is not None:
-        return problem
+        return str(problem)
     try:
         stored_revision(path)
     except DatabaseError as exc:

@@ -67,7 +67,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if not path.exists():
         from quizapp.cli.errors import UsageError
 
-        raise UsageError(f"{path} does not exist")
+        raise UsageError(key="cli.error.db_missing", path=path)
     check_database(path)
     target = backup_file(path, "backup")
     _report(args, {"path": str(path), "backup": str(target)}, str(target))
@@ -89,9 +89,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     path = db_path(args, writing=False)
     if not path.exists():
-        raise UsageError(f"{path} does not exist")
+        raise UsageError(key="cli.error.db_missing", path=path)
     if path.stat().st_size == 0:
-        raise UsageError(f"{path} is not a quizapp database (not an SQLite file)")
+        raise UsageError(key="store.not_sqlite", path=path)
     import sqlite3
 
     try:
@@ -106,7 +106,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             conn.close()
     except sqlite3.DatabaseError as exc:
         if not_sqlite(exc):  # SQLite reads the header (never a Python open(): quizapp.store.preflight)
-            raise UsageError(f"{path} is not a quizapp database (not an SQLite file)") from None
+            raise UsageError(key="store.not_sqlite", path=path) from None
         problems = [str(exc)]
     ok = problems == ["ok"]
     revision = None

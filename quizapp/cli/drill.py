@@ -51,7 +51,7 @@ def run_drill(args: argparse.Namespace) -> int:
     if args.list:
         return _list_types(args.json, lang)
     if not args.type_id:
-        raise UsageError("drill needs --type TYPE (or --list)")
+        raise UsageError(key="cli.error.drill_needs_type")
     with _computable():
         problem = _problem(args, allow_random_seed=True)
         if args.json:
@@ -151,10 +151,10 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
             return from_given(args.type_id, given, args.difficulty, params)
         if args.seed is None:
             if not allow_random_seed:
-                raise UsageError("grade needs the problem: --seed N (as printed by `quizapp drill`) or --given")
+                raise UsageError(key="cli.error.grade_needs_problem")
             args.seed = random.SystemRandom().randrange(1_000_000)
         if not 0 <= args.seed <= MAX_SEED:
-            raise UsageError(f"--seed must be between 0 and {MAX_SEED}")
+            raise UsageError(key="cli.error.seed_range", max=MAX_SEED)
         return generate(args.type_id, args.seed, args.difficulty)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -162,7 +162,7 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
 
 def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
     if not items:
-        raise UsageError("grade needs --answer TEXT (or --answer PART=TEXT per part)")
+        raise UsageError(key="cli.error.grade_needs_answer")
     names = [spec.name for spec in problem.parts]
     answers: dict[str, str] = {}
     for item in items:

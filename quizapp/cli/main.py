@@ -136,10 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)
         return int(handler(args) or 0)
     except UsageError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        _error_line(args, exc.message(_lang(args)))
         return exc.exit_code
     except DatabaseError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        _error_line(args, exc.message(_lang(args)))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -160,12 +160,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             from quizapp.paths import default_db_path
 
             path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
-            print(f"quizapp: {damaged(path, original)}", file=sys.stderr)
+            _error_line(args, damaged(path, original).message(_lang(args)))
             return 2
+        from quizapp.i18n import translate
+
         first = str(original).strip().splitlines()
-        print(f"quizapp: database error: {first[0] if first else type(exc).__name__} "
-              f"(run `quizapp db check` for details)", file=sys.stderr)
+        _error_line(args, translate(_lang(args), "cli.error.database", detail=first[0] if first else type(exc).__name__))
         return 2
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The language of the command's own texts: `--lang`, else English (as argparse's)."""
+    return getattr(args, "lang", None) or "en"
+
+
+def _error_line(args: argparse.Namespace, message: str) -> None:
+    from quizapp.i18n import translate
+
+    print(translate(_lang(args), "cli.error_line", message=message), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
         return 0
     if not args.format or not args.output:
-        raise UsageError("export needs --format and -o FILE (or --schema)")
+        raise UsageError(key="cli.error.export_needs")
     from quizapp.atomic import STDOUT, resolve
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import open_for_reading
@@ -28,9 +28,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not to_stdout:
         real = resolve(out)  # a symlink is followed: its target is what gets written
         if not real.parent.exists():
-            raise UsageError(f"folder does not exist: {real.parent}")
+            raise UsageError(key="cli.error.folder_missing", folder=real.parent)
         if real.is_dir():
-            raise UsageError(f"{out} is a folder")
+            raise UsageError(key="cli.error.out_is_folder", path=out)
         if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
             raise UsageError(f"{out} is neither a file nor a device")
     source_db = db_path(args, writing=False)
@@ -58,7 +58,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.is_file():
-        raise UsageError(f"file not found: {source}")
+        raise UsageError(key="cli.error.file_not_found", path=source)
     if source.suffix.lower() in (".yaml", ".yml"):
         return _import_deck(source, args.json, args.replace)
     from quizapp.cli.db_cmds import db_path
