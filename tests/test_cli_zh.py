@@ -115,3 +115,12 @@ def test_a_database_error_is_chinese(tmp_path, capsys, isolated_user_dirs):
     err = capsys.readouterr().err
     assert err.startswith(f"quizapp：{db} 不是 quizapp 数据库"), err
     assert_chinese_line(err)
+
+
+def test_importing_a_binary_file_names_no_parser_internals(tmp_path, capsys, isolated_user_dirs):
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"\x9e\x80\xea<*" * 20)
+    assert main(["--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{junk}: not JSON (an unreadable character or byte), so not an export\n"
+    assert "b'" not in err and "\\x" not in err and "lexical" not in err
