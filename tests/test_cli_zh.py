@@ -124,3 +124,11 @@ def test_importing_a_binary_file_names_no_parser_internals(tmp_path, capsys, iso
     err = capsys.readouterr().err
     assert err == f"quizapp：{junk}: not JSON (an unreadable character or byte), so not an export\n"
     assert "b'" not in err and "\\x" not in err and "lexical" not in err
+
+
+def test_a_tui_start_that_cannot_open_the_database_says_so_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "other.db"
+    db.write_bytes(b"plain text, not SQLite\n" * 10)
+    assert main(["--lang", "zh", "--db", str(db)]) == 2  # fails before the TUI starts
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{db} 不是 quizapp 数据库（不是 SQLite 文件）\n"

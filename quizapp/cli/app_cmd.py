@@ -56,27 +56,28 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
 
 
-def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> str | None:
-    """The one-line reason the app cannot start, or None. Never modifies the database
+def preflight(path: Path, content_dirs: list[Path], explicit: bool = True, lang: str = "en") -> str | None:
+    """The one-line reason the app cannot start (in `lang`), or None. Never modifies the database
     (it only creates the default folder when the database is in the default place).
 
     One query with plain sqlite3 (quizapp.store.preflight): nothing heavy is imported
     before the first frame; the integrity check runs before an upgrade or backup only.
     """
     from quizapp.cli.db_paths import path_problem
+    from quizapp.i18n import translate
     from quizapp.store.errors import DatabaseError
     from quizapp.store.preflight import stored_revision
 
     for directory in content_dirs:
         if not directory.is_dir():
-            return f"content folder {directory} does not exist"
+            return translate(lang, "cli.error.content_dir_missing", folder=directory)
     problem = path_problem(path, explicit, writing=True)
     if problem is not None:
-        return str(problem)
+        return problem.message(lang)
     try:
         stored_revision(path)
     except DatabaseError as exc:
-        return str(exc)
+        return exc.message(lang)
     return None
 
 
@@ -88,9 +89,13 @@ def run_app(args: argparse.Namespace) -> int:
         return 2
     path = _db_path(args)
     content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
-    problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")))
+    lang = getattr(args, "lang", None) or "en"  # of the error line, as the commands' (cli/main.py)
+    problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")),
+                        lang=lang)
     if problem is not None:
-        print(f"quizapp: {problem}", file=sys.stderr)
+        from quizapp.i18n import translate
+
+        print(translate(lang, "cli.error_line", message=problem), file=sys.stderr)
         return 2
 
     from quizapp.tui.app import make_app

@@ -29,6 +29,7 @@ MESSAGES: dict[str, str] = {
     "cli.error.db_read_only": "{path} is read-only (this command writes; stats, export and db current can read it)",
     "cli.error.db_missing": "{path} does not exist",
     "cli.error.content_folder_missing": "content folder not found: {folder}",
+    "cli.error.content_dir_missing": "content folder {folder} does not exist",
     "cli.error.file_not_found": "file not found: {path}",
     "cli.error.folder_missing": "folder does not exist: {folder}",
     "cli.error.out_is_folder": "{path} is a folder",

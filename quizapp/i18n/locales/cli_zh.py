@@ -26,6 +26,7 @@ MESSAGES: dict[str, str] = {
     "cli.error.db_read_only": "{path} 是只读的（此命令要写入；stats、export 和 db current 可以读取它）",
     "cli.error.db_missing": "{path} 不存在",
     "cli.error.content_folder_missing": "找不到内容文件夹：{folder}",
+    "cli.error.content_dir_missing": "内容文件夹 {folder} 不存在",
     "cli.error.file_not_found": "找不到文件：{path}",
     "cli.error.folder_missing": "文件夹不存在：{folder}",
     "cli.error.out_is_folder": "{path} 是文件夹",
