@@ -132,3 +132,12 @@ def test_a_tui_start_that_cannot_open_the_database_says_so_in_chinese(tmp_path, 
     assert main(["--lang", "zh", "--db", str(db)]) == 2  # fails before the TUI starts
     err = capsys.readouterr().err
     assert err == f"quizapp：{db} 不是 quizapp 数据库（不是 SQLite 文件）\n"
+
+
+def test_drill_argument_errors_are_chinese(capsys):
+    assert main(["--lang", "zh", "drill", "--type", "qkv", "--given", "a"]) == 2
+    assert capsys.readouterr().err == "quizapp：--given 需要 NAME=VALUE，收到的是 'a'\n"
+    assert main(["--lang", "zh", "grade", "--type", "softmax", "--given", "S=[[0, 1]]"]) == 2
+    err = capsys.readouterr().err
+    assert err == "quizapp：grade 需要 --answer TEXT（或每部分 --answer PART=TEXT）\n"
+    assert_chinese_line(err)

@@ -64,6 +64,7 @@ def run_drill(args: argparse.Namespace) -> int:
 def run_grade(args: argparse.Namespace) -> int:
     _check_text(args)
     lang = args.lang or "zh"
+    t = Translator(lang)
     with _computable():
         problem = _problem(args, allow_random_seed=False)
         answers = _answers(problem, args.answer)
@@ -72,7 +73,8 @@ def run_grade(args: argparse.Namespace) -> int:
             _print_json(verdict_to_json(verdict, lang))
         if verdict.has_format_error:  # not graded, not an attempt: say where, and stop
             error = verdict.format_errors[0]
-            print(f"quizapp: {error.part}: {error.message(lang)}", file=sys.stderr)
+            line = t("cli.error.answer_format", part=error.part, message=error.message(lang))
+            print(t("cli.error_line", message=line), file=sys.stderr)
             return 2
         if not args.json:
             _print("\n".join(render_verdict(problem, verdict, lang)))
@@ -134,9 +136,9 @@ def _pairs(items: list[str], option: str) -> dict[str, str]:
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise UsageError(f"{option} expects NAME=VALUE, got {item!r}")
+            raise UsageError(key="cli.error.expects_pair", option=option, item=repr(item))
         if name in out:
-            raise UsageError(f"{option} {name} given twice")
+            raise UsageError(key="cli.error.given_twice", option=f"{option} {name}")
         out[name] = value
     return out
 
@@ -147,7 +149,7 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
     try:
         if given or params:
             if args.seed is not None:
-                raise UsageError("use either --seed or --given/--param, not both")
+                raise UsageError(key="cli.error.seed_or_given")
             return from_given(args.type_id, given, args.difficulty, params)
         if args.seed is None:
             if not allow_random_seed:
@@ -172,9 +174,9 @@ def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
         elif len(names) == 1:
             name, value = names[0], item
         else:
-            raise UsageError(f"{problem.type} has parts {', '.join(names)}: use --answer PART=TEXT")
+            raise UsageError(key="cli.error.answer_parts", type=problem.type, parts=", ".join(names))
         if name in answers:
-            raise UsageError(f"--answer {name} given twice")
+            raise UsageError(key="cli.error.given_twice", option=f"--answer {name}")
         answers[name] = value
     return answers
 

@@ -32,10 +32,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if real.is_dir():
             raise UsageError(key="cli.error.out_is_folder", path=out)
         if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
-            raise UsageError(f"{out} is neither a file nor a device")
+            raise UsageError(key="cli.error.not_file_or_device", path=out)
     source_db = db_path(args, writing=False)
     if not to_stdout and _same_file(out, source_db):
-        raise UsageError(f"{out} is the database itself (or its -wal/-shm); export to another file")
+        raise UsageError(key="cli.error.export_to_db", path=out)
     db = open_for_reading(source_db)
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
@@ -43,7 +43,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             count = writer(session, out)
     except OSError as exc:
         # Disk full, a file-size limit, no permission: the previous file is untouched.
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}; the previous file is unchanged") from exc
+        raise UsageError(key="cli.error.cannot_write", path=out, reason=exc.strerror or exc) from exc
     finally:
         db.close()
     # With `-o -` the export itself is standard output: the summary goes to stderr.
@@ -69,7 +69,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     path = db_path(args)  # an unusable database path first: it is one line, whatever the file
     if _same_file(source, path):
-        raise UsageError(f"{source} is the database itself (or its -wal/-shm), not an export")
+        raise UsageError(key="cli.error.import_from_db", path=source)
     # Checked record by record before the database is even opened (a bad file costs no
     # lock and changes nothing), then written in one transaction, read again record by
     # record: memory stays flat whatever the file's size (quizapp.store.import_stream).
@@ -77,7 +77,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         checked = check_export_file(source)
         check_settings(checked, setting_problem)
     except OSError as exc:
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
+        raise UsageError(key="cli.error.cannot_read", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
@@ -94,7 +94,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             session = tx.session()
             result = import_file(session, checked, progress)
     except OSError as exc:  # the file changed or vanished between the check and the write
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}; nothing imported") from exc
+        raise UsageError(key="cli.error.cannot_read_nothing_imported", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
         raise UsageError(f"{source}: {exc.errors[-1]} (the file changed while importing; nothing imported)") from None
     finally:
