@@ -141,3 +141,8 @@ def test_drill_argument_errors_are_chinese(capsys):
     err = capsys.readouterr().err
     assert err == "quizapp：grade 需要 --answer TEXT（或每部分 --answer PART=TEXT）\n"
     assert_chinese_line(err)
+
+
+def test_a_tui_start_with_options_that_do_not_fit_is_refused_in_chinese(capsys):
+    assert main(["--lang", "zh", "--seed", "3"]) == 2  # --seed without --start: refused before the TUI
+    assert capsys.readouterr().err == "quizapp：--type 和 --difficulty 需要 --start drill；--seed 需要 --start drill 或 mock\n"

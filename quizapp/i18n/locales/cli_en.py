@@ -54,6 +54,9 @@ MESSAGES: dict[str, str] = {
     "cli.error.cannot_write": "cannot write {path}: {reason}; the previous file is unchanged",
     "cli.error.cannot_read": "cannot read {path}: {reason}",
     "cli.error.cannot_read_nothing_imported": "cannot read {path}: {reason}; nothing imported",
+    "cli.error.start_options": "--type and --difficulty need --start drill; --seed needs --start drill or mock",
+    "cli.error.start_seed": "--seed must be 0 or more",
+    "cli.error.port_range": "--port must be 1–65535, not {port}",
     # argparse (quizapp/cli/parser_messages.py)
     "cli.argparse.required": "the following arguments are required: {args}",
     "cli.argparse.unrecognized": "unrecognized arguments: {args}",

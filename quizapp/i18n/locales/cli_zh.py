@@ -51,6 +51,9 @@ MESSAGES: dict[str, str] = {
     "cli.error.cannot_write": "无法写入 {path}：{reason}；原来的文件没有改变",
     "cli.error.cannot_read": "无法读取 {path}：{reason}",
     "cli.error.cannot_read_nothing_imported": "无法读取 {path}：{reason}；没有导入任何内容",
+    "cli.error.start_options": "--type 和 --difficulty 需要 --start drill；--seed 需要 --start drill 或 mock",
+    "cli.error.start_seed": "--seed 必须大于或等于 0",
+    "cli.error.port_range": "--port 必须在 1–65535 之间，而不是 {port}",
     # argparse（quizapp/cli/parser_messages.py）
     "cli.argparse.required": "缺少必需的参数：{args}",
     "cli.argparse.unrecognized": "无法识别的参数：{args}",
