@@ -146,3 +146,15 @@ def test_drill_argument_errors_are_chinese(capsys):
 def test_a_tui_start_with_options_that_do_not_fit_is_refused_in_chinese(capsys):
     assert main(["--lang", "zh", "--seed", "3"]) == 2  # --seed without --start: refused before the TUI
     assert capsys.readouterr().err == "quizapp：--type 和 --difficulty 需要 --start drill；--seed 需要 --start drill 或 mock\n"
+
+
+def test_db_commands_report_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "q.db"
+    assert main(["--lang", "zh", "--db", str(db), "db", "current"]) == 0
+    assert capsys.readouterr().out == f"{db}：还不存在（首次运行时创建）\n"
+    prepare(db).db.close()
+    assert main(["--lang", "zh", "--db", str(db), "db", "check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{db}：正常（schema ")
+    assert main(["--db", str(db), "db", "check"]) == 0
+    assert capsys.readouterr().out.startswith(f"{db}: ok (schema ")

@@ -20,6 +20,13 @@ def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
         print(text)
 
 
+def _translator(args: argparse.Namespace) -> Translator:
+    """The language of the text output: `--lang`, else English."""
+    from quizapp.i18n import Translator
+
+    return Translator(getattr(args, "lang", None) or "en")
+
+
 def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
     from quizapp.cli.db_paths import db_path as checked_path
 
@@ -33,12 +40,14 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     # The integrity check runs inside upgrade_database, when there is an upgrade to make.
     before, head = check_database(path, integrity=False)
     result = upgrade_database(path)
+    t = _translator(args)
     if before == head:
-        text = f"{path}: already at head ({head})"
+        text = t("cli.db.at_head", path=path, head=head)
     elif before is None:
-        text = f"{path}: created at head ({head})"
+        text = t("cli.db.created", path=path, head=head)
     else:
-        text = f"{path}: upgraded from {result.upgraded_from or 'empty'} to head; backup at {result.backup or '-'}"
+        text = t("cli.db.upgraded", path=path, revision=result.upgraded_from or t("cli.db.empty"),
+                 backup=result.backup or "-")
     data = {"path": str(path), "from": before, "revision": head,
             "backup": str(result.backup) if result.backup else None}
     _report(args, data, text)
@@ -51,12 +60,13 @@ def cmd_current(args: argparse.Namespace) -> int:
     path = db_path(args, writing=False)
     if not path.exists():
         _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
-                f"{path}: does not exist yet (created on first run)")
+                _translator(args)("cli.db.not_yet", path=path))
         return 0
     revision, head = check_database(path, integrity=False)  # the revision only: `db check` scans the file
-    state = "head" if revision == head else f"older than head {head}"
+    t = _translator(args)
+    key = "cli.db.current_head" if revision == head else "cli.db.current_older"
     _report(args, {"path": str(path), "exists": True, "revision": revision, "head": head},
-            f"{path}: {revision or 'empty'} ({state})")
+            t(key, path=path, revision=revision or t("cli.db.empty"), head=head))
     return 0
 
 
@@ -117,12 +127,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
     elif ok:
-        print(f"{path}: ok (schema {revision or 'empty'})")
+        t = _translator(args)
+        print(t("cli.db.check_ok", path=path, revision=revision or t("cli.db.empty")))
     else:
         for problem in problems:
             print(problem)
-        print(f"{path}: damaged ({len(problems)} problem(s)); restore a backup (`{path.name}.backup-*`) "
-              f"or export what can be read")
+        print(_translator(args)("cli.db.check_damaged", path=path, count=len(problems), name=path.name))
     return 0 if ok else 1
 
 

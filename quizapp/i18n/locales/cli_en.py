@@ -57,6 +57,17 @@ MESSAGES: dict[str, str] = {
     "cli.error.start_options": "--type and --difficulty need --start drill; --seed needs --start drill or mock",
     "cli.error.start_seed": "--seed must be 0 or more",
     "cli.error.port_range": "--port must be 1–65535, not {port}",
+    # quizapp db …
+    "cli.db.empty": "empty",
+    "cli.db.at_head": "{path}: already at head ({head})",
+    "cli.db.created": "{path}: created at head ({head})",
+    "cli.db.upgraded": "{path}: upgraded from {revision} to head; backup at {backup}",
+    "cli.db.not_yet": "{path}: does not exist yet (created on first run)",
+    "cli.db.current_head": "{path}: {revision} (head)",
+    "cli.db.current_older": "{path}: {revision} (older than head {head})",
+    "cli.db.check_ok": "{path}: ok (schema {revision})",
+    "cli.db.check_damaged": ("{path}: damaged ({count} problem(s)); restore a backup (`{name}.backup-*`) "
+                             "or export what can be read"),
     # argparse (quizapp/cli/parser_messages.py)
     "cli.argparse.required": "the following arguments are required: {args}",
     "cli.argparse.unrecognized": "unrecognized arguments: {args}",

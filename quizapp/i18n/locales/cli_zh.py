@@ -54,6 +54,16 @@ MESSAGES: dict[str, str] = {
     "cli.error.start_options": "--type 和 --difficulty 需要 --start drill；--seed 需要 --start drill 或 mock",
     "cli.error.start_seed": "--seed 必须大于或等于 0",
     "cli.error.port_range": "--port 必须在 1–65535 之间，而不是 {port}",
+    # quizapp db …
+    "cli.db.empty": "空",
+    "cli.db.at_head": "{path}：已是最新版本（{head}）",
+    "cli.db.created": "{path}：已创建，版本为最新（{head}）",
+    "cli.db.upgraded": "{path}：已从 {revision} 升级到最新版本；备份在 {backup}",
+    "cli.db.not_yet": "{path}：还不存在（首次运行时创建）",
+    "cli.db.current_head": "{path}：{revision}（最新）",
+    "cli.db.current_older": "{path}：{revision}（旧于最新版本 {head}）",
+    "cli.db.check_ok": "{path}：正常（schema {revision}）",
+    "cli.db.check_damaged": "{path}：已损坏（{count} 个问题）；请恢复备份（`{name}.backup-*`）或导出仍可读取的内容",
     # argparse（quizapp/cli/parser_messages.py）
     "cli.argparse.required": "缺少必需的参数：{args}",
     "cli.argparse.unrecognized": "无法识别的参数：{args}",
