@@ -158,3 +158,12 @@ def test_db_commands_report_in_chinese(tmp_path, capsys, isolated_user_dirs):
     assert out.startswith(f"{db}：正常（schema ")
     assert main(["--db", str(db), "db", "check"]) == 0
     assert capsys.readouterr().out.startswith(f"{db}: ok (schema ")
+
+
+def test_export_and_import_summaries_are_chinese(tmp_path, capsys, isolated_user_dirs):
+    db, out = tmp_path / "q.db", tmp_path / "out.json"
+    prepare(db).db.close()
+    assert main(["--lang", "zh", "--db", str(db), "export", "--format", "json", "-o", str(out)]) == 0
+    assert re.fullmatch(rf"{re.escape(str(out))}：\d+ 个条目（json）\n", capsys.readouterr().out)
+    assert main(["--lang", "zh", "--db", str(db), "import", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}：新增复习 0 条，更新卡片 0 张，跳过未知条目 0 个\n"

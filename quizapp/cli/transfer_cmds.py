@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.cli.errors import UsageError
+
+if TYPE_CHECKING:
+    from quizapp.i18n import Translator
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -51,7 +55,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": str(out), "format": args.format, "items": count}), file=summary)
     else:
-        print(f"{out}: {count} items ({args.format})", file=summary)
+        print(_translator(args)("cli.transfer.exported", path=out, count=count, format=args.format), file=summary)
     return 0
 
 
@@ -102,9 +106,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": str(source), "kind": "export", **result}))
     else:
-        print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
-              f"{result['items_unknown']} unknown items skipped")
+        print(_translator(args)("cli.transfer.imported", path=source, reviews=result["reviews_added"],
+                                cards=result["cards_updated"], unknown=result["items_unknown"]))
     return 0
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    """The language of the text output: `--lang`, else English."""
+    from quizapp.i18n import Translator
+
+    return Translator(getattr(args, "lang", None) or "en")
 
 
 def _same_file(source: Path, db: Path) -> bool:

@@ -68,6 +68,9 @@ MESSAGES: dict[str, str] = {
     "cli.db.check_ok": "{path}: ok (schema {revision})",
     "cli.db.check_damaged": ("{path}: damaged ({count} problem(s)); restore a backup (`{name}.backup-*`) "
                              "or export what can be read"),
+    # quizapp export / import
+    "cli.transfer.exported": "{path}: {count} items ({format})",
+    "cli.transfer.imported": "{path}: {reviews} reviews added, {cards} cards updated, {unknown} unknown items skipped",
     # argparse (quizapp/cli/parser_messages.py)
     "cli.argparse.required": "the following arguments are required: {args}",
     "cli.argparse.unrecognized": "unrecognized arguments: {args}",

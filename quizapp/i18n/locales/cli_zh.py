@@ -64,6 +64,9 @@ MESSAGES: dict[str, str] = {
     "cli.db.current_older": "{path}：{revision}（旧于最新版本 {head}）",
     "cli.db.check_ok": "{path}：正常（schema {revision}）",
     "cli.db.check_damaged": "{path}：已损坏（{count} 个问题）；请恢复备份（`{name}.backup-*`）或导出仍可读取的内容",
+    # quizapp export / import
+    "cli.transfer.exported": "{path}：{count} 个条目（{format}）",
+    "cli.transfer.imported": "{path}：新增复习 {reviews} 条，更新卡片 {cards} 张，跳过未知条目 {unknown} 个",
     # argparse（quizapp/cli/parser_messages.py）
     "cli.argparse.required": "缺少必需的参数：{args}",
     "cli.argparse.unrecognized": "无法识别的参数：{args}",
