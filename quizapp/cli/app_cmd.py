@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from quizapp.drill_types import DRILL_TYPES
+from quizapp.i18n.localized_error import LocalizedError
 
 # Kept here (not imported from quizapp.tui) so building the parser never imports Textual.
 START_SCREENS = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
@@ -35,8 +36,12 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --start drill: 1, 2 or 3")
 
 
+class StartOptionsError(LocalizedError, ValueError):
+    """Options that don't fit `--start` (a ValueError, shown in the `--lang` language)."""
+
+
 def start_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of the start screen; ValueError when they don't fit `--start`."""
+    """The options of the start screen; StartOptionsError (a ValueError) when they don't fit `--start`."""
     options = {
         name: value
         for name in ("type", "seed", "difficulty")
@@ -44,9 +49,9 @@ def start_options(args: argparse.Namespace) -> dict[str, Any]:
     }
     allowed = {"drill": {"type", "seed", "difficulty"}, "mock": {"seed"}}.get(getattr(args, "start", None) or "", set())
     if not set(options) <= allowed:
-        raise ValueError("--type and --difficulty need --start drill; --seed needs --start drill or mock")
+        raise StartOptionsError(key="cli.error.start_options")
     if options.get("seed", 0) < 0:
-        raise ValueError("--seed must be 0 or more")
+        raise StartOptionsError(key="cli.error.start_seed")
     return options
 
 
@@ -56,41 +61,46 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
 
 
-def preflight(path: Path, content_dirs: list[Path], explicit: bool = True) -> str | None:
-    """The one-line reason the app cannot start, or None. Never modifies the database
+def preflight(path: Path, content_dirs: list[Path], explicit: bool = True, lang: str = "en") -> str | None:
+    """The one-line reason the app cannot start (in `lang`), or None. Never modifies the database
     (it only creates the default folder when the database is in the default place).
 
     One query with plain sqlite3 (quizapp.store.preflight): nothing heavy is imported
     before the first frame; the integrity check runs before an upgrade or backup only.
     """
     from quizapp.cli.db_paths import path_problem
+    from quizapp.i18n import translate
     from quizapp.store.errors import DatabaseError
     from quizapp.store.preflight import stored_revision
 
     for directory in content_dirs:
         if not directory.is_dir():
-            return f"content folder {directory} does not exist"
+            return translate(lang, "cli.error.content_dir_missing", folder=directory)
     problem = path_problem(path, explicit, writing=True)
     if problem is not None:
-        return problem
+        return problem.message(lang)
     try:
         stored_revision(path)
     except DatabaseError as exc:
-        return str(exc)
+        return exc.message(lang)
     return None
 
 
 def run_app(args: argparse.Namespace) -> int:
+    from quizapp.i18n import translate
+
+    lang = getattr(args, "lang", None) or "en"  # of the error line, as the commands' (cli/main.py)
     try:
         options = start_options(args)
-    except ValueError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+    except StartOptionsError as exc:
+        print(translate(lang, "cli.error_line", message=exc.message(lang)), file=sys.stderr)
         return 2
     path = _db_path(args)
     content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
-    problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")))
+    problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")),
+                        lang=lang)
     if problem is not None:
-        print(f"quizapp: {problem}", file=sys.stderr)
+        print(translate(lang, "cli.error_line", message=problem), file=sys.stderr)
         return 2
 
     from quizapp.tui.app import make_app

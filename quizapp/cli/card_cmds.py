@@ -30,9 +30,9 @@ def _item(item_id: str, args: argparse.Namespace) -> QAItem:
         return own
     item = load_all_content([Path(d) for d in args.content]).by_id().get(item_id)
     if item is None:
-        raise UsageError(f"no card {item_id!r} (`quizapp content list` shows the ids)")
+        raise UsageError(key="cli.error.no_card", id=repr(item_id))
     if not isinstance(item, QAItem):
-        raise UsageError(f"{item_id!r} is a multiple-choice question; only Q&A cards are written here")
+        raise UsageError(key="cli.error.card_is_mcq", id=repr(item_id))
     return item
 
 

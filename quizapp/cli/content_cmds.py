@@ -21,7 +21,7 @@ def _load(args: argparse.Namespace) -> ContentSet:
     dirs = [Path(d) for d in (args.content or [])]
     for d in dirs:
         if not d.is_dir():
-            raise UsageError(f"content folder not found: {d}")
+            raise UsageError(key="cli.error.content_folder_missing", folder=d)
     return load_all_content(dirs)
 
 

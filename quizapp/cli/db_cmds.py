@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from quizapp.i18n import Translator
+    from quizapp.srs.stats import StudyStats
 
 
 def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
@@ -14,6 +18,13 @@ def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
     else:
         print(text)
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    """The language of the text output: `--lang`, else English."""
+    from quizapp.i18n import Translator
+
+    return Translator(getattr(args, "lang", None) or "en")
 
 
 def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
@@ -29,12 +40,14 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     # The integrity check runs inside upgrade_database, when there is an upgrade to make.
     before, head = check_database(path, integrity=False)
     result = upgrade_database(path)
+    t = _translator(args)
     if before == head:
-        text = f"{path}: already at head ({head})"
+        text = t("cli.db.at_head", path=path, head=head)
     elif before is None:
-        text = f"{path}: created at head ({head})"
+        text = t("cli.db.created", path=path, head=head)
     else:
-        text = f"{path}: upgraded from {result.upgraded_from or 'empty'} to head; backup at {result.backup or '-'}"
+        text = t("cli.db.upgraded", path=path, revision=result.upgraded_from or t("cli.db.empty"),
+                 backup=result.backup or "-")
     data = {"path": str(path), "from": before, "revision": head,
             "backup": str(result.backup) if result.backup else None}
     _report(args, data, text)
@@ -47,12 +60,13 @@ def cmd_current(args: argparse.Namespace) -> int:
     path = db_path(args, writing=False)
     if not path.exists():
         _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
-                f"{path}: does not exist yet (created on first run)")
+                _translator(args)("cli.db.not_yet", path=path))
         return 0
     revision, head = check_database(path, integrity=False)  # the revision only: `db check` scans the file
-    state = "head" if revision == head else f"older than head {head}"
+    t = _translator(args)
+    key = "cli.db.current_head" if revision == head else "cli.db.current_older"
     _report(args, {"path": str(path), "exists": True, "revision": revision, "head": head},
-            f"{path}: {revision or 'empty'} ({state})")
+            t(key, path=path, revision=revision or t("cli.db.empty"), head=head))
     return 0
 
 
@@ -63,7 +77,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if not path.exists():
         from quizapp.cli.errors import UsageError
 
-        raise UsageError(f"{path} does not exist")
+        raise UsageError(key="cli.error.db_missing", path=path)
     check_database(path)
     target = backup_file(path, "backup")
     _report(args, {"path": str(path), "backup": str(target)}, str(target))
@@ -85,9 +99,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     path = db_path(args, writing=False)
     if not path.exists():
-        raise UsageError(f"{path} does not exist")
+        raise UsageError(key="cli.error.db_missing", path=path)
     if path.stat().st_size == 0:
-        raise UsageError(f"{path} is not a quizapp database (not an SQLite file)")
+        raise UsageError(key="store.not_sqlite", path=path)
     import sqlite3
 
     try:
@@ -102,7 +116,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             conn.close()
     except sqlite3.DatabaseError as exc:
         if not_sqlite(exc):  # SQLite reads the header (never a Python open(): quizapp.store.preflight)
-            raise UsageError(f"{path} is not a quizapp database (not an SQLite file)") from None
+            raise UsageError(key="store.not_sqlite", path=path) from None
         problems = [str(exc)]
     ok = problems == ["ok"]
     revision = None
@@ -113,17 +127,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, sort_keys=True))
     elif ok:
-        print(f"{path}: ok (schema {revision or 'empty'})")
+        t = _translator(args)
+        print(t("cli.db.check_ok", path=path, revision=revision or t("cli.db.empty")))
     else:
         for problem in problems:
             print(problem)
-        print(f"{path}: damaged ({len(problems)} problem(s)); restore a backup (`{path.name}.backup-*`) "
-              f"or export what can be read")
+        print(_translator(args)("cli.db.check_damaged", path=path, count=len(problems), name=path.name))
     return 0 if ok else 1
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from quizapp.i18n.formatting import percent
     from quizapp.srs.bootstrap import open_for_reading
     from quizapp.srs.service import StudyService
 
@@ -151,38 +164,50 @@ def cmd_stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))
     else:
-        print(f"due: Q&A {counts.due('qa')}, MCQ {counts.due('mcq')}, drill {counts.due('skill')}; "
-              f"new left today {counts.new_left}")
-        # Home's "Answered today" tile is the first number: every answer, new cards included.
-        answered = counts.reviews_done_today + counts.new_done_today
-        print(f"today: {answered} answered ({counts.reviews_done_today} reviews, {counts.new_done_today} new); "
-              f"streak {counts.streak} day(s)")
-        print(f"all time: {totals['reviews_total']} reviews, {totals['cards_studied']} cards studied, "
-              f"{totals['drill_attempts']} drill attempts, {totals['mock_interviews']} mock interviews")
-        if figures.cram_reviews:
-            # Apart from the reviews above, as in --json: by default they left the schedule alone.
-            print(f"cram: {figures.cram_reviews} answers (not in the reviews above)")
-        if figures.readiness_now is not None:
-            now = percent(figures.readiness_now)
-            if figures.readiness_is_range and figures.readiness_range_now is not None:
-                now = "–".join(percent(value) for value in figures.readiness_range_now)
-            line = f"readiness: {now} predicted recall now"
-            if figures.interview_date is not None:
-                line += f"; interview {figures.interview_date.isoformat()} in {figures.days_left} day(s)"
-                if figures.readiness_at_interview is not None:
-                    then = percent(figures.readiness_at_interview)
-                    if figures.readiness_is_range and figures.readiness_range_at_interview is not None:
-                        then = "–".join(percent(value) for value in figures.readiness_range_at_interview)
-                    line += f", {then} then without more reviews"
-            print(line)
-        calibration = figures.calibration
-        if calibration is not None and calibration.reviews:
-            bins = ", ".join(f"{b.low:.0%}–{b.high:.0%}: {percent(b.predicted or 0)} → {percent(b.observed or 0)} "
-                             f"({b.reviews})" for b in calibration.bins if b.reviews)
-            print(f"calibration (predicted → recalled, reviews): {bins}")
-        if figures.fit is not None and figures.fit.refit_suggested:
-            print(f"{figures.fit.usable_reviews} usable reviews: `quizapp optimize` would fit the schedule to them")
+        from quizapp.i18n import Translator
+
+        _print_stats(Translator(getattr(args, "lang", None) or "en"), counts, totals, figures)
     return 0
+
+
+def _print_stats(t: Translator, counts: Any, totals: dict[str, Any], figures: StudyStats) -> None:
+    """The text form of `quizapp stats`, in `t`'s language (English without `--lang`)."""
+    from quizapp.i18n.formatting import percent
+
+    print(t("cli.stats.due", qa=counts.due("qa"), mcq=counts.due("mcq"), drill=counts.due("skill"),
+            new_left=counts.new_left))
+    # Home's "Answered today" tile is the first number: every answer, new cards included.
+    print(t("cli.stats.today", answered=counts.reviews_done_today + counts.new_done_today,
+            reviews=counts.reviews_done_today, new=counts.new_done_today, streak=counts.streak))
+    print(t("cli.stats.all_time", reviews=totals["reviews_total"], cards=totals["cards_studied"],
+            drills=totals["drill_attempts"], mocks=totals["mock_interviews"]))
+    if figures.cram_reviews:
+        # Apart from the reviews above, as in --json: by default they left the schedule alone.
+        print(t("cli.stats.cram", answers=figures.cram_reviews))
+    if figures.readiness_now is not None:
+        now = percent(figures.readiness_now)
+        if figures.readiness_is_range and figures.readiness_range_now is not None:
+            now = "–".join(percent(value) for value in figures.readiness_range_now)
+        if figures.interview_date is None:
+            print(t("cli.stats.readiness", now=now))
+        elif figures.readiness_at_interview is None:
+            print(t("cli.stats.readiness_interview", now=now, date=figures.interview_date.isoformat(),
+                    days=figures.days_left))
+        else:
+            then = percent(figures.readiness_at_interview)
+            if figures.readiness_is_range and figures.readiness_range_at_interview is not None:
+                then = "–".join(percent(value) for value in figures.readiness_range_at_interview)
+            print(t("cli.stats.readiness_interview_then", now=now, date=figures.interview_date.isoformat(),
+                    days=figures.days_left, then=then))
+    calibration = figures.calibration
+    if calibration is not None and calibration.reviews:
+        bins = t("cli.stats.calibration_sep").join(
+            t("cli.stats.calibration_bin", low=f"{b.low:.0%}", high=f"{b.high:.0%}", predicted=percent(b.predicted or 0),
+              observed=percent(b.observed or 0), reviews=b.reviews)
+            for b in calibration.bins if b.reviews)
+        print(t("cli.stats.calibration", bins=bins))
+    if figures.fit is not None and figures.fit.refit_suggested:
+        print(t("cli.stats.refit", reviews=figures.fit.usable_reviews))
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -11,44 +11,50 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from quizapp.cli.errors import UsageError
 
 
 def _explicit(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "db", None)) or bool(os.environ.get("QUIZAPP_DB"))
 
 
-def path_problem(path: Path, explicit: bool, writing: bool) -> str | None:
-    """Why `path` cannot be used, or None (creating the default folder if needed)."""
+def path_problem(path: Path, explicit: bool, writing: bool) -> UsageError | None:
+    """Why `path` cannot be used (`str()` of it in English), or None (creating the default
+    folder if needed)."""
+    from quizapp.cli.errors import UsageError
+
     if path.is_dir():
-        return f"{path} is a folder, not a database file"
+        return UsageError(key="cli.error.db_is_folder", path=path)
     parent = path.parent
     if not parent.exists():
         if explicit:
-            return f"folder {parent} does not exist (create it first)"
+            return UsageError(key="cli.error.db_no_folder", folder=parent)
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            return f"cannot create {parent}: {exc.strerror or exc}"
+            return UsageError(key="cli.error.db_cannot_create_folder", folder=parent, reason=exc.strerror or exc)
     if not parent.is_dir():
-        return f"{parent} is not a folder"
+        return UsageError(key="cli.error.db_parent_not_folder", folder=parent)
     if not path.exists():
         if not os.access(parent, os.W_OK | os.X_OK):
-            return f"cannot create a database in {parent}: permission denied"
+            return UsageError(key="cli.error.db_create_denied", folder=parent)
         return None
     if not os.access(path, os.R_OK):
-        return f"cannot read {path}: permission denied"
+        return UsageError(key="cli.error.db_read_denied", path=path)
     if writing and not (os.access(path, os.W_OK) and os.access(parent, os.W_OK | os.X_OK)):
-        return f"{path} is read-only (this command writes; stats, export and db current can read it)"
+        return UsageError(key="cli.error.db_read_only", path=path)
     return None
 
 
 def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
     """The database path of a command; UsageError (exit 2, one line) if it is unusable."""
-    from quizapp.cli.errors import UsageError
     from quizapp.paths import default_db_path
 
     path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
     problem = path_problem(path, _explicit(args), writing)
     if problem is not None:
-        raise UsageError(problem)
+        raise problem
     return path

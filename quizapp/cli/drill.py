@@ -51,7 +51,7 @@ def run_drill(args: argparse.Namespace) -> int:
     if args.list:
         return _list_types(args.json, lang)
     if not args.type_id:
-        raise UsageError("drill needs --type TYPE (or --list)")
+        raise UsageError(key="cli.error.drill_needs_type")
     with _computable():
         problem = _problem(args, allow_random_seed=True)
         if args.json:
@@ -64,6 +64,7 @@ def run_drill(args: argparse.Namespace) -> int:
 def run_grade(args: argparse.Namespace) -> int:
     _check_text(args)
     lang = args.lang or "zh"
+    t = Translator(lang)
     with _computable():
         problem = _problem(args, allow_random_seed=False)
         answers = _answers(problem, args.answer)
@@ -72,7 +73,8 @@ def run_grade(args: argparse.Namespace) -> int:
             _print_json(verdict_to_json(verdict, lang))
         if verdict.has_format_error:  # not graded, not an attempt: say where, and stop
             error = verdict.format_errors[0]
-            print(f"quizapp: {error.part}: {error.message(lang)}", file=sys.stderr)
+            line = t("cli.error.answer_format", part=error.part, message=error.message(lang))
+            print(t("cli.error_line", message=line), file=sys.stderr)
             return 2
         if not args.json:
             _print("\n".join(render_verdict(problem, verdict, lang)))
@@ -134,9 +136,9 @@ def _pairs(items: list[str], option: str) -> dict[str, str]:
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise UsageError(f"{option} expects NAME=VALUE, got {item!r}")
+            raise UsageError(key="cli.error.expects_pair", option=option, item=repr(item))
         if name in out:
-            raise UsageError(f"{option} {name} given twice")
+            raise UsageError(key="cli.error.given_twice", option=f"{option} {name}")
         out[name] = value
     return out
 
@@ -147,14 +149,14 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
     try:
         if given or params:
             if args.seed is not None:
-                raise UsageError("use either --seed or --given/--param, not both")
+                raise UsageError(key="cli.error.seed_or_given")
             return from_given(args.type_id, given, args.difficulty, params)
         if args.seed is None:
             if not allow_random_seed:
-                raise UsageError("grade needs the problem: --seed N (as printed by `quizapp drill`) or --given")
+                raise UsageError(key="cli.error.grade_needs_problem")
             args.seed = random.SystemRandom().randrange(1_000_000)
         if not 0 <= args.seed <= MAX_SEED:
-            raise UsageError(f"--seed must be between 0 and {MAX_SEED}")
+            raise UsageError(key="cli.error.seed_range", max=MAX_SEED)
         return generate(args.type_id, args.seed, args.difficulty)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -162,7 +164,7 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
 
 def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
     if not items:
-        raise UsageError("grade needs --answer TEXT (or --answer PART=TEXT per part)")
+        raise UsageError(key="cli.error.grade_needs_answer")
     names = [spec.name for spec in problem.parts]
     answers: dict[str, str] = {}
     for item in items:
@@ -172,9 +174,9 @@ def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
         elif len(names) == 1:
             name, value = names[0], item
         else:
-            raise UsageError(f"{problem.type} has parts {', '.join(names)}: use --answer PART=TEXT")
+            raise UsageError(key="cli.error.answer_parts", type=problem.type, parts=", ".join(names))
         if name in answers:
-            raise UsageError(f"--answer {name} given twice")
+            raise UsageError(key="cli.error.given_twice", option=f"--answer {name}")
         answers[name] = value
     return answers
 

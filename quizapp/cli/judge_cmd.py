@@ -24,7 +24,7 @@ _LABEL = {
 def _read_answer(value: str) -> str:
     text = sys.stdin.read() if value == "-" else value
     if not text.strip():
-        raise UsageError("the answer is empty: give the typed answer with --answer TEXT, or --answer - to read stdin")
+        raise UsageError(key="cli.error.empty_answer")
     return text
 
 
@@ -38,12 +38,12 @@ def run_judge(args: argparse.Namespace) -> int:
     dirs = [Path(d) for d in (args.content or [])]
     for d in dirs:
         if not d.is_dir():
-            raise UsageError(f"content folder not found: {d}")
+            raise UsageError(key="cli.error.content_folder_missing", folder=d)
     item = load_all_content(dirs).by_id().get(args.item_id)
     if item is None:
-        raise UsageError(f"no item {args.item_id!r} (see `quizapp content list --kind qa`)")
+        raise UsageError(key="cli.error.no_item", id=repr(args.item_id))
     if not isinstance(item, QAItem):
-        raise UsageError(f"{args.item_id} is an MCQ; judge works on Q&A items")
+        raise UsageError(key="cli.error.item_is_mcq", id=args.item_id)
     coverage = key_point_coverage(answer, item.key_points)
     if args.json:
         points = [j.as_json() for j in coverage.judgements]

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -38,15 +39,27 @@ class _PlainText:
 
 
 class _Parser(argparse.ArgumentParser):
-    # argparse exits 2 on bad usage already; keep its message to one line.
+    # The language of its error messages; a sub-command's parser is of the same class
+    # (argparse's default `parser_class` is `type(self)`), so it has the same language.
+    lang = "en"
+
+    # argparse exits 2 on bad usage already; keep its message to one line, in `lang`.
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"quizapp: {message}\n")
+        from quizapp.cli.parser_messages import localize
+        from quizapp.i18n import translate
+
+        self.exit(2, translate(self.lang, "cli.error_line", message=localize(message, self.lang)) + "\n")
 
 
-def build_parser(commands: bool = True) -> argparse.ArgumentParser:
+@cache
+def _parser_class(lang: str) -> type[_Parser]:
+    return type(f"_Parser_{lang}", (_Parser,), {"lang": lang})
+
+
+def build_parser(commands: bool = True, lang: str = "en") -> argparse.ArgumentParser:
     """The whole command line; without `commands`, only the options of the TUI (and no
-    -h, so that help always comes from the whole parser)."""
-    parser = _Parser(prog="quizapp", add_help=commands,
+    -h, so that help always comes from the whole parser). `lang`: of the error messages."""
+    parser = _parser_class(lang)(prog="quizapp", add_help=commands,
                      description="Transformer attention interview trainer (run without a command for the TUI)")
     parser.add_argument("--db", help="database file (default: user data folder; env QUIZAPP_DB)")
     parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default zh)")
@@ -54,7 +67,7 @@ def build_parser(commands: bool = True) -> argparse.ArgumentParser:
     from quizapp.cli import app_cmd
 
     if commands:
-        sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+        sub = parser.add_subparsers(dest="command")
         # Every command module here imports only argparse-level code; heavy imports
         # (SQLAlchemy, NumPy, Textual) happen inside the handlers.
         from quizapp.cli import (
@@ -93,11 +106,14 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     before Home's first frame. A command anywhere in it (its options may share names with
     the TUI's: `drill --type`), help, or anything the TUI's options leave over goes to the
     whole parser, which parses and names it exactly as before."""
+    from quizapp.cli.parser_messages import argv_language
+
+    lang = argv_language(argv)  # before parsing: its errors are in the language asked for
     if COMMANDS.isdisjoint(argv):
-        quick, rest = build_parser(commands=False).parse_known_args(argv)
+        quick, rest = build_parser(commands=False, lang=lang).parse_known_args(argv)
         if not rest:
             return quick
-    return build_parser().parse_args(argv)
+    return build_parser(lang=lang).parse_args(argv)
 
 
 def _merge_content(args: argparse.Namespace) -> None:
@@ -120,10 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)
         return int(handler(args) or 0)
     except UsageError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        _error_line(args, exc.message(_lang(args)))
         return exc.exit_code
     except DatabaseError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        _error_line(args, exc.message(_lang(args)))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -144,12 +160,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             from quizapp.paths import default_db_path
 
             path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
-            print(f"quizapp: {damaged(path, original)}", file=sys.stderr)
+            _error_line(args, damaged(path, original).message(_lang(args)))
             return 2
+        from quizapp.i18n import translate
+
         first = str(original).strip().splitlines()
-        print(f"quizapp: database error: {first[0] if first else type(exc).__name__} "
-              f"(run `quizapp db check` for details)", file=sys.stderr)
+        _error_line(args, translate(_lang(args), "cli.error.database", detail=first[0] if first else type(exc).__name__))
         return 2
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The language of the command's own texts: `--lang`, else English (as argparse's)."""
+    return getattr(args, "lang", None) or "en"
+
+
+def _error_line(args: argparse.Namespace, message: str) -> None:
+    from quizapp.i18n import translate
+
+    print(translate(_lang(args), "cli.error_line", message=message), file=sys.stderr)
 
 
 if __name__ == "__main__":

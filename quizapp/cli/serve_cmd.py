@@ -28,7 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from quizapp.web.server import QuizServer, app_command, is_loopback, new_token
 
     if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be 1–65535, not {args.port}")
+        raise UsageError(key="cli.error.port_range", port=args.port)
     if args.no_token and not is_loopback(args.host):
         raise UsageError(f"--no-token is only for a loopback address; {args.host} is reachable from other "
                          "machines (use the printed URL with its token, or an SSH tunnel)")

@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quizapp.cli.errors import UsageError
+
+if TYPE_CHECKING:
+    from quizapp.i18n import Translator
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -17,7 +21,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
         return 0
     if not args.format or not args.output:
-        raise UsageError("export needs --format and -o FILE (or --schema)")
+        raise UsageError(key="cli.error.export_needs")
     from quizapp.atomic import STDOUT, resolve
     from quizapp.cli.db_cmds import db_path
     from quizapp.srs.bootstrap import open_for_reading
@@ -28,14 +32,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not to_stdout:
         real = resolve(out)  # a symlink is followed: its target is what gets written
         if not real.parent.exists():
-            raise UsageError(f"folder does not exist: {real.parent}")
+            raise UsageError(key="cli.error.folder_missing", folder=real.parent)
         if real.is_dir():
-            raise UsageError(f"{out} is a folder")
+            raise UsageError(key="cli.error.out_is_folder", path=out)
         if real.exists() and not (real.is_file() or real.is_char_device() or real.is_fifo() or real.is_block_device()):
-            raise UsageError(f"{out} is neither a file nor a device")
+            raise UsageError(key="cli.error.not_file_or_device", path=out)
     source_db = db_path(args, writing=False)
     if not to_stdout and _same_file(out, source_db):
-        raise UsageError(f"{out} is the database itself (or its -wal/-shm); export to another file")
+        raise UsageError(key="cli.error.export_to_db", path=out)
     db = open_for_reading(source_db)
     writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
@@ -43,7 +47,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             count = writer(session, out)
     except OSError as exc:
         # Disk full, a file-size limit, no permission: the previous file is untouched.
-        raise UsageError(f"cannot write {out}: {exc.strerror or exc}; the previous file is unchanged") from exc
+        raise UsageError(key="cli.error.cannot_write", path=out, reason=exc.strerror or exc) from exc
     finally:
         db.close()
     # With `-o -` the export itself is standard output: the summary goes to stderr.
@@ -51,14 +55,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": str(out), "format": args.format, "items": count}), file=summary)
     else:
-        print(f"{out}: {count} items ({args.format})", file=summary)
+        print(_translator(args)("cli.transfer.exported", path=out, count=count, format=args.format), file=summary)
     return 0
 
 
 def cmd_import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     if not source.is_file():
-        raise UsageError(f"file not found: {source}")
+        raise UsageError(key="cli.error.file_not_found", path=source)
     if source.suffix.lower() in (".yaml", ".yml"):
         return _import_deck(source, args.json, args.replace)
     from quizapp.cli.db_cmds import db_path
@@ -69,7 +73,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     path = db_path(args)  # an unusable database path first: it is one line, whatever the file
     if _same_file(source, path):
-        raise UsageError(f"{source} is the database itself (or its -wal/-shm), not an export")
+        raise UsageError(key="cli.error.import_from_db", path=source)
     # Checked record by record before the database is even opened (a bad file costs no
     # lock and changes nothing), then written in one transaction, read again record by
     # record: memory stays flat whatever the file's size (quizapp.store.import_stream).
@@ -77,7 +81,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         checked = check_export_file(source)
         check_settings(checked, setting_problem)
     except OSError as exc:
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from exc
+        raise UsageError(key="cli.error.cannot_read", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
         for line in exc.errors[:-1]:
             print(f"quizapp: {source}: {line}", file=sys.stderr)
@@ -94,7 +98,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             session = tx.session()
             result = import_file(session, checked, progress)
     except OSError as exc:  # the file changed or vanished between the check and the write
-        raise UsageError(f"cannot read {source}: {exc.strerror or exc}; nothing imported") from exc
+        raise UsageError(key="cli.error.cannot_read_nothing_imported", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
         raise UsageError(f"{source}: {exc.errors[-1]} (the file changed while importing; nothing imported)") from None
     finally:
@@ -102,9 +106,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"file": str(source), "kind": "export", **result}))
     else:
-        print(f"{source}: {result['reviews_added']} reviews added, {result['cards_updated']} cards updated, "
-              f"{result['items_unknown']} unknown items skipped")
+        print(_translator(args)("cli.transfer.imported", path=source, reviews=result["reviews_added"],
+                                cards=result["cards_updated"], unknown=result["items_unknown"]))
     return 0
+
+
+def _translator(args: argparse.Namespace) -> Translator:
+    """The language of the text output: `--lang`, else English."""
+    from quizapp.i18n import Translator
+
+    return Translator(getattr(args, "lang", None) or "en")
 
 
 def _same_file(source: Path, db: Path) -> bool:

@@ -134,7 +134,7 @@ def _inspect_file(path: Path, integrity: bool = True) -> tuple[str | None, bool]
             conn.close()
     except sqlite3.DatabaseError as exc:
         if not_sqlite(exc):  # SQLite reads the header: no Python open() of a file we may hold
-            raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)") from None
+            raise NotAQuizappDatabase(key="store.not_sqlite", path=path) from None
         raise reading_error(path, exc) from exc
     # An alembic_version table marks the file as ours even before its first revision.
     return revision, bool(tables - {"alembic_version"}) and "alembic_version" not in tables
@@ -297,11 +297,9 @@ def check_database(path: Path, integrity: bool = True) -> tuple[str | None, str]
         return None, head
     revision, foreign_tables = _inspect_file(path, integrity)
     if revision is None and foreign_tables:
-        raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database")
+        raise NotAQuizappDatabase(key="store.not_quizapp", path=path)
     if revision is not None and revision not in known_revisions():
-        raise SchemaTooNew(
-            f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it"
-        )
+        raise SchemaTooNew(key="store.schema_too_new", path=path, revision=revision)
     return revision, head
 
 
@@ -382,7 +380,7 @@ def migrate(path: Path, target: str, *, down: bool = False) -> None:
             (command.downgrade if down else command.upgrade)(cfg, target)
     except OperationalError as exc:
         if "locked" in str(exc):
-            raise DatabaseLocked(f"{path} is locked by another program; close it and try again") from exc
+            raise DatabaseLocked(key="store.locked", path=path) from exc
         raise
     finally:
         engine.dispose()
@@ -419,9 +417,9 @@ class Database:
             # or written, so an older schema must be upgraded by a writable open first.
             revision, head = check_database(self.path, integrity=False)
             if revision is None:
-                raise DatabaseError(f"{self.path} has no quizapp data yet")
+                raise DatabaseError(key="store.no_data", path=self.path)
             if revision != head:
-                raise DatabaseError(f"{self.path} needs an upgrade first (run `quizapp db upgrade`)")
+                raise DatabaseError(key="store.needs_upgrade", path=self.path)
             self.open_result = OpenResult(path=self.path, upgraded_from=None, backup=None)
         else:
             self.open_result = upgrade_database(self.path)

@@ -1,10 +1,11 @@
 """Why a database cannot be used. Light on purpose: the CLI imports it on every start."""
 
-BUSY_MESSAGE = "the database is busy (another quizapp is writing)"
+from quizapp.i18n.localized_error import LocalizedError
 
 
-class DatabaseError(Exception):
-    """A database that cannot be used; the message is one line for the user."""
+class DatabaseError(LocalizedError):
+    """A database that cannot be used; the message is one line for the user (a catalogue
+    key, `store.*`, for the common ones: the CLI shows them in the language of `--lang`)."""
 
 
 class NotAQuizappDatabase(DatabaseError):
@@ -36,8 +37,8 @@ def busy_error(path: object) -> DatabaseBusy:
 
     percent = importing(Path(str(path)))
     if percent is None:
-        return DatabaseBusy(f"{BUSY_MESSAGE}; try again")
-    error = DatabaseBusy(f"the database is busy (another quizapp is importing, {percent}% done); try again")
+        return DatabaseBusy(key="store.busy")
+    error = DatabaseBusy(key="store.busy_importing", percent=percent)
     error.importing = percent
     return error
 
@@ -60,7 +61,7 @@ def storage_problem(path: object, exc: BaseException) -> StorageFull | None:
         return None
     name = getattr(exc, "sqlite_errorname", "")
     if name == "SQLITE_FULL" or "disk is full" in str(exc):
-        return StorageFull(f"the disk holding {path} is full; free some space (quizapp tries again)")
+        return StorageFull(key="store.disk_full", path=path)
     if not name.startswith("SQLITE_IOERR") and "disk I/O error" not in str(exc):
         return None
     try:
@@ -76,7 +77,7 @@ def storage_problem(path: object, exc: BaseException) -> StorageFull | None:
         folder = os.path.dirname(os.path.abspath(str(path)))
         stats = os.statvfs(folder)
         if stats.f_bavail * stats.f_frsize < 1 << 20:  # under 1 MiB left: that is the cause
-            return StorageFull(f"the disk holding {path} is full; free some space (quizapp tries again)")
+            return StorageFull(key="store.disk_full", path=path)
     except OSError:
         pass
     return None
@@ -96,7 +97,7 @@ def is_damage(exc: BaseException) -> bool:
 
 def damaged(path: object, detail: object) -> DatabaseDamaged:
     first = " ".join(str(detail).split())[:160]  # one line
-    return DatabaseDamaged(f"{path} is damaged ({first}); run `quizapp db check` for details")
+    return DatabaseDamaged(key="store.damaged", path=path, detail=first)
 
 
 def reading_error(path: object, exc: Exception) -> DatabaseError:
@@ -109,11 +110,11 @@ def reading_error(path: object, exc: Exception) -> DatabaseError:
 
     if isinstance(exc, sqlite3.OperationalError):
         if "locked" in str(exc):
-            return DatabaseLocked(f"{path} is locked by another program; close it and try again")
-        return DatabaseError(f"cannot read {path} ({exc})")
+            return DatabaseLocked(key="store.locked", path=path)
+        return DatabaseError(key="store.cannot_read", path=path, detail=exc)
     if is_damage(exc):
         return damaged(path, exc)
-    return NotAQuizappDatabase(f"{path} is not a quizapp database ({exc})")
+    return NotAQuizappDatabase(key="store.not_quizapp_detail", path=path, detail=exc)
 
 
 class ChangedElsewhere(Exception):

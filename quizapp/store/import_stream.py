@@ -148,7 +148,16 @@ def _open(path: Path) -> IO[bytes]:
 
 
 def _not_json(exc: Exception) -> StreamFormatError:
-    return StreamFormatError(f"not JSON ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})")
+    # ijson's C backend gives its message as bytes quoting the file's raw bytes
+    # (b'lexical error: invalid char in json text.\n  <*\xea…'): say it in plain words.
+    text = exc.args[0] if exc.args else ""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    lines = str(text).strip().splitlines()
+    first = lines[0].rstrip(".") if lines else type(exc).__name__
+    if first.startswith("lexical error") or not first.isascii() or not first.isprintable():
+        return StreamFormatError("not JSON (an unreadable character or byte), so not an export")
+    return StreamFormatError(f"not JSON ({first[:120]})")
 
 
 def _head(path: Path) -> tuple[dict[str, Any], set[str]]:

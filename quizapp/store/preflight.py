@@ -173,15 +173,15 @@ def stored_revision(path: Path) -> str | None:
                     raise
                 tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
                 if tables:
-                    raise NotAQuizappDatabase(f"{path} is an SQLite file but not a quizapp database") from None
+                    raise NotAQuizappDatabase(key="store.not_quizapp", path=path) from None
                 return None
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
         if not_sqlite(exc):  # the header is SQLite's to read (see above)
-            raise NotAQuizappDatabase(f"{path} is not a quizapp database (not an SQLite file)") from None
+            raise NotAQuizappDatabase(key="store.not_sqlite", path=path) from None
         raise reading_error(path, exc) from exc
     revision = row[0] if row else None
     if revision is not None and revision not in known_revisions():
-        raise SchemaTooNew(f"{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it")
+        raise SchemaTooNew(key="store.schema_too_new", path=path, revision=revision)
     return revision

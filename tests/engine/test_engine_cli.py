@@ -77,7 +77,7 @@ def test_grade_exit_statuses(capsys):
     code, out, _ = run(capsys, *base, "--answer", "0.3 0.7")
     assert code == 1 and "✗ ✗" in out
     code, out, err = run(capsys, *base, "--answer", "0.3 abc")
-    assert code == 2 and out == "" and err.strip() == "quizapp: A: 第 1 行第 2 列：无法识别 'abc'"
+    assert code == 2 and out == "" and err.strip() == "quizapp：A：第 1 行第 2 列：无法识别 'abc'"  # zh: full-width colons throughout
     code, _, err = run(capsys, "--lang", "en", *base, "--answer", "0.3")
     assert code == 2 and err.strip() == "quizapp: A: expected 1×2, got 1×1"
 

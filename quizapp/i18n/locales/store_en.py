@@ -1,0 +1,17 @@
+"""English: why a database cannot be used (quizapp.store.errors.DatabaseError, the common ones).
+Keys match `store_zh.py`."""
+
+MESSAGES: dict[str, str] = {
+    "store.not_sqlite": "{path} is not a quizapp database (not an SQLite file)",
+    "store.not_quizapp": "{path} is an SQLite file but not a quizapp database",
+    "store.not_quizapp_detail": "{path} is not a quizapp database ({detail})",
+    "store.schema_too_new": "{path} was written by a newer quizapp (schema {revision}); upgrade quizapp to open it",
+    "store.locked": "{path} is locked by another program; close it and try again",
+    "store.no_data": "{path} has no quizapp data yet",
+    "store.needs_upgrade": "{path} needs an upgrade first (run `quizapp db upgrade`)",
+    "store.busy": "the database is busy (another quizapp is writing); try again",
+    "store.busy_importing": "the database is busy (another quizapp is importing, {percent}% done); try again",
+    "store.damaged": "{path} is damaged ({detail}); run `quizapp db check` for details",
+    "store.disk_full": "the disk holding {path} is full; free some space (quizapp tries again)",
+    "store.cannot_read": "cannot read {path} ({detail})",
+}

@@ -1,0 +1,169 @@
+"""`--lang zh`: the command line's own texts in Chinese, with the full-width colon `：`
+(issue 27, item 10). English (no `--lang`, or `--lang en`) is unchanged: test_cli_parse.py."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from quizapp.cli.main import main, parse
+from quizapp.cli.parser_messages import argv_language, localize
+from quizapp.srs.bootstrap import prepare
+
+CJK = r"[\u3400-\u9fff]"
+
+
+def assert_chinese_line(text: str) -> None:
+    """Chinese words, `：` never `:` after them, and nothing of Python's insides."""
+    assert re.search(CJK, text), text
+    assert not re.search(CJK + r"\s*:", text), text
+    for internal in ("Traceback", "Error:", "Exception", "codec", "errno", "argparse"):
+        assert internal not in text, text
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--lang", "zh", "db"], "quizapp：缺少必需的参数：db_command"),  # a missing argument
+    (["--lang", "zh", "stat"], "quizapp：参数 command：无效的选项 'stat'（可选："),  # an invalid choice
+    (["--lang=zh", "export", "--format", "xml"], "参数 --format：无效的选项 'xml'"),
+    (["--lang", "zh", "--bogus"], "quizapp：无法识别的参数：--bogus"),
+    (["--lang", "zh", "--db"], "参数 --db：需要一个值"),
+    (["--lang", "zh", "drill", "--seed", "x"], "参数 --seed：无效的整数：'x'"),
+])
+def test_argparse_errors_are_chinese_with_exit_status_2(argv, expected, capsys):
+    with pytest.raises(SystemExit) as exited:
+        parse(argv)
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert expected in err and err.count("\n") == 1
+    assert_chinese_line(err)
+
+
+def test_english_is_argparse_s_own_text(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--lang", "en", "db"])
+    assert capsys.readouterr().err == "quizapp: the following arguments are required: db_command\n"
+
+
+def test_a_message_no_template_knows_is_shown_as_argparse_wrote_it():
+    assert localize("something new in Python 3.14", "zh") == "something new in Python 3.14"
+
+
+@pytest.mark.parametrize("argv, lang", [
+    ([], "en"), (["--lang", "zh"], "zh"), (["--lang=zh", "stats"], "zh"), (["--lang", "zh", "--lang", "en"], "en"),
+    (["--lang", "fr"], "en"), (["--lang"], "en"), (["--", "--lang", "zh"], "en"), (["drill", "--lang", "zh"], "zh"),
+])
+def test_the_language_is_read_before_parsing(argv, lang):
+    assert argv_language(argv) == lang
+
+
+def quizapp(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "quizapp", *argv], capture_output=True, text=True, timeout=120)
+
+
+def test_stats_on_a_fresh_database_is_chinese(tmp_path, isolated_user_dirs):
+    db = tmp_path / "q.db"
+    prepare(db).db.close()
+    result = quizapp("--db", str(db), "--lang", "zh", "stats")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("到期：问答 0，选择题 0，手算技能 0；今日剩余新卡 ")
+    assert lines[1] == "今天：已答 0 题（复习 0，新卡 0）；连续学习 0 天"
+    assert lines[2].startswith("累计：复习 0 次")
+    for line in lines:
+        assert_chinese_line(line)
+    # --json is for scripts: the same keys in either language.
+    assert quizapp("--db", str(db), "--lang", "zh", "stats", "--json").stdout == \
+        quizapp("--db", str(db), "--lang", "en", "stats", "--json").stdout
+
+
+def test_own_errors_are_chinese_with_their_exit_status(tmp_path, isolated_user_dirs):
+    missing_folder = quizapp("--lang", "zh", "--db", str(tmp_path / "nope" / "q.db"), "stats")  # a bad --db path
+    assert missing_folder.returncode == 2
+    assert missing_folder.stderr == f"quizapp：文件夹 {tmp_path / 'nope'} 不存在（请先创建）\n"
+    missing_file = quizapp("--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(tmp_path / "none.json"))
+    assert missing_file.returncode == 2
+    assert missing_file.stderr == f"quizapp：找不到文件：{tmp_path / 'none.json'}\n"
+    for result in (missing_folder, missing_file):
+        assert_chinese_line(result.stderr)
+
+
+def test_an_unknown_item_id_and_a_database_error_are_chinese(tmp_path, capsys, isolated_user_dirs):
+    assert main(["--lang", "zh", "judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp：没有题目 'Q999'（见 `quizapp content list --kind qa`）\n"
+    folder = tmp_path / "a folder"
+    folder.mkdir()
+    assert main(["--lang", "zh", "--db", str(folder), "stats"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{folder} 是文件夹，不是数据库文件\n"
+    assert_chinese_line(err)
+
+
+def test_own_errors_stay_english_without_lang(tmp_path, capsys, isolated_user_dirs):
+    assert main(["judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp: no item 'Q999' (see `quizapp content list --kind qa`)\n"
+    assert main(["--db", str(tmp_path / "nope" / "q.db"), "stats"]) == 2
+    assert capsys.readouterr().err == f"quizapp: folder {tmp_path / 'nope'} does not exist (create it first)\n"
+
+
+def test_a_database_error_is_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "not-a-db.db"
+    db.write_bytes(b"not sqlite at all" * 10)
+    assert main(["--lang", "zh", "--db", str(db), "stats"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"quizapp：{db} 不是 quizapp 数据库"), err
+    assert_chinese_line(err)
+
+
+def test_importing_a_binary_file_names_no_parser_internals(tmp_path, capsys, isolated_user_dirs):
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"\x9e\x80\xea<*" * 20)
+    assert main(["--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{junk}: not JSON (an unreadable character or byte), so not an export\n"
+    assert "b'" not in err and "\\x" not in err and "lexical" not in err
+
+
+def test_a_tui_start_that_cannot_open_the_database_says_so_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "other.db"
+    db.write_bytes(b"plain text, not SQLite\n" * 10)
+    assert main(["--lang", "zh", "--db", str(db)]) == 2  # fails before the TUI starts
+    err = capsys.readouterr().err
+    assert err == f"quizapp：{db} 不是 quizapp 数据库（不是 SQLite 文件）\n"
+
+
+def test_drill_argument_errors_are_chinese(capsys):
+    assert main(["--lang", "zh", "drill", "--type", "qkv", "--given", "a"]) == 2
+    assert capsys.readouterr().err == "quizapp：--given 需要 NAME=VALUE，收到的是 'a'\n"
+    assert main(["--lang", "zh", "grade", "--type", "softmax", "--given", "S=[[0, 1]]"]) == 2
+    err = capsys.readouterr().err
+    assert err == "quizapp：grade 需要 --answer TEXT（或每部分 --answer PART=TEXT）\n"
+    assert_chinese_line(err)
+
+
+def test_a_tui_start_with_options_that_do_not_fit_is_refused_in_chinese(capsys):
+    assert main(["--lang", "zh", "--seed", "3"]) == 2  # --seed without --start: refused before the TUI
+    assert capsys.readouterr().err == "quizapp：--type 和 --difficulty 需要 --start drill；--seed 需要 --start drill 或 mock\n"
+
+
+def test_db_commands_report_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "q.db"
+    assert main(["--lang", "zh", "--db", str(db), "db", "current"]) == 0
+    assert capsys.readouterr().out == f"{db}：还不存在（首次运行时创建）\n"
+    prepare(db).db.close()
+    assert main(["--lang", "zh", "--db", str(db), "db", "check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{db}：正常（schema ")
+    assert main(["--db", str(db), "db", "check"]) == 0
+    assert capsys.readouterr().out.startswith(f"{db}: ok (schema ")
+
+
+def test_export_and_import_summaries_are_chinese(tmp_path, capsys, isolated_user_dirs):
+    db, out = tmp_path / "q.db", tmp_path / "out.json"
+    prepare(db).db.close()
+    assert main(["--lang", "zh", "--db", str(db), "export", "--format", "json", "-o", str(out)]) == 0
+    assert re.fullmatch(rf"{re.escape(str(out))}：\d+ 个条目（json）\n", capsys.readouterr().out)
+    assert main(["--lang", "zh", "--db", str(db), "import", str(out)]) == 0
+    assert capsys.readouterr().out == f"{out}：新增复习 0 条，更新卡片 0 张，跳过未知条目 0 个\n"
