@@ -649,6 +649,29 @@ async def test_setup_defaults_plan_and_validation(db, clock):
         mocks.db.close()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_setup_errors_and_plan_are_on_screen_at_80x24(db, clock, lang):
+    """The plan and a field's error sit under the form: below the topic list they were off
+    the 80×24 screen, and ctrl+s seemed to do nothing (issue 27)."""
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = app.screen
+        visible = screen.region
+
+        def on_screen(selector: str) -> bool:
+            widget = screen.query_one(selector)
+            return widget.display and visible.contains_region(widget.region) and widget.region.height > 0
+
+        assert on_screen("#mock-setup-plan")
+        fill_form(app, {"total_minutes": "0"})
+        await press(pilot, "ctrl+s")
+        assert app.screen is screen
+        assert text_of(app, "#mock-setup-errors")
+        assert on_screen("#mock-setup-errors")
+        assert not screen.query_one("#mock-setup-plan").display  # no blank rows above the error
+
+
 async def test_setup_topics_and_seed_option(db, clock):
     from textual.widgets import Checkbox, SelectionList
 

@@ -99,43 +99,44 @@ class MockSetupScreen(BaseScreen):
 
         defaults = MockConfig()
         yield Header()
-        with VerticalScroll(id="mock-setup-body"):
-            with Horizontal(id="mock-setup-columns"):
-                with Vertical(id="mock-setup-form"):
-                    yield Static(id="mock-setup-form-title", classes="mock-setup-heading")
+        with VerticalScroll(id="mock-setup-body"), Horizontal(id="mock-setup-columns"):
+            with Vertical(id="mock-setup-form"):
+                yield Static(id="mock-setup-form-title", classes="mock-setup-heading")
+                with Horizontal(classes="mock-setup-row"):
+                    yield Static(id="mock-setup-label-total", classes="mock-setup-label")
+                    yield self._int_input("total_minutes", defaults.total_minutes)
+                    yield Static(id="mock-setup-unit-total", classes="mock-setup-unit")
+                for kind, count_field in COUNT_ROWS:
                     with Horizontal(classes="mock-setup-row"):
-                        yield Static(id="mock-setup-label-total", classes="mock-setup-label")
-                        yield self._int_input("total_minutes", defaults.total_minutes)
-                        yield Static(id="mock-setup-unit-total", classes="mock-setup-unit")
-                    for kind, count_field in COUNT_ROWS:
-                        with Horizontal(classes="mock-setup-row"):
-                            yield Static(id=f"mock-setup-label-{kind}", classes="mock-setup-label")
-                            yield self._int_input(count_field, getattr(defaults, count_field))
-                            yield Static(id=f"mock-setup-times-{kind}", classes="mock-setup-unit")
-                            seconds_field = SECONDS_FIELDS[kind]
-                            yield self._int_input(seconds_field, getattr(defaults, seconds_field))
-                            yield Static(id=f"mock-setup-unit-{kind}", classes="mock-setup-unit")
-                    with Horizontal(classes="mock-setup-row"):
-                        yield Static(id="mock-setup-label-difficulty", classes="mock-setup-label")
-                        yield self._int_input("drill_difficulty", defaults.drill_difficulty)
-                        yield Static(id="mock-setup-unit-difficulty", classes="mock-setup-unit")
-                    yield Checkbox(value=self.seed is None, id="mock-setup-weak")
-                    with Horizontal(classes="mock-setup-row"):
-                        yield Static(id="mock-setup-label-seed", classes="mock-setup-label")
-                        yield OrderedInput(
-                            value="" if self.seed is None else str(self.seed),
-                            type="integer",
-                            id="mock-setup-seed",
-                            classes="mock-setup-input",
-                        )
-                    yield Static(id="mock-setup-seed-hint")
-                with Vertical(id="mock-setup-topics-box"):
-                    yield Static(id="mock-setup-topics-title", classes="mock-setup-heading")
-                    yield Static(id="mock-setup-topics-hint")
-                    yield SelectionList[str](id="mock-setup-topics")
-            yield Static(id="mock-setup-plan")
-            yield Static(id="mock-setup-errors")
-            yield Static(id="mock-setup-resume")
+                        yield Static(id=f"mock-setup-label-{kind}", classes="mock-setup-label")
+                        yield self._int_input(count_field, getattr(defaults, count_field))
+                        yield Static(id=f"mock-setup-times-{kind}", classes="mock-setup-unit")
+                        seconds_field = SECONDS_FIELDS[kind]
+                        yield self._int_input(seconds_field, getattr(defaults, seconds_field))
+                        yield Static(id=f"mock-setup-unit-{kind}", classes="mock-setup-unit")
+                with Horizontal(classes="mock-setup-row"):
+                    yield Static(id="mock-setup-label-difficulty", classes="mock-setup-label")
+                    yield self._int_input("drill_difficulty", defaults.drill_difficulty)
+                    yield Static(id="mock-setup-unit-difficulty", classes="mock-setup-unit")
+                yield Checkbox(value=self.seed is None, id="mock-setup-weak")
+                with Horizontal(classes="mock-setup-row"):
+                    yield Static(id="mock-setup-label-seed", classes="mock-setup-label")
+                    yield OrderedInput(
+                        value="" if self.seed is None else str(self.seed),
+                        type="integer",
+                        id="mock-setup-seed",
+                        classes="mock-setup-input",
+                    )
+                yield Static(id="mock-setup-seed-hint")
+                # The plan and what is wrong with a field under the form, not under the
+                # topic list: at 80×24 the list pushed them off the screen.
+                yield Static(id="mock-setup-plan")
+                yield Static(id="mock-setup-errors")
+                yield Static(id="mock-setup-resume")
+            with Vertical(id="mock-setup-topics-box"):
+                yield Static(id="mock-setup-topics-title", classes="mock-setup-heading")
+                yield Static(id="mock-setup-topics-hint")
+                yield SelectionList[str](id="mock-setup-topics")
         yield KeysFooter()
 
     @staticmethod
@@ -273,6 +274,7 @@ class MockSetupScreen(BaseScreen):
     def _render_plan(self) -> None:
         plan = self.query_one("#mock-setup-plan", Static)
         result = self.read_form()
+        plan.display = result.config is not None  # no blank rows above the errors at 80×24
         if result.config is None:
             plan.update("")
             plan.set_class(False, "-over")
@@ -294,7 +296,9 @@ class MockSetupScreen(BaseScreen):
                 total=latest.questions,
                 status=self.t(f"mock.status.{latest.status}"),
             )
-        self.query_one("#mock-setup-resume", Static).update(line)
+        resume = self.query_one("#mock-setup-resume", Static)
+        resume.update(line)
+        resume.display = bool(line)
 
     # -- actions -------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
