@@ -83,7 +83,7 @@ async def drive(db: Path, how: str, mode: str) -> None:
         else:
             screen.pane.query_one("TextArea").insert(TYPED)
             await pilot.press("ctrl+s")
-            await pilot.pause(0.2)
+            await wait_until(pilot, lambda: screen.pane.reviewing, "the scored answer's key points")
             await pilot.press("enter")
         await wait_until(pilot, lambda: any("Not saved yet" in n for n in notices(app)), "the full-disk notice")
         print("NOTICE " + " | ".join(notices(app)), flush=True)

@@ -151,10 +151,23 @@ def held_open(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return gate
 
 
+async def palette_hits(pilot: Pilot, attempts: int = 500) -> None:
+    """Wait until the command palette's search has run and listed at least one hit."""
+    from textual.command import CommandList
+
+    for _ in range(attempts):
+        await settle(pilot)
+        lists = pilot.app.screen.query(CommandList)
+        if lists and lists.first().option_count and lists.first().get_option_at_index(0).id != "--no-matches":
+            await settle(pilot)
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("the command palette listed no hit")
+
+
 async def palette_pick(pilot: Pilot, query: str) -> None:
     """Open the command palette, type `query`, wait for its hits, take the first."""
     await press(pilot, "ctrl+p")
     await pilot.press(*query)
-    await pilot.pause(0.3)
-    await settle(pilot)
+    await palette_hits(pilot)
     await press(pilot, "enter")

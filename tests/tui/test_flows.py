@@ -11,7 +11,17 @@ from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.settings import Settings
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.widgets.tiles import Tiles
-from tests.tui.conftest import SIZE, held_open, make_db, open_service, palette_pick, press, settle, stored_settings
+from tests.tui.conftest import (
+    SIZE,
+    held_open,
+    make_db,
+    open_service,
+    palette_hits,
+    palette_pick,
+    press,
+    settle,
+    stored_settings,
+)
 
 
 def reviews(path: Path, clock) -> list[tuple[str, int, str]]:
@@ -410,8 +420,7 @@ async def test_command_palette_typed_into_while_the_database_opens_finds_items(d
             await pilot.press(key)
             await pilot.pause(0.05)
         gate.set()
-        await pilot.pause(0.3)
-        await settle(pilot)
+        await palette_hits(pilot)
         await press(pilot, "enter")
         assert type(app.screen).__name__ == "BrowseScreen"
         assert app.screen.detail.summary.item_id == "t-q24"

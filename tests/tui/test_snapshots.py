@@ -16,7 +16,7 @@ from textual.widgets import Input
 
 from quizapp.srs.clock import FixedClock
 from quizapp.tui.app import make_app
-from tests.tui.conftest import SIZE, START, make_db, open_service, press, settle
+from tests.tui.conftest import SIZE, START, make_db, open_service, palette_hits, press, settle
 
 
 async def steady(pilot: Pilot) -> None:
@@ -205,8 +205,7 @@ def test_command_palette(snap_compare, app_for):
     async def search(pilot: Pilot) -> None:
         await press(pilot, "ctrl+p")
         await pilot.press(*"Q24")
-        await pilot.pause(0.5)
-        await settle(pilot)
+        await palette_hits(pilot)
 
     assert snap_compare(app_for(), run_before=run(before=search), terminal_size=SIZE)
 
