@@ -243,7 +243,7 @@ def check_file(path: Path, now: datetime | None = None) -> Checked:
     # As transfer.parse_export: "the future" is measured against the later of this clock
     # and the file's own exported_at (an export written while the clock ran ahead).
     here = (now or datetime.now(UTC)).astimezone(UTC)
-    exported = _exported_at(head)
+    exported = exported_at(head)
     context_now = max(here, exported or datetime.min.replace(tzinfo=UTC))
     errors: list[str] = []
     total = [0]
@@ -323,7 +323,8 @@ def check_file(path: Path, now: datetime | None = None) -> Checked:
     return Checked(path, checked_head.exported_at, dict(checked_head.settings), context_now, counts, stamp)
 
 
-def _exported_at(head: dict[str, Any]) -> datetime | None:
+def exported_at(head: dict[str, Any]) -> datetime | None:
+    """The file's `exported_at` as aware UTC; None when absent or unreadable (the schema says why)."""
     try:
         value = datetime.fromisoformat(str(head.get("exported_at")))
         return value.astimezone(UTC) if value.tzinfo is not None else None

@@ -346,19 +346,11 @@ def parse_export(raw: bytes | str, now: datetime | None = None) -> schema.Export
     # own `exported_at`: an export written while the clock ran ahead holds reviews "from
     # the future" that quizapp itself wrote, and is imported as written (the CLI notes the
     # skew: `clock_skew`). A review after the file's own export time is still refused.
-    context = {"now": max((now or datetime.now(UTC)).astimezone(UTC), _exported_at(head) or datetime.min.replace(tzinfo=UTC))}
+    context = {"now": max((now or datetime.now(UTC)).astimezone(UTC), import_stream.exported_at(head) or datetime.min.replace(tzinfo=UTC))}
     try:
         return schema.Export.model_validate_json(raw, context=context)
     except ValidationError as exc:
         raise ImportFormatError(schema.located_errors(exc)) from None
-
-
-def _exported_at(head: dict[str, Any]) -> datetime | None:
-    try:
-        value = datetime.fromisoformat(str(head.get("exported_at")))
-        return value.astimezone(UTC) if value.tzinfo is not None else None
-    except (ValueError, OverflowError):
-        return None  # reported by the schema
 
 
 def clock_skew(export: schema.Export | import_stream.Checked, now: datetime | None = None) -> timedelta | None:
