@@ -437,6 +437,26 @@ async def test_quitting_during_the_review_keeps_the_submitted_answer(db, clock):
         mocks.db.close()
 
 
+async def test_a_late_stored_answer_for_an_earlier_question_does_not_redraw_the_current_one(db, clock):
+    """A stored-answer message that arrives after the screen moved on (a retried write) must
+    not move on again: that remounted the open question and dropped what was typed."""
+    from quizapp.tui.screens.mock_saver import AnswerStored
+
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_small_mock(pilot)
+        screen = run_screen(app)
+        await type_text(pilot, "方差 饱和")
+        await press(pilot, "ctrl+s", "enter")
+        assert screen.position == 1
+        pane = screen.pane
+        await type_text(pilot, "草稿")
+        screen.post_message(AnswerStored(screen.view.questions[0]))
+        await settle(pilot)
+        assert screen.position == 1 and screen.pane is pane
+        assert "草稿" in pane.partial()
+
+
 async def test_quitting_the_app_mid_question_keeps_the_mock_abandoned_with_its_time(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
