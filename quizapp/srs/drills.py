@@ -12,9 +12,8 @@ and per-cell verdict, the diagnosed mistakes (both languages), score and duratio
 
 from __future__ import annotations
 
-import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -23,7 +22,7 @@ from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.rating import drill_rating
 from quizapp.srs.service import StudyService, card_view
-from quizapp.srs.views import CardView
+from quizapp.srs.views import CardView, StudyCard
 from quizapp.store import attempts as attempts_store
 from quizapp.store import cards
 from quizapp.store.database import Database
@@ -90,11 +89,6 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _roundtrip(value: Any) -> Any:
-    """Exactly what the JSON column will give back."""
-    return json.loads(json.dumps(json_safe(value), ensure_ascii=False))
-
-
 def diagnosis_json(verdict: Verdict) -> list[dict[str, Any]]:
     return [
         {
@@ -110,11 +104,12 @@ def diagnosis_json(verdict: Verdict) -> list[dict[str, Any]]:
 def verdict_json(verdict: Verdict, engine: Engine) -> dict[str, Any]:
     """The engine's verdict JSON without the diagnosis (kept in its own column, in both
     languages): score, correct, per part {score, cells, error}, hint messages (Chinese),
-    plus `hint_keys` so a screen can show the hints in either language."""
+    plus `hint_keys` so a screen can show the hints in either language. Plain JSON values:
+    what the column reads back."""
     data = dict(engine.verdict_to_json(verdict, "zh"))
     data.pop("diagnosis", None)
     data["hint_keys"] = list(getattr(verdict, "hints", None) or [])
-    return data
+    return json_safe(data)
 
 
 def explicit_inputs(problem: Problem, engine: Engine) -> dict[str, Any] | None:
@@ -161,6 +156,18 @@ class Submission:
 
 
 @dataclass(frozen=True)
+class DrillStart:
+    """A problem to show (`DrillService.start`): `review` when grading it reviews its skill
+    card (the card is due); `card` is that card when it came from the due queue, and
+    `due_total` how many skills were due when the queue was started."""
+
+    problem: Problem
+    review: bool
+    card: StudyCard | None = None
+    due_total: int = 0
+
+
+@dataclass(frozen=True)
 class SkillStat:
     type: str
     attempts: int
@@ -186,6 +193,26 @@ def _attempt_view(row: DrillAttempt, rating: int | None) -> AttemptView:
         review_id=row.review_id,
         rating=rating,
         mock_id=row.mock_id,
+    )
+
+
+def _stored_view(values: Mapping[str, Any], attempt_id: int, rating: int | None) -> AttemptView:
+    """The view of an attempt just inserted, from the very values written (no read back)."""
+    return AttemptView(
+        attempt_id=attempt_id,
+        type=values["type"],
+        seed=values["seed"],
+        difficulty=values["difficulty"],
+        given=values["given"],
+        answers=dict(values["answers"]),
+        verdict=dict(values["verdict"]),
+        diagnosis=list(values["diagnosis"]),
+        score=values["score"],
+        duration_ms=values["duration_ms"],
+        created_at=from_naive_utc(values["created_at"]),
+        review_id=values["review_id"],
+        rating=rating,
+        mock_id=values["mock_id"],
     )
 
 
@@ -222,37 +249,61 @@ class DrillService:
             card = cards.due_studied(tx, skill_item_id(type_id), now)
         return card_view(card, "skill") if card is not None else None
 
+    # -- a problem -------------------------------------------------------------
+    def start(self, type_id: str | None = None, *, seed: int, difficulty: int = 1, practice: bool = False,
+              exclude: Sequence[int] = (), due_total: int | None = None) -> DrillStart | None:
+        """The problem the Drill screen shows next, and whether grading it reviews its skill.
+
+        With a `type_id`: a problem of that type, a review when its skill card is due (see
+        `due_skill_card`) unless `practice` (retries, further problems, no database).
+        Without: the next skill of the due queue ("study the due drill skills"), skipping
+        the cards in `exclude`; None when none is left. `due_total` is the queue's size
+        when it started (counted here the first time)."""
+        if type_id is not None:
+            review = not practice and self.due_skill_card(type_id) is not None
+            return DrillStart(self.engine.generate(type_id, seed, difficulty), review)
+        total = due_total if due_total is not None else self.study.due_counts().skill
+        card = self.study.next_card("skill", exclude=exclude)
+        if card is None:
+            return None
+        shown = str(card.content.drill_type or card.card.item_id.removeprefix(SKILL_PREFIX))
+        return DrillStart(self.engine.generate(shown, seed, difficulty), True, card, total)
+
     # -- recording ------------------------------------------------------------
-    def build_attempt(
+    def attempt_values(
         self,
         problem: Problem,
         answers: Mapping[str, str],
         verdict: Verdict,
         duration_ms: int | None,
         mock_id: int | None = None,
-        review_id: int | None = None,
-    ) -> DrillAttempt:
-        """The row for one graded attempt (not added to any session)."""
+        gave_up: bool = False,
+    ) -> dict[str, Any]:
+        """The columns of one graded attempt (`quizapp.store.attempts.COLUMNS`), JSON ones as
+        plain values: built once, serialised once by the insert, and the view's own values."""
         seed = getattr(problem, "seed", None)
         given = explicit_inputs(problem, self.engine)
-        return DrillAttempt(
-            type=str(problem.type),
-            seed=int(seed) if seed is not None else None,
-            difficulty=int(problem.difficulty),
-            given=_roundtrip(given) if given is not None else None,
-            answers=_roundtrip({str(k): str(v) for k, v in answers.items()}),
-            verdict=_roundtrip(verdict_json(verdict, self.engine)),
-            diagnosis=_roundtrip(diagnosis_json(verdict)),
-            score=float(verdict.score),
-            duration_ms=int(duration_ms) if duration_ms is not None else None,
-            created_at=to_naive_utc(self.clock.now()),
-            review_id=review_id,
-            mock_id=mock_id,
-        )
+        verdict_data = verdict_json(verdict, self.engine)
+        if gave_up:
+            verdict_data["gave_up"] = True
+        return {
+            "type": str(problem.type),
+            "seed": int(seed) if seed is not None else None,
+            "difficulty": int(problem.difficulty),
+            "given": json_safe(given) if given is not None else None,
+            "answers": {str(k): str(v) for k, v in answers.items()},
+            "verdict": verdict_data,
+            "diagnosis": json_safe(diagnosis_json(verdict)),
+            "score": float(verdict.score),
+            "duration_ms": int(duration_ms) if duration_ms is not None else None,
+            "created_at": to_naive_utc(self.clock.now()),
+            "review_id": None,
+            "mock_id": mock_id,
+        }
 
-    def add_attempt(self, tx: Tx, row: DrillAttempt) -> DrillAttempt:
-        """Add a built attempt inside the caller's transaction (the mock interview uses this)."""
-        return attempts_store.add(tx.session(), row)
+    def add_attempt(self, tx: Tx, values: dict[str, Any]) -> int:
+        """Insert an attempt's values inside the caller's transaction; its id."""
+        return attempts_store.insert(tx, values)
 
     def submit(
         self,
@@ -261,24 +312,39 @@ class DrillService:
         duration_ms: int | None = None,
         *,
         review_card: bool = False,
+        gave_up: bool = False,
         mock_id: int | None = None,
         tx: Tx | None = None,
     ) -> Submission:
         """Grade a typed answer and store it as an attempt (with `review_card`, rating the
-        skill card too). Inside a caller's `tx` (a mock interview saving its answer in
-        the same transaction) the attempt is only added there, never reviewed.
+        skill card too, in the same transaction). Inside a caller's `tx` (a mock interview
+        saving its answer in the same transaction) the attempt is only added there, never
+        reviewed.
 
-        A format error stores nothing: the verdict comes back with `attempt` None.
+        A format error stores nothing: the verdict comes back with `attempt` None — unless
+        `gave_up` (the user asked for the worked solution before finishing): then what was
+        typed is stored as an attempt marked `gave_up`, an unreadable part counting as blank,
+        and with `review_card` the skill card is rated Again.
         """
         typed = {str(name): str(text) for name, text in answers.items()}
         verdict = self.engine.grade(problem, typed)
+        if gave_up and getattr(verdict, "has_format_error", False):
+            readable = {name: text for name, text in typed.items() if verdict.parts[name].error is None}
+            verdict = self.engine.grade(problem, readable)
         if getattr(verdict, "has_format_error", False):
             return Submission(verdict, None)
         if tx is not None:
-            row = self.build_attempt(problem, typed, verdict, duration_ms, mock_id=mock_id)
-            return Submission(verdict, _attempt_view(self.add_attempt(tx, row), None))
-        view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, mock_id=mock_id)
+            values = self.attempt_values(problem, typed, verdict, duration_ms, mock_id=mock_id, gave_up=gave_up)
+            return Submission(verdict, _stored_view(values, self.add_attempt(tx, values), None))
+        view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, mock_id=mock_id,
+                                   gave_up=gave_up)
         return Submission(verdict, view)
+
+    def give_up(
+        self, problem: Problem, answers: Mapping[str, str], duration_ms: int | None = None, *, review_card: bool = False
+    ) -> Submission:
+        """`submit(..., gave_up=True)`."""
+        return self.submit(problem, answers, duration_ms, review_card=review_card, gave_up=True)
 
     def record_attempt(
         self,
@@ -297,47 +363,30 @@ class DrillService:
         Returns None — and stores nothing, rates nothing — when the verdict has a format
         error: a format error does not count as an attempt.
 
-        The skill card's review and the attempt, linked to it, commit in one transaction:
-        either both are stored or neither.
+        The skill card's review and the attempt, linked to it, are written on one Tx in one
+        write transaction: either both are stored or neither.
         """
         if getattr(verdict, "has_format_error", False):
             return None
-        row = self.build_attempt(problem, answers, verdict, duration_ms, mock_id=mock_id)
-        if gave_up:
-            row.verdict = {**row.verdict, "gave_up": True}
+        values = self.attempt_values(problem, answers, verdict, duration_ms, mock_id=mock_id, gave_up=gave_up)
         rating = None
         with self.db.transaction(write=True) as tx:
             if review_card:
-                card_id = cards.id_of_item(tx, skill_item_id(row.type))
+                card_id = cards.id_of_item(tx, skill_item_id(values["type"]))
                 if card_id is not None:
-                    rating = drill_rating(row.score, row.duration_ms, row.difficulty, fast_ms,
-                                          mistake=bool(row.diagnosis), gave_up=gave_up)
+                    rating = drill_rating(values["score"], values["duration_ms"], values["difficulty"], fast_ms,
+                                          mistake=bool(values["diagnosis"]), gave_up=gave_up)
                     result = self.study.answer_in(
                         tx,
                         card_id,
                         rating,
                         mode="drill",
-                        duration_ms=row.duration_ms,
-                        answer={"type": row.type, "seed": row.seed, "difficulty": row.difficulty},
-                        score=row.score,
+                        duration_ms=values["duration_ms"],
+                        answer={"type": values["type"], "seed": values["seed"], "difficulty": values["difficulty"]},
+                        score=values["score"],
                     )
-                    row.review_id = result.review_id
-            self.add_attempt(tx, row)
-            return _attempt_view(row, rating)
-
-    def give_up(
-        self, problem: Problem, answers: Mapping[str, str], duration_ms: int | None = None, *, review_card: bool = False
-    ) -> Submission:
-        """The user asked for the worked solution before finishing: store what was typed
-        (an unreadable part counts as blank) as an attempt marked `gave_up`, and with
-        `review_card` rate the skill card Again."""
-        typed = {str(name): str(text) for name, text in answers.items()}
-        verdict = self.engine.grade(problem, typed)
-        if getattr(verdict, "has_format_error", False):
-            readable = {name: text for name, text in typed.items() if verdict.parts[name].error is None}
-            verdict = self.engine.grade(problem, readable)
-        view = self.record_attempt(problem, typed, verdict, duration_ms, review_card=review_card, gave_up=True)
-        return Submission(verdict, view)
+                    values["review_id"] = result.review_id
+            return _stored_view(values, self.add_attempt(tx, values), rating)
 
     def rebuild(self, attempt: AttemptView) -> Problem:
         """The engine Problem of a stored attempt (the screen's "retry the same one").

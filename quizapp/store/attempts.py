@@ -1,5 +1,9 @@
-"""Drill attempts: stored with the ORM (a cold path: one per submitted problem), read
-newest first with the rating of the skill card's review they made, and summed per type."""
+"""Drill attempts: one row inserted on the Tx (plain SQL, in the transaction that also
+writes the skill card's review), read newest first with the rating of the review they
+made, and summed per type.
+
+The JSON columns are written here, once each (`json_text`): the caller hands plain JSON
+values (`quizapp.srs.drills.json_safe`), which are also what reads back."""
 
 from __future__ import annotations
 
@@ -7,17 +11,27 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
 
+from quizapp.store.codes import json_text, stored_time
 from quizapp.store.models import DrillAttempt, Review
 from quizapp.store.tx import Tx
 
+COLUMNS = ("type", "seed", "difficulty", "given", "answers", "verdict", "diagnosis", "score", "duration_ms",
+           "created_at", "review_id", "mock_id")
+JSON_COLUMNS = ("given", "answers", "verdict", "diagnosis")
+_INSERT = f"INSERT INTO drill_attempts ({', '.join(COLUMNS)}) VALUES ({', '.join(':' + c for c in COLUMNS)})"
 
-def add(session: Session, row: DrillAttempt) -> DrillAttempt:
-    """Add a built attempt in the session's transaction; its id is set on return."""
-    session.add(row)
-    session.flush()
-    return row
+
+def insert(tx: Tx, values: dict[str, Any]) -> int:
+    """One attempt (`COLUMNS`: JSON columns as plain values, `created_at` naive UTC) in the
+    caller's transaction; its id. Each JSON value is serialised here and only here."""
+    row = dict(values)
+    for name in JSON_COLUMNS:
+        if row[name] is not None:
+            row[name] = json_text(row[name])
+    row["created_at"] = stored_time(row["created_at"])
+    tx.execute(_INSERT, row)
+    return int(tx.lastrowid)  # type: ignore[arg-type]
 
 
 def _with_rating() -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import srs_fake_engine as fake
@@ -12,6 +14,8 @@ from sqlalchemy import func, select
 from quizapp.srs.drills import DrillService
 from quizapp.srs.rating import drill_rating as rating_for_score
 from quizapp.srs.scheduling import make_scheduler, restore, to_fsrs
+from quizapp.store import attempts as attempts_store
+from quizapp.store import reviews as reviews_store
 from quizapp.store.models import Card, DrillAttempt, Review
 
 
@@ -138,14 +142,65 @@ def test_a_failed_write_undoes_the_skill_review(drills, engine, monkeypatch):
     problem = engine.generate("softmax", 2, 1)
     answers = fake.solution_text(problem)
 
-    def broken(session, row):
+    def broken(tx, values):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(drills, "add_attempt", broken)
+    monkeypatch.setattr(attempts_store, "insert", broken)
     with pytest.raises(RuntimeError):
-        drills.record_attempt(problem, answers, engine.grade(problem, answers), 1_000)
+        drills.submit(problem, answers, 1_000, review_card=True)
     assert _count(drills.db, Review) == 0
     assert _skill_card(drills.db, "softmax").reps == 0
+
+
+def test_a_failed_review_write_leaves_no_attempt(drills, engine, monkeypatch):
+    """The attempt and the skill card's review are one transaction: the review's INSERT
+    failing (after the card's compare-and-swap UPDATE ran) leaves neither them nor the card
+    changed."""
+    problem = engine.generate("softmax", 2, 1)
+    answers = fake.solution_text(problem)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(reviews_store, "insert", broken)
+    with pytest.raises(RuntimeError):
+        drills.submit(problem, answers, 1_000, review_card=True)
+    assert _count(drills.db, DrillAttempt) == 0
+    assert _count(drills.db, Review) == 0
+    assert _skill_card(drills.db, "softmax").reps == 0
+
+
+def test_the_verdict_is_serialised_once(drills, engine, monkeypatch):
+    """One engine JSON of the verdict, one json.dumps of it (the INSERT's), no read back; the
+    attempt's view holds exactly what the database reads back."""
+    problem = engine.generate("softmax", 3, 1)
+    answers = {"A": " ".join(f"{v:g}" for v in problem.given["x"])}
+    to_json_calls, dumped, loads = [], [], []
+    real_to_json, real_dumps, real_loads = engine.verdict_to_json, json.dumps, json.loads
+
+    def counting_to_json(verdict, lang="zh"):
+        to_json_calls.append(lang)
+        return real_to_json(verdict, lang)
+
+    def counting_dumps(value, *args, **kwargs):
+        dumped.append(value)
+        return real_dumps(value, *args, **kwargs)
+
+    def counting_loads(text, *args, **kwargs):
+        loads.append(text)
+        return real_loads(text, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "verdict_to_json", counting_to_json)
+    monkeypatch.setattr(json, "dumps", counting_dumps)
+    monkeypatch.setattr(json, "loads", counting_loads)
+    submission = drills.submit(problem, answers, 4_000, review_card=True)
+    monkeypatch.undo()
+    attempt = submission.attempt
+    assert attempt is not None and attempt.rating is not None
+    assert to_json_calls == ["zh"]
+    assert [value for value in dumped if isinstance(value, dict) and "parts" in value] == [attempt.verdict]
+    assert [text for text in loads if "\"parts\"" in str(text)] == []  # (settings rows may be parsed)
+    assert drills.attempt(attempt.attempt_id) == attempt
 
 
 def test_attempts_filter_and_order(drills, engine, clock):

@@ -1,15 +1,16 @@
 """Drill: one hand-calculation problem on an `AnswerSheet`, graded and stored, then the next.
 
 The picker (`drill_picker.py`) opens this screen on a type, or on "study the due drill
-skills". The sheet checks the typed cells itself; a submitted answer goes to
-`DrillService.submit` in a worker, which grades it with the engine and stores the attempt
-(rating the skill card for a due review), and the verdict comes back to the sheet to be
-marked. A format error is not an attempt: it is shown at the cell it concerns.
+skills". The data goes one way: a worker asks `DrillService.start` for each problem (and
+whether grading it reviews its skill card); the sheet checks the typed cells itself; a
+submitted answer goes to `DrillService.submit` in a worker, which grades it with the engine
+and stores the attempt (rating the skill card for a due review, in the same transaction),
+and the verdict comes back to the sheet to be marked. A format error is not an attempt: it
+is shown at the cell it concerns.
 
 A skill that is due counts as its review the first time it is graded or given up, whether
-it came from the due queue or was picked as a type (a worker asks
-`DrillService.due_skill_card` before the first problem is shown), and is labelled "due
-review". Any other problem — a type whose skill card is new or not yet due, a retry, the
+it came from the due queue or was picked as a type (`DrillService.start` asks before the
+first problem is shown), and is labelled "due review". Any other problem — a type whose skill card is new or not yet due, a retry, the
 next problem after the review — is practice (labelled so) and leaves the schedule alone, as
 Anki's custom study does. Studying the due skills goes through them one after another
 ("3 of 16"); `n` skips to the next one.
@@ -30,14 +31,15 @@ from textual.reactive import reactive
 from textual.widgets import Header, Static
 from textual.worker import Worker, WorkerState
 
-from quizapp import engine
+from quizapp.drill_types import DRILL_TYPES
 from quizapp.tui.drill_seeds import DIFFICULTIES, new_seed
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
 from quizapp.tui.widgets.keys_footer import KeysFooter
 
 if TYPE_CHECKING:
-    from quizapp.srs.drills import Submission
+    from quizapp import engine
+    from quizapp.srs.drills import DrillStart, Submission
     from quizapp.srs.views import StudyCard
 
 
@@ -61,20 +63,12 @@ class DrillScreen(BaseScreen):
 
     phase: reactive[DrillPhase] = reactive(DrillPhase.LOADING, bindings=True, init=False)
 
-    class DueCard(Message):
-        def __init__(self, card: StudyCard | None, due_total: int) -> None:
-            super().__init__()
-            self.card = card
-            self.due_total = due_total
+    class Started(Message):
+        """The next problem from `DrillService.start` (None: no due skill is left)."""
 
-    class SkillDue(Message):
-        """Whether the picked type's skill card is due, read before its first problem."""
-
-        def __init__(self, type_id: str, seed: int, due: bool) -> None:
+        def __init__(self, start: DrillStart | None) -> None:
             super().__init__()
-            self.type_id = type_id
-            self.seed = seed
-            self.due = due
+            self.start = start
 
     class Stored(Message):
         """A submitted answer, graded (and stored unless it had a format error)."""
@@ -119,7 +113,7 @@ class DrillScreen(BaseScreen):
     async def _start(self) -> None:
         if self.due_mode:
             self._fetch_due(list(self.skipped_cards))
-        elif self.start_type in {info.id for info in engine.list_types()}:
+        elif self.start_type in DRILL_TYPES:
             seed = self.start_seed if self.start_seed is not None else new_seed()
             self._fetch_type_due(self.start_type, seed)  # the problem is shown once this is known
         else:
@@ -134,12 +128,18 @@ class DrillScreen(BaseScreen):
     # -- workers ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due")
     def _fetch_due(self, exclude: list[int]) -> None:
-        total = self.due_total or self.study.due_counts().skill
-        self.post_message(self.DueCard(self.study.next_card("skill", exclude=exclude), total))
+        self.post_message(self.Started(self.drills.start(
+            seed=new_seed(), difficulty=self.difficulty, exclude=exclude, due_total=self.due_total or None)))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due")
     def _fetch_type_due(self, type_id: str, seed: int) -> None:
-        self.post_message(self.SkillDue(type_id, seed, self.drills.due_skill_card(type_id) is not None))
+        self.post_message(self.Started(self.drills.start(type_id, seed=seed, difficulty=self.difficulty)))
+
+    def _practice(self, type_id: str, seed: int, difficulty: int) -> engine.Problem:
+        """A problem that reviews nothing (a retry, the next one, or no database to ask)."""
+        start = self.drills.start(type_id, seed=seed, difficulty=difficulty, practice=True)
+        assert start is not None
+        return start.problem
 
     # Not exclusive: every graded attempt must be written, even if the user moves on
     # before the previous write has finished.
@@ -149,10 +149,8 @@ class DrillScreen(BaseScreen):
     ) -> None:
         # A busy database is waited out (with a notice): nothing answered is lost.
         drills, problem = self.drills, sheet.problem
-        if gave_up:
-            submission = self.db_write(lambda: drills.give_up(problem, answers, duration_ms, review_card=review_card))
-        else:
-            submission = self.db_write(lambda: drills.submit(problem, answers, duration_ms, review_card=review_card))
+        submission = self.db_write(
+            lambda: drills.submit(problem, answers, duration_ms, review_card=review_card, gave_up=gave_up))
         self.post_message(self.Stored(sheet, submission, gave_up))
 
     @on(Worker.StateChanged)
@@ -168,23 +166,21 @@ class DrillScreen(BaseScreen):
             # is left as it is, so nothing is lost).
             self.type_due = False
             seed = self.start_seed if self.start_seed is not None else new_seed()
-            await self.show_problem(engine.generate(self.start_type, seed, self.difficulty))
+            await self.show_problem(self._practice(self.start_type, seed, self.difficulty))
 
-    async def on_drill_screen_due_card(self, message: DueCard) -> None:
-        card = message.card
-        if card is None:
+    async def on_drill_screen_started(self, message: Started) -> None:
+        start = message.start
+        if start is None:
             self.notify(self.t("drill.no_due"), timeout=4)
             self.dismiss()
             return
-        self.due_total = message.due_total
-        self.due_shown += 1
-        self.due_card = card
-        type_id = str(card.content.drill_type or card.card.item_id.removeprefix("drill:"))
-        await self.show_problem(engine.generate(type_id, new_seed(), self.difficulty))
-
-    async def on_drill_screen_skill_due(self, message: SkillDue) -> None:
-        self.type_due = message.due
-        await self.show_problem(engine.generate(message.type_id, message.seed, self.difficulty))
+        if self.due_mode:
+            self.due_total = start.due_total
+            self.due_shown += 1
+            self.due_card = start.card
+        else:
+            self.type_due = start.review
+        await self.show_problem(start.problem)
 
     # -- the problem --------------------------------------------------------------------
     def _labels(self) -> tuple[str, ...]:
@@ -286,7 +282,7 @@ class DrillScreen(BaseScreen):
             self.phase = DrillPhase.LOADING
             self._fetch_due(list(self.skipped_cards))
             return
-        await self.show_problem(engine.generate(problem.type, new_seed(), problem.difficulty))
+        await self.show_problem(self._practice(problem.type, new_seed(), problem.difficulty))
 
     async def action_retry(self) -> None:
         if self.phase == DrillPhase.GRADED and self.problem is not None:
