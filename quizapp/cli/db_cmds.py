@@ -138,18 +138,16 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from quizapp.srs.bootstrap import open_for_reading
-    from quizapp.srs.service import StudyService
+    from quizapp.srs.collection import Collection
 
-    db = open_for_reading(db_path(args, writing=False), [Path(d) for d in (args.content or [])])
+    # The one collection of this open database (its one study service), as the TUI's.
+    collection = Collection(open_for_reading(db_path(args, writing=False), [Path(d) for d in (args.content or [])]))
     try:
-        from quizapp.srs.stats import study_stats
-
-        service = StudyService(db)
-        counts = service.due_counts()
-        totals = service.totals()
-        figures = study_stats(db, service.clock, service.settings())
+        counts = collection.study.due_counts()
+        totals = collection.study.totals()
+        figures = collection.stats.study_stats()
     finally:
-        db.close()
+        collection.close()
     data = {
         # As Home: due for review; new cards are counted in new_left_today only.
         "due": {"qa": counts.due("qa"), "mcq": counts.due("mcq"), "drill": counts.due("skill")},

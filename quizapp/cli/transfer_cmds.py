@@ -41,10 +41,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not to_stdout and _same_file(out, source_db):
         raise UsageError(key="cli.error.export_to_db", path=out)
     db = open_for_reading(source_db)
-    writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
     try:
-        with db.session() as session:
-            count = writer(session, out)
+        count = transfer.export_to(db, args.format, out)
     except OSError as exc:
         # Disk full, a file-size limit, no permission: the previous file is untouched.
         raise UsageError(key="cli.error.cannot_write", path=out, reason=exc.strerror or exc) from exc

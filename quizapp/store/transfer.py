@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from operator import attrgetter
 from pathlib import Path
-from typing import IO, Any, Protocol, overload
+from typing import IO, TYPE_CHECKING, Any, Protocol, overload
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
@@ -39,6 +39,9 @@ from quizapp.store.models import (
     Review,
     Setting,
 )
+
+if TYPE_CHECKING:
+    from quizapp.store.database import Database
 
 EXPORT_VERSION = schema.VERSION
 _MIN = datetime.min
@@ -313,6 +316,14 @@ def write_apkg(session: Session, path: Path) -> int:
     except sqlite3.Error as exc:  # genanki builds the package in an SQLite file of its own
         raise OSError(f"the package could not be built ({exc})") from exc
     return count
+
+
+def export_to(db: Database, fmt: str, path: Path) -> int:
+    """`quizapp export --format FMT` (json, csv or apkg) of `db` into `path` (atomic), read
+    in one read transaction (one consistent snapshot); the number of items."""
+    writer = {"json": write_json, "csv": write_csv, "apkg": write_apkg}[fmt]
+    with db.transaction() as tx:
+        return writer(tx.session(), path)
 
 
 # -- JSON import ----------------------------------------------------------------------------

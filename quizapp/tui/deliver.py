@@ -38,9 +38,7 @@ def write_export(backend: Backend, fmt: str, target: Path) -> int:
     """The CLI's `export --format FMT` into `target` (atomic); the number of items."""
     from quizapp.store import transfer
 
-    writer = {"json": transfer.write_json, "apkg": transfer.write_apkg}[fmt]
-    with backend.service.db.session() as session:
-        return writer(session, target)
+    return transfer.export_to(backend.collection.db, fmt, target)
 
 
 def hand_over(app: App, path: Path, name: str) -> None:
