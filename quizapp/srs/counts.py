@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.store import cards, reviews
-from quizapp.store.codes import KINDS, LEARNING_STATES, REVIEW_STATE
+from quizapp.store.codes import KINDS, LEARNING_STATES, REVIEW_STATE, quarter_of
 from quizapp.store.tx import Tx
 
 if TYPE_CHECKING:
@@ -88,8 +88,10 @@ class DayCounter:
         return start, reviews.day_tallies(cur, start, end)
 
     def streak(self, cur: Tx, settings: DaySettings, studied_today: bool) -> int:
-        """Consecutive study days ending today (or yesterday): one tally probe per day, the
-        days before today remembered until the day changes."""
+        """Consecutive study days ending today (or yesterday): one query over the kept
+        quarter-hour tallies before today, newest first, read only as far as the first day
+        without any (`reviews.studied_quarters`); the days before today remembered until the
+        day changes."""
         hour = settings.day_rollover_hour
         today = self.day_start(None, hour)
 
@@ -102,10 +104,20 @@ class DayCounter:
             past = self._past_streak[1]
         else:
             past = 0
-            start, end = previous(today), today
-            while reviews.studied_between(cur, start, end):
-                past += 1
-                start, end = previous(start), start
+            start = previous(today)  # the day the next quarter must fall in to extend the run
+            first = quarter_of(start)
+            counted = False  # that day has a quarter with answers
+            for quarter in reviews.studied_quarters(cur, today):
+                while quarter < first:  # before the expected day
+                    if not counted:
+                        break  # a day without answers: the run ends
+                    start, counted = previous(start), False
+                    first = quarter_of(start)
+                else:
+                    if not counted:
+                        past, counted = past + 1, True
+                    continue
+                break
             self._past_streak = (key, past)
         return past + 1 if studied_today else past
 

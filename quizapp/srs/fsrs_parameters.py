@@ -5,8 +5,8 @@ buttons' intervals, readiness (Home and Stats), the mock's weak-item weights, Br
 "recall now", calibration — asks `parameters_in_force`, so a fit (`quizapp optimize`)
 changes all of them at once and "back to defaults" undoes it everywhere.
 
-Plain Python and the pure-Python `fsrs` package only: Home's first figures use it before
-SQLAlchemy or pydantic load.
+Plain Python (the `fsrs` package only to check fitted parameters against its bounds):
+Home's first figures use it before SQLAlchemy, pydantic or fsrs load.
 """
 
 from __future__ import annotations
@@ -15,9 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fsrs.scheduler import DEFAULT_PARAMETERS, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
-
-DEFAULTS: tuple[float, ...] = tuple(DEFAULT_PARAMETERS)
+# fsrs.scheduler.DEFAULT_PARAMETERS, written out: Home's readiness needs only w20 of them,
+# and importing fsrs for it cost ~20–60 ms of Home's first figures (the `fsrs` package is
+# imported where a scheduler is built). tests/srs/test_fsrs_defaults.py checks they match.
+DEFAULTS: tuple[float, ...] = (
+    0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614, 0.2629,
+    1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542,
+)
 # Usable reviews a fit needs (why 64: quizapp.srs.optimize), and the growth that makes
 # Stats and Home suggest a new one.
 MIN_USABLE_REVIEWS = 64
@@ -33,6 +37,8 @@ def parameters_in_force(settings: Any) -> tuple[float, ...]:
 
 def parameters_problem(parameters: Sequence[float]) -> str | None:
     """Why `parameters` cannot drive the `fsrs` scheduler (its own bounds), or None."""
+    from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+
     if len(parameters) != len(DEFAULTS):
         return f"FSRS needs {len(DEFAULTS)} parameters, not {len(parameters)}"
     for index, (value, low, high) in enumerate(zip(parameters, LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS)):

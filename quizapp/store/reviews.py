@@ -29,7 +29,7 @@ _TODAY = (
     f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
 )
 CRAM = MODES.index("cram")  # an answer that left the schedule as it was (quizapp.srs.cram)
-_STUDIED = "SELECT 1 FROM review_tallies WHERE quarter >= ? AND quarter < ? LIMIT 1"
+_QUARTERS_BEFORE = "SELECT quarter FROM review_tallies WHERE quarter < ? ORDER BY quarter DESC"
 
 
 def _micros(value: datetime | None) -> int | None:
@@ -89,8 +89,11 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
     return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
 
-def studied_between(tx: Tx, start: datetime, end: datetime) -> bool:
-    return tx.execute(_STUDIED, (quarter_of(start), quarter_of(end))).fetchone() is not None
+def studied_quarters(tx: Tx, before: datetime) -> Iterator[int]:
+    """The quarter-hours with answers before `before`, newest first: one walk of the tallies'
+    key, stepped only as far as the caller reads (the streak stops at its first gap)."""
+    for (quarter,) in tx.execute(_QUARTERS_BEFORE, (quarter_of(before),)):
+        yield quarter
 
 
 def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:

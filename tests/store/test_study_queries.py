@@ -187,6 +187,21 @@ def test_streak_counts_consecutive_study_days(study, clock):
     assert study.due_counts().streak == 0
 
 
+def test_the_streak_is_one_query_over_the_day_tallies(study, clock):
+    """However long the run, the days before today are one statement over review_tallies
+    (newest quarter first, read as far as the first empty day), not a probe per day."""
+    for _day in range(12):
+        _study_some(study, clock, 1)
+        clock.advance(days=1)
+    study.days.forget_streak()
+    streak: list[int] = []
+    statements = _capture(study, lambda: streak.append(study.due_counts().streak))
+    assert streak == [12]
+    tallies = [sql for sql, _ in statements if "review_tallies" in sql and "ORDER BY quarter DESC" in sql]
+    probes = [sql for sql, _ in statements if "review_tallies" in sql and "LIMIT 1" in sql]
+    assert len(tallies) == 1 and probes == []
+
+
 def test_search_matches_text_in_any_language_and_short_words(study):
     with study.db.engine.begin() as conn:
         item_id, payload = conn.execute(text("SELECT id, payload FROM items WHERE kind = 'qa' LIMIT 1")).one()
