@@ -1,9 +1,12 @@
 """How long until quizapp's Home is on screen, next to a hello-world Textual app.
 
 Both run as fresh processes on a pseudo-terminal, interleaved, several times; the clock
-stops when their text appears in the terminal output. quizapp is timed twice: Home
-visible (first frame, counts still loading) and Home with its due counts (database open
-and content synced). The database exists already, as on any day after the first.
+stops when their text appears in the terminal output. quizapp is timed three times: Home
+visible (first frame, counts still loading), Home with its due counts (database open
+and content synced), and Study's first card: `s` is typed the moment Home's counts are
+drawn, and the clock stops when the card's "press Space" hint is on screen (the first
+card: process start → card, and key on Home → card). The database exists already, as on
+any day after the first.
 
     python benchmarks/startup.py [--runs 7] [--db PATH] [--compare-with REF]
 
@@ -45,10 +48,21 @@ HELLO = textwrap.dedent(
 
 
 PEAK_RSS_MB: list[float] = []  # the child's peak RSS, appended by each timed_run
+MARK_RSS_MB: list[float] = []  # its peak RSS so far when a keyed marker appeared (before the key)
 
 
-def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeout: float = 30.0) -> list[float | None]:
-    """Start `argv` on a 120x36 pty; seconds until each marker first appears in its output."""
+def _peak_so_far_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeout: float = 30.0,
+              keys: dict[int, bytes] | None = None) -> list[float | None]:
+    """Start `argv` on a 120x36 pty; seconds until each marker first appears in its output.
+    `keys`: marker index → what to type the moment that marker first appears."""
     start = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:
@@ -79,6 +93,9 @@ def timed_run(argv: list[str], markers: list[bytes], env: dict[str, str], timeou
             for index, marker in enumerate(markers):
                 if seen[index] is None and marker in output:
                     seen[index] = now
+                    if keys and index in keys:
+                        MARK_RSS_MB.append(_peak_so_far_mb(pid))
+                        os.write(fd, keys[index])
         os.write(fd, b"\x11")  # ctrl+q: leave cleanly
         deadline = time.perf_counter() + 5
         while time.perf_counter() < deadline:
@@ -168,7 +185,8 @@ def main() -> int:
         hello_script = Path(tmp) / "hello.py"
         hello_script.write_text(HELLO)
         hello_argv = [sys.executable, str(hello_script)]
-        home_markers = [b"Opening the database", b"Today"]
+        home_markers = [b"Opening the database", b"Today", b"press Space"]
+        first_card_key = {1: b"s"}  # Study, typed as soon as Home's counts are drawn
         # (label, code, environment, argv, database); each its own database and data folder.
         variants = []
         trees = [("quizapp", REPO)]
@@ -179,24 +197,30 @@ def main() -> int:
                        QUIZAPP_DATA_DIR=str(Path(tmp) / f"data{number}"))
             db = options.db if options.db and number == 0 else str(Path(tmp) / f"bench{number}.db")
             variants.append((label, env, [sys.executable, "-m", "quizapp", "--db", db, "--lang", "en"], db))
-            timed_run(variants[-1][2], home_markers, env)  # creates the database; not counted
+            timed_run(variants[-1][2], home_markers, env, keys=first_card_key)  # creates the database; not counted
 
         timed_run(hello_argv, [b"Hello, world"], base_env)  # warms the file cache; not counted
 
         hello: list[float | None] = []
         hello_rss: list[float] = []
         home_rss: dict[str, list[float]] = {v[0]: [] for v in variants}
+        study_rss: dict[str, list[float]] = {v[0]: [] for v in variants}
         home_first: dict[str, list[float | None]] = {v[0]: [] for v in variants}
         home_ready: dict[str, list[float | None]] = {v[0]: [] for v in variants}
+        first_card: dict[str, list[float | None]] = {v[0]: [] for v in variants}
+        key_to_card: dict[str, list[float | None]] = {v[0]: [] for v in variants}
         for _ in range(options.runs):
             hello.append(timed_run(hello_argv, [b"Hello, world"], base_env)[0])
             hello_rss.append(PEAK_RSS_MB[-1])
             for label, env, argv, _db in variants:
-                loading, ready = timed_run(argv, home_markers, env)
-                home_rss[label].append(PEAK_RSS_MB[-1])
+                loading, ready, card = timed_run(argv, home_markers, env, keys=first_card_key)
+                home_rss[label].append(MARK_RSS_MB[-1] if ready is not None else PEAK_RSS_MB[-1])  # at Home
+                study_rss[label].append(PEAK_RSS_MB[-1])  # the whole run's (Study's first card included)
                 # If the database opened before the first frame, Home appeared complete.
                 home_first[label].append(min(t for t in (loading, ready) if t is not None) if (loading or ready) else None)
                 home_ready[label].append(ready)
+                first_card[label].append(card)
+                key_to_card[label].append(card - ready if card is not None and ready is not None else None)
 
         steps = breakdown(variants[0][3], variants[0][1], 3)
 
@@ -207,13 +231,16 @@ def main() -> int:
         print(f"{label}:")
         print(f"  Home visible           {summary(home_first[label])}")
         print(f"  Home with due counts   {summary(home_ready[label])}")
+        print(f"  Study's first card     {summary(first_card[label])}   (process start → card)")
+        print(f"  key on Home → card     {summary(key_to_card[label])}")
         good_home = [s for s in home_first[label] if s is not None]
         if good_hello and good_home:
             extra = statistics.median(good_home) - statistics.median(good_hello)
             print(f"  Home costs {extra * 1000:+.0f} ms over hello world (medians)")
         if hello_rss and home_rss[label]:
             h, q = statistics.median(hello_rss), statistics.median(home_rss[label])
-            print(f"  peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×)")
+            print(f"  peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×), "
+                  f"then with Study's first card {statistics.median(study_rss[label]):.0f} MB")
         for name, samples in (("Home visible", home_first[label]), ("Home with due counts", home_ready[label])):
             good = [x for x in samples if x is not None]
             if good_hello and good:
