@@ -15,10 +15,10 @@ reports exactly as it always did.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from quizapp.content.files import content_files
 from quizapp.paths import default_db_path
@@ -30,7 +30,7 @@ from quizapp.store import content_cache
 from quizapp.store import settings as stored_settings
 from quizapp.store.errors import DatabaseError
 from quizapp.store.preflight import head_revision, stored_revision
-from quizapp.store.tx import read_only
+from quizapp.store.tx import Tx, read_only
 
 if TYPE_CHECKING:
     from quizapp.srs.clock import Clock
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from quizapp.srs.settings import Settings
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # A reader of a WAL database does not wait for writers; only a checkpoint or a recovery in
 # another process can hold it up, and then the full open (which waits longer) takes over.
@@ -51,8 +52,10 @@ class HomeFigures:
     settings: Settings | HomeSettings  # the model's, or Home's few read without pydantic
 
 
-def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], clock: Clock) -> HomeFigures | None:
-    """Home's figures when the database needs no upgrade and no deck changed; else None."""
+def read_unchanged(db_path: Path | str | None, extra_content: Sequence[Path],
+                   read: Callable[[Tx], T | None]) -> T | None:
+    """`read` on a plain read-only transaction when the database needs no upgrade and no deck
+    changed since the last sync; else (or on any database or file error) None."""
     path = Path(db_path) if db_path is not None else default_db_path()
     try:
         if not path.is_file() or stored_revision(path) != head_revision():
@@ -65,16 +68,24 @@ def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], cloc
             cached = content_cache.cached_rows(cur)
             if not content_cache.unchanged(cached, content_cache.current_files(files, cached)):
                 return None
-            rows = stored_settings.rows(cur)
-            settings: Settings | HomeSettings | None = home_settings(rows)
-            if settings is None:  # a value only the model can read: read them all with it
-                from quizapp.srs.settings import settings_from_rows
-
-                settings = settings_from_rows(rows, shared=True)
-            counts = DayCounter(clock).due_counts(cur, settings)
-            figures = HomeFigures(counts, readiness(cur, clock, settings), settings)
-            return figures
+            return read(cur)
     except (OSError, DatabaseError, ValueError) as exc:
         # The full open meets the same problem and reports it properly.
-        log.info("Home's quick figures not available (%s); opening the full way", exc)
+        log.info("Quick read not available (%s); opening the full way", exc)
         return None
+
+
+def home_figures(db_path: Path | str | None, extra_content: Sequence[Path], clock: Clock) -> HomeFigures | None:
+    """Home's figures when the database needs no upgrade and no deck changed; else None."""
+
+    def read(cur: Tx) -> HomeFigures:
+        rows = stored_settings.rows(cur)
+        settings: Settings | HomeSettings | None = home_settings(rows)
+        if settings is None:  # a value only the model can read: read them all with it
+            from quizapp.srs.settings import settings_from_rows
+
+            settings = settings_from_rows(rows, shared=True)
+        counts = DayCounter(clock).due_counts(cur, settings)
+        return HomeFigures(counts, readiness(cur, clock, settings), settings)
+
+    return read_unchanged(db_path, extra_content, read)

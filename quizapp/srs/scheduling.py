@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler, State
 
 from quizapp.srs.clock import from_naive_utc, to_naive_utc
 from quizapp.srs.fsrs_parameters import parameters_in_force
-from quizapp.srs.settings import Settings
 from quizapp.store.reviews import PREV_COLUMNS
+
+if TYPE_CHECKING:  # no pydantic at import: the first card's intervals are read before it loads
+    from quizapp.srs.settings import Settings
+    from quizapp.srs.settings_limits import HomeSettings
 
 RATINGS = (Rating.Again, Rating.Hard, Rating.Good, Rating.Easy)
 
 
-def make_scheduler(settings: Settings, fuzz: bool | None = None) -> Scheduler:
+def make_scheduler(settings: Settings | HomeSettings, fuzz: bool | None = None) -> Scheduler:
     """The scheduler `settings` configure, with the FSRS parameters in force; `fuzz`
     overrides their fuzzing (previews show the unfuzzed interval)."""
     return _scheduler(

@@ -13,18 +13,19 @@ from fsrs import Rating, State
 
 from quizapp.content.bilingual import texts_of
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
-from quizapp.srs.counts import INSTANT, DayCounter, DueCounts
+from quizapp.srs.counts import DayCounter, DueCounts
 from quizapp.srs.home_figures import HomeFigures
 from quizapp.srs.readiness import readiness
 from quizapp.srs.scheduling import (
     fsrs_values,
     make_scheduler,
-    preview_intervals,
     restore_values,
     to_fsrs,
 )
 from quizapp.srs.search import LabelFilter, search_items
 from quizapp.srs.settings import Settings, load_settings, save_settings, settings_from_rows
+from quizapp.srs.study_view import card_view as card_view  # re-exported: drills and cram use it
+from quizapp.srs.study_view import intervals, next_on, study_view_on
 from quizapp.srs.views import (
     AnswerResult,
     CardView,
@@ -37,38 +38,16 @@ from quizapp.srs.views import (
 from quizapp.store import cards, items, reviews, stats_queries
 from quizapp.store import settings as stored_settings
 from quizapp.store.cards import CardRow
-from quizapp.store.codes import LEARNING_STATES, REVIEW_STATE
 from quizapp.store.database import Database
 from quizapp.store.errors import StaleCard as StaleCard  # re-exported: callers of answer() catch it here
 from quizapp.store.models import Card, Item
 from quizapp.store.tx import Tx
 
-LEARN_AHEAD = timedelta(minutes=20)
 KINDS = ("qa", "mcq", "skill")
 
 
 class UndoError(Exception):
     pass
-
-
-def card_view(card: Any, kind: str) -> CardView:
-    """A card (an ORM object or a row of the cards table's columns) as a plain view."""
-    return CardView(
-        card_id=card.id,
-        item_id=card.item_id,
-        kind=kind,
-        state=card.state,
-        step=card.step,
-        stability=card.stability,
-        difficulty=card.difficulty,
-        due=from_naive_utc(card.due),
-        last_review=from_naive_utc(card.last_review) if card.last_review else None,
-        reps=card.reps,
-        lapses=card.lapses,
-        suspended=card.suspended,
-        leech=card.leech,
-        version=card.version,
-    )
 
 
 def summary_view(item: Item, card: Card | None) -> ItemSummary:
@@ -163,37 +142,14 @@ class StudyService:
     def study_view(self, kind: str) -> StudyView:
         """What the Study screen shows after each answer, from one read transaction: the
         next card (as `next_card`), its buttons' intervals, how many cards of `kind` are due
-        now and how many new ones today's limit still allows."""
-        now = to_naive_utc(self.now())
+        now and how many new ones today's limit still allows (`quizapp.srs.study_view`)."""
         with self.db.transaction() as cur:
-            settings = settings_from_rows(stored_settings.rows(cur), shared=True)
-            day_start, by_kind = self.days.today(cur, settings)
-            today = by_kind.get(kind, (0, 0))
-            found = self._next_on(cur, kind, settings, today, day_start, now, [])
-            due, _new = self.days.kind_due(cur, kind, settings, today, day_start, now)
-        card = StudyCard(card_view(found[0], found[1]), found[2]) if found else None
-        preview = self._intervals(found[0], settings) if found else {}
-        return StudyView(card, preview, due, max(0, settings.new_per_day - today[0]))
+            return study_view_on(cur, self.days, kind, settings_from_rows(stored_settings.rows(cur), shared=True))
 
     def _next_on(self, cur: Tx, kind: str, settings: Settings, today: tuple[int, int],
                  day_start: datetime, now: datetime,
                  excluded: list[int]) -> tuple[CardRow, str, dict[str, Any]] | None:
-        """Learning cards due today, then (under the review limit) learning cards left from
-        an earlier day and due reviews, then new cards, then today's learning due soon."""
-        new_done, reviews_done = today
-        learning = LEARNING_STATES
-        card_id = cards.earliest_due(cur, kind, learning, now, excluded, since=day_start)
-        if card_id is None and reviews_done < settings.reviews_per_day:
-            card_id = cards.earliest_due(cur, kind, learning, day_start - INSTANT, excluded)
-            if card_id is None:
-                card_id = cards.earliest_due(cur, kind, (REVIEW_STATE,), now, excluded)
-        if card_id is None and new_done < settings.new_per_day:
-            card_id = cards.first_new(cur, kind, excluded)
-        if card_id is None:
-            card_id = cards.earliest_due(cur, kind, learning, now + LEARN_AHEAD, excluded, since=day_start)
-        if card_id is None:
-            return None
-        return cards.read_with_item(cur, card_id=card_id)
+        return next_on(cur, kind, settings, today, day_start, now, excluded)
 
     def preview(self, card_id: int) -> dict[int, timedelta]:
         """What each rating would schedule for the card now (the buttons' intervals)."""
@@ -205,8 +161,7 @@ class StudyService:
         return self._intervals(card, settings)
 
     def _intervals(self, card: CardRow, settings: Settings) -> dict[int, timedelta]:
-        scheduler = make_scheduler(settings, fuzz=False)
-        return {int(r): d for r, d in preview_intervals(scheduler, card, self.now()).items()}
+        return intervals(card, settings, self.now())
 
     # -- answering ------------------------------------------------------------
     def answer(

@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from quizapp.srs.fsrs_parameters import parameters_problem
-from quizapp.srs.settings_limits import DEFAULT_LANGUAGE, DEFAULT_THEME, LIMITS, iso_date
+from quizapp.srs.settings_limits import (
+    DEFAULT_LANGUAGE,
+    DEFAULT_LEARNING_STEPS,
+    DEFAULT_RELEARNING_STEPS,
+    DEFAULT_THEME,
+    LIMITS,
+    iso_date,
+    steps_problem,
+)
 from quizapp.store import settings as stored_settings
 from quizapp.store.errors import ChangedElsewhere
 
@@ -32,8 +40,8 @@ class Settings(BaseModel):
     desired_retention: float = _field("desired_retention")
     new_per_day: int = _field("new_per_day")
     reviews_per_day: int = _field("reviews_per_day")
-    learning_steps_min: list[float] = Field(default_factory=lambda: [1.0, 10.0])
-    relearning_steps_min: list[float] = Field(default_factory=lambda: [10.0])
+    learning_steps_min: list[float] = Field(default_factory=lambda: list(DEFAULT_LEARNING_STEPS))
+    relearning_steps_min: list[float] = Field(default_factory=lambda: list(DEFAULT_RELEARNING_STEPS))
     day_rollover_hour: int = _field("day_rollover_hour")
     leech_threshold: int = _field("leech_threshold")
     language: Literal["zh", "en"] = DEFAULT_LANGUAGE
@@ -86,8 +94,8 @@ class Settings(BaseModel):
     @field_validator("learning_steps_min", "relearning_steps_min")
     @classmethod
     def _positive_steps(cls, steps: list[float]) -> list[float]:
-        if len(steps) > 10 or any(s <= 0 or s > 60 * 24 * 7 for s in steps):
-            raise ValueError("steps must be 1–10 positive durations in minutes (at most a week)")
+        if (problem := steps_problem(steps)) is not None:
+            raise ValueError(problem)
         return steps
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal, Protocol
 
@@ -29,6 +29,17 @@ LIMITS: dict[str, tuple[Any, Any, Any]] = {
 }
 DEFAULT_LANGUAGE: Literal["zh", "en"] = "zh"  # the UI's (quizapp.i18n), typed for the model
 DEFAULT_THEME = "textual-dark"
+MATERIALS = ("ui", "zh", "en", "both")  # the study material's language (the model's Literal)
+DEFAULT_LEARNING_STEPS = (1.0, 10.0)  # minutes
+DEFAULT_RELEARNING_STEPS = (10.0,)
+MAX_STEPS, MAX_STEP_MIN = 10, 60 * 24 * 7
+
+
+def steps_problem(steps: Sequence[float]) -> str | None:
+    """Why learning steps are not acceptable (the model's check), or None."""
+    if len(steps) > MAX_STEPS or any(s <= 0 or s > MAX_STEP_MIN for s in steps):
+        return "steps must be 1–10 positive durations in minutes (at most a week)"
+    return None
 
 
 def iso_date(value: str | None) -> str | None:
@@ -60,7 +71,9 @@ class DaySettings(Protocol):
 
 @dataclass(frozen=True)
 class HomeSettings:
-    """What Home's figures and look need: the day, the limits, the interview, theme, language."""
+    """What Home's figures and look need — the day, the limits, the interview, theme,
+    language — and the first card of a mode opened from Home (its scheduler's steps and
+    fuzz, the material's language, the leech threshold)."""
 
     desired_retention: float = LIMITS["desired_retention"][0]
     new_per_day: int = LIMITS["new_per_day"][0]
@@ -70,6 +83,11 @@ class HomeSettings:
     fsrs_parameters: list[float] | None = None  # only ever None here: fitted ones go through the model
     language: str = DEFAULT_LANGUAGE
     theme: str = DEFAULT_THEME
+    learning_steps_min: list[float] = field(default_factory=lambda: list(DEFAULT_LEARNING_STEPS))
+    relearning_steps_min: list[float] = field(default_factory=lambda: list(DEFAULT_RELEARNING_STEPS))
+    fuzz: bool = True
+    material: str = "ui"
+    leech_threshold: int = LIMITS["leech_threshold"][0]
 
 
 def _plain(key: str, value: Any) -> bool:
@@ -92,6 +110,13 @@ def _plain(key: str, value: Any) -> bool:
         return value in LANGUAGES
     if key == "theme":
         return type(value) is str
+    if key in ("learning_steps_min", "relearning_steps_min"):
+        return (type(value) is list and all(type(s) in (int, float) for s in value)
+                and steps_problem(value) is None)
+    if key == "fuzz":
+        return type(value) is bool
+    if key == "material":
+        return value in MATERIALS
     return True  # a setting Home does not read
 
 

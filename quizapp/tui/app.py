@@ -34,9 +34,12 @@ from quizapp.tui.localized import translate_bindings
 from quizapp.tui.screens.base import BaseModal, BaseScreen
 
 if TYPE_CHECKING:
+    from quizapp.srs.counts import DueCounts
     from quizapp.srs.home_figures import HomeFigures
     from quizapp.srs.mock import MockReport
     from quizapp.srs.settings import Settings
+    from quizapp.srs.settings_limits import HomeSettings
+    from quizapp.srs.views import StudyView
     from quizapp.tui.backend import Backend
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,9 @@ log = logging.getLogger(__name__)
 MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings", "cram")
 FIRST_FRAME_WAIT_S = 2.0
 STILL_LOADING_AFTER_S = 0.5
+# Opened from Home on an ordinary start before the service has loaded (open_mode): Study's
+# and Quiz's first card and the drill picker are read without it.
+FIRST_CARD_MODES: tuple[str, ...] = ("study", "quiz", "drill")
 START_MODES: tuple[str, ...] = ("study", "quiz", "drill", "mock", "browse", "stats", "settings")
 
 # A calm light theme next to Textual's built-in ones (all of them stay selectable).
@@ -101,6 +107,10 @@ class QuizApp(App[None]):
         self.tr = Translator(config.lang or DEFAULT_LANGUAGE)
         self.backend: Backend | None = None
         self.settings: Settings | None = None
+        # The settings Home's quick figures read (before the service loads; then `settings`).
+        self.home_settings: Settings | HomeSettings | None = None
+        self._quick_start = False  # Home's figures were read without the service
+        self._backend_done = threading.Event()  # the open worker ended: workers wait on it
         self.backend_ready: Signal[Backend] = Signal(self, "backend-ready")
         self._pending: tuple[str, dict[str, Any]] | None = (
             (config.start, dict(config.start_options)) if config.start else None
@@ -162,6 +172,49 @@ class QuizApp(App[None]):
         await self._backend_settled.wait()
         return self.backend
 
+    def backend_for_worker(self) -> Backend | None:
+        """From a screen's thread worker: the study service, once its open worker has ended
+        (None if it failed, or the app is leaving). Never waits on the app's own thread."""
+        if self.backend is None and self._thread_id != threading.get_ident():
+            self.call_from_thread(self.ensure_backend)
+            self._backend_done.wait()
+        return self.backend
+
+    def first_study_view(self, kind: str) -> StudyView | None:
+        """From a thread worker, before the service has loaded: the first card of `kind`
+        read without it (quizapp.srs.study_view.first_view), or None (then wait for it)."""
+        from quizapp.srs.study_view import first_view
+
+        found = first_view(self.config.db_path, self.config.extra_content, self.config.clock, kind)
+        if found is None:
+            return None
+        view, settings = found
+        self.home_settings = settings
+        return view
+
+    def preload_first_card(self) -> None:
+        """Once Home's counts are drawn on an ordinary start: import what the first card of
+        Study, Quiz or the drill picker needs (their screens, the queue's reads, fsrs) in a
+        thread, so that the key finds them loaded — not the service (SQLAlchemy, pydantic),
+        which would triple Home's memory."""
+        if self.backend is None and not self._backend_opening:
+            self._preload_first_card()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="preload")
+    def _preload_first_card(self) -> None:
+        import quizapp.srs.scheduling
+        import quizapp.srs.study_view
+        import quizapp.tui.screens.drill_picker
+        import quizapp.tui.screens.quiz
+        import quizapp.tui.screens.study  # noqa: F401
+
+    def quick_counts(self) -> DueCounts | None:
+        """From a thread worker, before the service has loaded: Home's counts read without it."""
+        from quizapp.srs.home_figures import home_figures
+
+        figures = home_figures(self.config.db_path, self.config.extra_content, self.config.clock)
+        return figures.counts if figures is not None else None
+
     @work(thread=True, exclusive=True, exit_on_error=False, group="backend")
     def _open_backend(self) -> tuple[Backend, Settings]:
         # The worker exists from mount (so whoever waits for the database waits for it), but
@@ -192,11 +245,15 @@ class QuizApp(App[None]):
             backend, settings = event.worker.result
             self._backend_opened(backend, settings)
             self._backend_settled.set()
+            self._backend_done.set()
         elif event.state == WorkerState.ERROR and event.worker.error is not None:
             self._backend_settled.set()
+            self._backend_done.set()
             self.exit_unusable(event.worker.error)
 
     def _home_figures_read(self, figures: HomeFigures) -> None:
+        self.home_settings = figures.settings
+        self._quick_start = True
         self._apply_look(figures.settings.theme, figures.settings.language)
         from quizapp.tui.screens.home import HomeScreen
 
@@ -272,6 +329,7 @@ class QuizApp(App[None]):
 
     def on_unmount(self) -> None:
         self._first_frame.set()
+        self._backend_done.set()  # a worker waiting for the service gives up
         if self._signals:
             loop = asyncio.get_running_loop()
             for signum in self._signals:
@@ -350,7 +408,13 @@ class QuizApp(App[None]):
         """Show a mode's screen on top of Home (whatever was open above Home is closed)."""
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
-        if self.backend is None and mode != "home":
+        if self.backend is None and mode in FIRST_CARD_MODES and not options and self._quick_start:
+            # On an ordinary start Study and Quiz open at once, their first card read without
+            # the service (SessionScreen._fetch), as does the drill picker with its counts.
+            # The service loads once that is on screen (so as not to share the GIL with
+            # it), and a worker that needs it first waits for it (backend_for_worker).
+            pass
+        elif self.backend is None and mode != "home":
             self._pending = (mode, options)
             self.ensure_backend()
             # Usually open in a fraction of a second: a notice on Home only if it takes longer.

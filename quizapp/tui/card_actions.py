@@ -34,6 +34,8 @@ async def _write(screen: BaseScreen, payload: dict[str, Any] | None) -> None:
     from quizapp.tui.screens.confirm import ConfirmScreen
 
     app = screen.quiz_app
+    if await app.wait_for_backend() is None:  # a first card shown before the service loaded
+        return
     item: QAItem | None = None
     if payload is not None:
         if payload.get("kind") != "qa":

@@ -56,7 +56,8 @@ class LocalizedMixin:
 
     @property
     def material_mode(self) -> str:
-        settings = self.quiz_app.settings
+        # Before the service has loaded (a first card shown from Home), the settings Home read.
+        settings = self.quiz_app.settings or self.quiz_app.home_settings
         return getattr(settings, "material", "ui") if settings is not None else "ui"
 
     def material_toggles(self) -> bool:

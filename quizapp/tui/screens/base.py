@@ -65,7 +65,12 @@ class BaseScreen(LocalizedMixin, Screen[None]):
     @property
     def backend(self) -> Backend:
         backend = self.quiz_app.backend
-        if backend is None:  # screens that need data are only opened once it is ready
+        if backend is None:
+            # Study and Quiz open on their first card before the service has loaded
+            # (QuizApp.first_study_view): a worker of theirs waits for it. Other screens
+            # are only opened once it is ready.
+            backend = self.quiz_app.backend_for_worker()
+        if backend is None:
             raise RuntimeError("the database is not open yet")
         return backend
 

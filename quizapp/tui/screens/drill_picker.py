@@ -90,12 +90,15 @@ class DrillPickerScreen(BaseScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="drill-due-count")
     def _load_due_count(self) -> None:
-        counts = self.study.due_counts()
+        # Opened from Home before the study service has loaded: counted without it.
+        counts = (self.quiz_app.quick_counts() if self.quiz_app.backend is None else None) or self.study.due_counts()
         # Due and new apart, as Home and `stats` count them: a new skill is not "due" (a
         # type picked from the list is practice then, and the screen says so: issue 27 item 12).
         self.post_message(self.DueCount(counts.skill, counts.new_skill))
 
     def on_drill_picker_screen_due_count(self, message: DueCount) -> None:
+        if self.quiz_app.backend is None:  # counted without the service: load it now
+            self.call_after_refresh(self.quiz_app.ensure_backend)
         first = self.due_count is None
         self.due_new = message.new
         self.due_count = message.count

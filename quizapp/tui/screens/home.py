@@ -141,6 +141,7 @@ class HomeScreen(BaseScreen):
         self.refresh_bindings()  # cram's key follows the interview date
         if message.readiness.now:
             self.load_range()
+        self.call_after_refresh(self.quiz_app.preload_first_card)
 
     # -- texts --------------------------------------------------------------------
     def render_texts(self) -> None:

@@ -117,6 +117,12 @@ class SessionScreen(BaseScreen):
     # -- workers ------------------------------------------------------------------
     def _fetch(self, answered: int) -> Loaded:
         """The next card. `answered` is how many answers this session has stored by now."""
+        if self.quiz_app.backend is None and self.only_item is None and not answered:
+            # Opened from Home before the study service has loaded: the first card is read
+            # without it (quizapp.srs.study_view.first_view); answering it waits for it.
+            first = self.quiz_app.first_study_view(self.KIND)
+            if first is not None:
+                return self.Loaded(first.card, first.preview, first.due, first.new_left)
         service = self.study
         if self.only_item is not None:
             # "Study now" from Browse: this one card, once.
@@ -191,6 +197,8 @@ class SessionScreen(BaseScreen):
             self._set_phase("question")
         self._render_progress()
         self.render_texts()
+        if self.quiz_app.backend is None:  # the first card, shown without the service: load it now
+            self.call_after_refresh(self.quiz_app.ensure_backend)
 
     def on_session_screen_answered(self, message: Answered) -> None:
         result = message.result
