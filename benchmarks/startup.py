@@ -8,7 +8,10 @@ drawn, and the clock stops when the card's "press Space" hint is on screen (the 
 card: process start → card, and key on Home → card). The database exists already, as on
 any day after the first.
 
-    python benchmarks/startup.py [--runs 7] [--db PATH] [--compare-with REF]
+    python benchmarks/startup.py [--runs 7] [--db PATH [--content DIR]] [--compare-with REF]
+
+(`--db` with `--content`: a copy of one of scale.py's collections and its deck folder, e.g.
+/tmp/quizapp-bench/v2-quizapp-0008-100000/{quizapp.db,deck}, for the first card at 100k.)
 
 `--compare-with main~3` times that commit's quizapp too (its code from `git archive`, its
 own database), interleaved in the same runs: a before/after under one machine load.
@@ -173,6 +176,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--db", help="database to open (default: a fresh one in a temporary folder)")
+    parser.add_argument("--content", action="append", default=[], metavar="DIR",
+                        help="an extra deck folder the --db database was synced with (repeatable)")
     parser.add_argument("--compare-with", metavar="REF", help="also time this commit's quizapp, interleaved")
     options = parser.parse_args()
 
@@ -195,8 +200,10 @@ def main() -> int:
         for number, (label, tree) in enumerate(trees):
             env = dict(base_env, PYTHONPATH=str(tree) + os.pathsep + base_env.get("PYTHONPATH", ""),
                        QUIZAPP_DATA_DIR=str(Path(tmp) / f"data{number}"))
-            db = options.db if options.db and number == 0 else str(Path(tmp) / f"bench{number}.db")
-            variants.append((label, env, [sys.executable, "-m", "quizapp", "--db", db, "--lang", "en"], db))
+            # A given database (a copy: the runs may write to it) serves every variant alike.
+            db = options.db if options.db else str(Path(tmp) / f"bench{number}.db")
+            content = [arg for folder in options.content for arg in ("--content", folder)]
+            variants.append((label, env, [sys.executable, "-m", "quizapp", "--db", db, *content, "--lang", "en"], db))
             timed_run(variants[-1][2], home_markers, env, keys=first_card_key)  # creates the database; not counted
 
         timed_run(hello_argv, [b"Hello, world"], base_env)  # warms the file cache; not counted
