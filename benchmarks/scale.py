@@ -898,10 +898,19 @@ def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
         if "open" in ops:
             out["open"] = elapsed
             out["rss_home_mb"] = peak_rss_mb()
+            try:  # `s` on Home: Study's first card, read before the service loads (imports counted)
+                from quizapp.srs.study_view import first_view
+            except ImportError:  # older code: the first card waited for the service
+                pass
+            else:
+                clock = path.app.config.clock
+                out["first_card"] = out["open"] + timed(lambda: first_view(db, [deck], clock, "qa"))[0]
         # The first mode opened: the study service loads (none if Home already opened it).
         elapsed, backend = timed(path.open_service)
         if "open" in ops:
             out["open_service"] = elapsed
+            if "first_card" not in out:
+                out["first_card"] = out["open"] + elapsed + timed(path.study().first)[0]
         service = backend.service
         undo: list[int] = []
 
@@ -1007,6 +1016,13 @@ def measure_anki(folder: Path, path: Path, ops: set[str]) -> dict[str, Any]:
         if "open" in ops:
             out["open"] = elapsed
             out["rss_home_mb"] = peak_rss_mb()
+
+            def first_card() -> None:  # the reviewer's first card: the card, its buttons' intervals
+                shown = col.sched.get_queued_cards(fetch_limit=1).cards[0]
+                col.get_card(shown.card.id)
+                col.sched.describe_next_states(shown.states)
+
+            out["first_card"] = elapsed + timed(first_card)[0]
         from anki.scheduler_pb2 import CardAnswer
 
         answered = 0
@@ -1324,6 +1340,8 @@ def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dic
             row(label, lambda n, s, key=key: med[n][s].get(key), "ms")
     if "open" in ops:
         row("open + Home counts again, same process (imports done)", lambda n, s: med[n][s].get("open_again"), "ms")
+        row("open to Study's first card (open + Home counts, then `s`: the card, its intervals; Anki: "
+            "get_queued_cards + describe_next_states)", lambda n, s: med[n][s].get("first_card"), "ms")
 
         def service_ms(n: str, system: str) -> str:
             value = med[n].get(system, {}).get("open_service")
