@@ -826,7 +826,8 @@ class AppPath:
         service = self.backend.service
         posted: list[Any] = []
         stub = ScreenStub(StudyScreen, study=service, backend=self.backend, only_item=None,
-                          post_message=posted.append, db_write=lambda write: write())
+                          post_message=posted.append, db_write=lambda write: write(),
+                          quiz_app=types.SimpleNamespace(backend=self.backend))
         submit = worker_body(StudyScreen, "submit")
 
         def first() -> Any:
