@@ -28,11 +28,35 @@ class Stage(NamedTuple):
     fn: Callable[..., Any]  # fn(calc, *input_values)
 
 
-def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT) -> dict[str, Any]:
-    """Compute every stage into `env` (in place) and return it."""
+def reacts_to(*mistakes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the only mistakes (`calc.mistake` values) a stage function computes
+    differently: a mistake rerun then keeps the exact value of such a stage whose inputs
+    are all exact, instead of computing it again (see `run_stages`)."""
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.mistakes = frozenset(mistakes)  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT,
+               exact: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Compute every stage into `env` (in place) and return it.
+
+    `exact` (the problem's exact values, which `env` starts as a copy of) lets a rerun
+    under a mistake skip a stage that cannot change: one marked with `reacts_to` not
+    naming the mistake, whose inputs are all still the exact objects."""
+    skip = (exact is not None and calc.mistake is not None and calc.decimals is None and calc.hand is None
+            and not calc.round_outputs and calc.roots is None)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         for stage in stages:
-            value = stage.fn(calc, *[env[name] for name in stage.inputs])
+            args = [env[name] for name in stage.inputs]
+            if skip:
+                mistakes = getattr(stage.fn, "mistakes", None)
+                if (mistakes is not None and calc.mistake not in mistakes and stage.name in exact  # type: ignore[operator]
+                        and all(value is exact[name] for name, value in zip(stage.inputs, args))):  # type: ignore[index]
+                    env[stage.name] = exact[stage.name]  # type: ignore[index]
+                    continue
+            value = stage.fn(calc, *args)
             if calc.round_outputs:
                 value = calc.round_output(value)
             env[stage.name] = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=float)

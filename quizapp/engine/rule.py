@@ -51,11 +51,8 @@ def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[st
 def _typed_after_carrying(path: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
     """What a solver carrying 4 decimals types: the part written to 4, then rounded to 3
     (0.70705 → 0.7071 → 0.707, which is 0.00055 from 0.70705: rounding twice)."""
-    out = []
-    for half_up in HALF_UP:
-        rnd = round_half_up if half_up else np.round
-        out.append({name: rnd(rnd(value, 4), 3) for name, value in path.items()})
-    return out
+    return [{name: value.round(4).round(3) for name, value in path.items()},  # half to even
+            {name: round_half_up(round_half_up(value, 4), 3) for name, value in path.items()}]  # half up
 
 
 def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict[str, np.ndarray]]]:
