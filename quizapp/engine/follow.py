@@ -84,8 +84,29 @@ def stage_interval(fn: Any, inputs: list[Interval]) -> Interval:
             cells = np.flatnonzero(value.lo != value.hi).tolist()
             if not cells:
                 continue
-            lows, highs = value.lo.ravel().tolist(), value.hi.ravel().tolist()
             args = list(centres)
+            mode = getattr(fn, "batched", None)
+            if mode == "any" or (mode == "matrices" and all(np.ndim(c) == 2 for c in centres)):
+                # every move in one call: candidate 2i moves cell i to its low end, 2i+1 to its high end
+                n = len(cells)
+                moved = np.empty((2 * n, *np.shape(value.centre)))
+                moved[:] = value.centre
+                grid = moved.reshape(2 * n, -1)
+                index = np.arange(n)
+                grid[2 * index, cells] = value.lo.ravel()[cells]
+                grid[2 * index + 1, cells] = value.hi.ravel()[cells]
+                args[k] = moved
+                deltas = np.asarray(fn(EXACT, *args), dtype=float) - centre
+                if not np.isfinite(deltas).all():
+                    deltas = np.where(np.isfinite(deltas), deltas, 0.0)
+                pairs = deltas.reshape(n, 2, *centre.shape)
+                # added one cell after another, as below (accumulate is sequential)
+                down = np.add.accumulate(np.concatenate(
+                    (down[None], np.minimum(np.minimum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                up = np.add.accumulate(np.concatenate(
+                    (up[None], np.maximum(np.maximum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                continue
+            lows, highs = value.lo.ravel().tolist(), value.hi.ravel().tolist()
             for flat in cells:
                 deltas = []
                 for end in (lows[flat], highs[flat]):

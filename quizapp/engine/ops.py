@@ -110,9 +110,7 @@ class Calc:
             if self.half_up:
                 return round_half_up(x, self.written)
             if not self.tie and self.hand is not None:
-                # called inside run_stages' errstate: ±∞ and NaN pass without warnings
-                scaled = np.abs(np.asarray(x, dtype=float)) * 10.0 ** self.written
-                self.tie = bool((np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6).any())
+                self.tie = _has_half(x, 10.0 ** self.written)
             return x.round(self.written) if isinstance(x, np.ndarray) else np.round(x, self.written)
         return self.r(x)
 
@@ -128,6 +126,16 @@ class Calc:
 
 
 EXACT = Calc()
+
+
+def _has_half(x, scale: float) -> bool:
+    """Whether some cell of x, times `scale`, is a half (within 1e-6): there rounding half up
+    and half to even differ. Plain Python over the few cells (±∞ and NaN are no half)."""
+    for v in np.ravel(x).tolist():
+        scaled = abs(v) * scale
+        if scaled < math.inf and abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
+            return True
+    return False
 
 
 def round_half_up(x, decimals: int):

@@ -11,7 +11,6 @@ from quizapp.engine.ops import exp_table
 from quizapp.engine.types import Hint, PartSpec
 from quizapp.i18n import Translator
 
-
 _INFINITIES = (math.inf, -math.inf)
 
 
