@@ -41,7 +41,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not to_stdout and _same_file(out, source_db):
         raise UsageError(key="cli.error.export_to_db", path=out)
     db = open_for_reading(source_db)
-    writer = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}[args.format]
+    writers = {"json": transfer.write_json, "csv": transfer.write_csv, "apkg": transfer.write_apkg}
+    if args.format.startswith("json."):  # json.gz, json.xz: compressed whatever the name
+        codec = args.format.split(".", 1)[1]
+        writers[args.format] = lambda session, path: transfer.write_json(session, path, compress=codec)
+    writer = writers[args.format]  # plain json: compressed when the name ends in .gz / .xz
     try:
         with db.session() as session:
             count = writer(session, out)
@@ -202,7 +206,8 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
 
 def register(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="export progress (json, csv) or an Anki deck (apkg)")
-    export.add_argument("--format", choices=["json", "csv", "apkg"])
+    export.add_argument("--format", choices=["json", "json.gz", "json.xz", "csv", "apkg"],
+                        help="json (compressed when FILE ends in .gz or .xz), json.gz, json.xz, csv or apkg")
     export.add_argument("-o", "--output", metavar="FILE")
     export.add_argument("--schema", action="store_true", help="print the JSON export format as JSON Schema")
     export.add_argument("--json", action="store_true")
