@@ -200,7 +200,8 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
 
 def register(sub: argparse._SubParsersAction) -> None:
     export = sub.add_parser("export", help="export progress (json, csv) or an Anki deck (apkg)")
-    export.add_argument("--format", choices=["json", "csv", "apkg"])
+    export.add_argument("--format", choices=["json", "json.gz", "json.xz", "csv", "apkg"],
+                        help="json (compressed when FILE ends in .gz or .xz), json.gz, json.xz, csv or apkg")
     export.add_argument("-o", "--output", metavar="FILE")
     export.add_argument("--schema", action="store_true", help="print the JSON export format as JSON Schema")
     export.add_argument("--json", action="store_true")

@@ -28,11 +28,50 @@ class Stage(NamedTuple):
     fn: Callable[..., Any]  # fn(calc, *input_values)
 
 
-def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT) -> dict[str, Any]:
-    """Compute every stage into `env` (in place) and return it."""
+def reacts_to(*mistakes: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare the only mistakes (`calc.mistake` values) a stage function computes
+    differently: a mistake rerun then keeps the exact value of such a stage whose inputs
+    are all exact, instead of computing it again (see `run_stages`)."""
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.mistakes = frozenset(mistakes)  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def batched(matrices: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declare that a stage function, run exactly (`EXACT`), also takes one of its inputs
+    with an extra leading axis of candidates and returns the stacked results, each the
+    same as its own call (elementwise and last-axis work; `matrices`: a matrix product,
+    stacked only when every input is a matrix, so that the product is the same kind).
+    Follow-through bounds (`follow.stage_interval`) then evaluate all moves in one call."""
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.batched = "matrices" if matrices else "any"  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+def run_stages(stages: Sequence[Stage], env: dict[str, Any], calc: Calc = EXACT,
+               exact: dict[str, Any] | None = None, raw: dict[str, np.ndarray] | None = None) -> dict[str, Any]:
+    """Compute every stage into `env` (in place) and return it.
+
+    `exact` (the problem's exact values, which `env` starts as a copy of) lets a rerun
+    under a mistake skip a stage that cannot change: one marked with `reacts_to` not
+    naming the mistake, whose inputs are all still the exact objects. `raw`, when given,
+    receives each stage's value before `calc.round_output` (as a float array)."""
+    skip = (exact is not None and calc.mistake is not None and calc.decimals is None and calc.hand is None
+            and not calc.round_outputs and calc.roots is None)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         for stage in stages:
-            value = stage.fn(calc, *[env[name] for name in stage.inputs])
+            args = [env[name] for name in stage.inputs]
+            if skip:
+                mistakes = getattr(stage.fn, "mistakes", None)
+                if (mistakes is not None and calc.mistake not in mistakes and stage.name in exact  # type: ignore[operator]
+                        and all(value is exact[name] for name, value in zip(stage.inputs, args))):  # type: ignore[index]
+                    env[stage.name] = exact[stage.name]  # type: ignore[index]
+                    continue
+            value = stage.fn(calc, *args)
+            if raw is not None:
+                raw[stage.name] = np.asarray(value, dtype=float)
             if calc.round_outputs:
                 value = calc.round_output(value)
             env[stage.name] = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=float)

@@ -50,7 +50,7 @@ class Interval:
 
     @property
     def uncertain(self) -> bool:
-        return bool(np.any(self.lo != self.hi))
+        return bool((self.lo != self.hi).any())
 
 
 def typed_interval(user: np.ndarray, truth: np.ndarray, spec: PartSpec, computed: Interval | None) -> Interval:
@@ -81,19 +81,45 @@ def stage_interval(fn: Any, inputs: list[Interval]) -> Interval:
         down = np.zeros(centre.shape)
         up = np.zeros(centre.shape)
         for k, value in enumerate(inputs):
-            for flat in np.flatnonzero(value.lo != value.hi):
-                low = high = np.zeros(centre.shape)
-                for end in (value.lo, value.hi):
+            cells = np.flatnonzero(value.lo != value.hi).tolist()
+            if not cells:
+                continue
+            args = list(centres)
+            mode = getattr(fn, "batched", None)
+            if mode == "any" or (mode == "matrices" and all(np.ndim(c) == 2 for c in centres)):
+                # every move in one call: candidate 2i moves cell i to its low end, 2i+1 to its high end
+                n = len(cells)
+                moved = np.empty((2 * n, *np.shape(value.centre)))
+                moved[:] = value.centre
+                grid = moved.reshape(2 * n, -1)
+                index = np.arange(n)
+                grid[2 * index, cells] = value.lo.ravel()[cells]
+                grid[2 * index + 1, cells] = value.hi.ravel()[cells]
+                args[k] = moved
+                deltas = np.asarray(fn(EXACT, *args), dtype=float) - centre
+                if not np.isfinite(deltas).all():
+                    deltas = np.where(np.isfinite(deltas), deltas, 0.0)
+                pairs = deltas.reshape(n, 2, *centre.shape)
+                # added one cell after another, as below (accumulate is sequential)
+                down = np.add.accumulate(np.concatenate(
+                    (down[None], np.minimum(np.minimum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                up = np.add.accumulate(np.concatenate(
+                    (up[None], np.maximum(np.maximum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                continue
+            lows, highs = value.lo.ravel().tolist(), value.hi.ravel().tolist()
+            for flat in cells:
+                deltas = []
+                for end in (lows[flat], highs[flat]):
                     moved = np.array(value.centre, dtype=float)
-                    moved.flat[flat] = end.flat[flat]
-                    args = list(centres)
+                    moved.flat[flat] = end
                     args[k] = moved
                     delta = np.asarray(fn(EXACT, *args), dtype=float) - centre
                     # a cell that is ±∞ at the centre stays so (masked); an undefined move is ignored
-                    delta = np.where(np.isfinite(delta), delta, 0.0)
-                    low, high = np.minimum(low, delta), np.maximum(high, delta)
-                down += low
-                up += high
+                    if not np.isfinite(delta).all():
+                        delta = np.where(np.isfinite(delta), delta, 0.0)
+                    deltas.append(delta)
+                down += np.minimum(np.minimum(deltas[0], deltas[1]), 0.0)
+                up += np.maximum(np.maximum(deltas[0], deltas[1]), 0.0)
         return Interval(centre, centre + down - INTERACTION_SLACK, centre + up + INTERACTION_SLACK)
 
 

@@ -40,14 +40,19 @@ class HandTables:
         return _nearest(self.tables.get(kind, {}), x, 4, f"{kind}({round(x, 4) + 0.0})")
 
     def exp(self, x: np.ndarray) -> np.ndarray:
-        def one(v: float) -> float:
-            if v == -math.inf:
-                return 0.0
-            if round(v, 3) == 0:
-                return 1.0
-            return _nearest(self.exp_rows, v, 3, f"e^{round(v, 3) + 0.0}")
         arr = np.asarray(x, dtype=float)
-        return np.array([one(v) for v in arr.ravel().tolist()]).reshape(arr.shape)
+        return np.array([self._exp(v) for v in arr.ravel().tolist()]).reshape(arr.shape)
+
+    def _exp(self, v: float) -> float:
+        if v == -math.inf:
+            return 0.0
+        key = round(v, 3)
+        if key == 0:
+            return 1.0
+        found = self.exp_rows.get(key + 0.0)  # the row as keyed (what `_nearest` tries first)
+        if found is not None:
+            return found
+        return _nearest(self.exp_rows, v, 3, f"e^{key + 0.0}")
 
     def sqrt(self, x: float) -> float:
         root = math.sqrt(x)
@@ -105,10 +110,8 @@ class Calc:
             if self.half_up:
                 return round_half_up(x, self.written)
             if not self.tie and self.hand is not None:
-                with np.errstate(invalid="ignore"):
-                    scaled = np.abs(np.asarray(x, dtype=float)) * 10.0 ** self.written
-                    self.tie = bool(np.any(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6))
-            return np.round(x, self.written)
+                self.tie = _has_half(x, 10.0 ** self.written)
+            return x.round(self.written) if isinstance(x, np.ndarray) else np.round(x, self.written)
         return self.r(x)
 
     def sqrt(self, x: float) -> float:
@@ -123,6 +126,16 @@ class Calc:
 
 
 EXACT = Calc()
+
+
+def _has_half(x, scale: float) -> bool:
+    """Whether some cell of x, times `scale`, is a half (within 1e-6): there rounding half up
+    and half to even differ. Plain Python over the few cells (±∞ and NaN are no half)."""
+    for v in np.ravel(x).tolist():
+        scaled = abs(v) * scale
+        if scaled < math.inf and abs(scaled - math.floor(scaled) - 0.5) < 1e-6:
+            return True
+    return False
 
 
 def round_half_up(x, decimals: int):
@@ -154,6 +167,11 @@ def softmax(x: np.ndarray, calc: Calc = EXACT, axis: int = -1) -> np.ndarray:
     The exact path subtracts the maximum for stability; the early-rounding path computes
     e^x and the sum the way a hand calculation does, rounding both.
     """
+    if calc.hand is None and calc.decimals is None:
+        top = x.max(axis=axis, keepdims=True)
+        if np.isfinite(top).all():  # no −∞ row: nothing to warn about, so no errstate (it costs µs)
+            e = np.exp(x - top)
+            return e / e.sum(axis=axis, keepdims=True)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         if calc.hand is not None:
             e = calc.hand.exp(x)
@@ -169,7 +187,9 @@ def attention_softmax(x: np.ndarray, calc: Calc) -> np.ndarray:
     """Row softmax, or column softmax when the mistake being modelled is the wrong axis."""
     if calc.mistake == "softmax_wrong_axis" and x.ndim == 2:
         # a column that is all −∞ (a PAD key) is 0/0 over columns: the hurried hand writes 0
-        return np.nan_to_num(softmax(x, calc, 0), nan=0.0)
+        out = softmax(x, calc, 0)  # a fresh array, never ±∞ (weights are at most 1)
+        out[np.isnan(out)] = 0.0
+        return out
     return softmax(x, calc, -1)
 
 

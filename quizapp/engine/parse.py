@@ -243,19 +243,36 @@ def _plain_layout(text: str, shape: tuple[int, ...]) -> np.ndarray | None:
     """
     if len(text) > MAX_ANSWER_CHARS or _PLAIN_ROWS.fullmatch(text) is None:
         return None
+    # The cells are read in one pass over the whole text; the lines only give the layout.
+    if "," in text:
+        text = text.replace(",", " ")
+    if ";" in text:
+        lines = _ROW_BREAK.split(text)
+        text = text.replace(";", " ")
+    else:
+        lines = text.split("\n")
     try:
-        rows = [list(map(float, line.replace(",", " ").split())) for line in _ROW_BREAK.split(text)]
+        flat = list(map(float, text.split()))
     except ValueError:
         return None
-    rows = [row for row in rows if row]
-    if not rows or not math.isfinite(sum(map(sum, rows))):
+    if not flat or not math.isfinite(sum(flat)):
         return None
     if len(shape) == 2:
-        if len(rows) != shape[0] or any(len(row) != shape[1] for row in rows):
+        rows = [line for line in lines if line and not line.isspace()] if len(lines) != shape[0] else lines
+        if len(rows) != shape[0] or len(flat) != shape[0] * shape[1]:
             return None
-        return np.array(rows)
-    flat = [v for row in rows for v in row]
-    if len(shape) == 1 and len(flat) == shape[0] and (len(rows) == 1 or len(flat) == len(rows)):
+        width = shape[1]
+        for line in rows:
+            if len(line.split()) != width:
+                return None
+        return np.array(flat).reshape(shape)
+    if len(shape) == 1:
+        if len(flat) != shape[0]:
+            return None
+        if len(flat) > 1:
+            n_rows = sum(1 for line in lines if line and not line.isspace())
+            if n_rows != 1 and n_rows != len(flat):
+                return None
         return np.array(flat)
     if not shape and len(flat) == 1:
         return np.array(flat[0])

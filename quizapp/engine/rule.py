@@ -33,34 +33,28 @@ def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[st
     0.707: rounding twice). None when a table lacks a value the path needs (the self-test
     forbids it). Also whether a written-down value was a half (then the other rounding differs)."""
     calc = Calc(round_outputs=True, hand=hand_tables(problem), written=carry, half_up=half_up)
+    # Each part itself unrounded (typing it is the band's TOL): the stage's value before it
+    # is written down, from the written-down inputs. No stage reads how outputs are rounded
+    # (`written`, `half_up`), so that is what a rerun without rounding would compute.
+    unrounded: dict[str, np.ndarray] = {}
     try:
-        env = run_stages(problem._stages, dict(problem._env), calc)
-        bare = Calc(hand=calc.hand)
-        bare.written = None
-        names = {spec.name for spec in problem.parts}
-        out = {}
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-            for stage in problem._stages:
-                if stage.name in names:  # the part itself unrounded: typing it is the band's TOL
-                    out[stage.name] = np.asarray(stage.fn(bare, *[env[name] for name in stage.inputs]), dtype=float)
+        run_stages(problem._stages, dict(problem._env), calc, raw=unrounded)
     except MissingTableValue:
         return None
+    out = {spec.name: unrounded[spec.name] for spec in problem.parts if spec.name in unrounded}
     return [out], calc.tie
 
 
-def _typed_after_carrying(path: dict[str, np.ndarray]) -> list[dict[str, np.ndarray]]:
+def _typed_after_carrying(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """What a solver carrying 4 decimals types: the part written to 4, then rounded to 3
-    (0.70705 → 0.7071 → 0.707, which is 0.00055 from 0.70705: rounding twice)."""
-    out = []
-    for half_up in HALF_UP:
-        rnd = round_half_up if half_up else np.round
-        out.append({name: rnd(rnd(value, 4), 3) for name, value in path.items()})
-    return out
+    (0.70705 → 0.7071 → 0.707, which is 0.00055 from 0.70705: rounding twice), half to
+    even and half up."""
+    return np.round(np.round(value, 4), 3), round_half_up(round_half_up(value, 4), 3)
 
 
 def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict[str, np.ndarray]]]:
-    """Every hand path of the rule, and the values typed after carrying 4 decimals (cached
-    on the problem; a right answer never needs them)."""
+    """Every hand path of the rule, and those of them that carry 4 decimals (whose typed
+    values `reach` also takes). Cached on the problem; a right answer never needs them."""
     cache = problem.__dict__.get("_hand_paths")
     if cache is None:
         paths, typed = [], []
@@ -72,7 +66,7 @@ def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict
                 for path in found[0]:
                     paths.append(path)
                     if carry > 3:
-                        typed += _typed_after_carrying(path)
+                        typed.append(path)
                 if not found[1]:
                     break
         cache = problem.__dict__["_hand_paths"] = (paths, typed)
@@ -88,8 +82,9 @@ def reach(problem: Problem, name: str) -> tuple[np.ndarray, np.ndarray]:
     for path in paths:
         lo, hi = np.fmin(lo, path[name]), np.fmax(hi, path[name])
     lo, hi = lo - TOL, hi + TOL
-    for values in typed:
-        lo, hi = np.fmin(lo, values[name] - 1e-9), np.fmax(hi, values[name] + 1e-9)
+    for path in typed:
+        for values in _typed_after_carrying(path[name]):
+            lo, hi = np.fmin(lo, values - 1e-9), np.fmax(hi, values + 1e-9)
     return lo, hi
 
 

@@ -38,11 +38,13 @@ def mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
 def _mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
     out: dict[str, dict[str, np.ndarray]] = {}
     for mistake in problem._family.mistake_ids:
-        env = _rerun(problem, Calc(mistake=mistake))
+        env = run_stages(problem._stages, dict(problem._env), Calc(mistake=mistake), exact=problem._env)
         changed = {}
         for spec in problem.parts:
             wrong = np.asarray(env[spec.name], dtype=float)
             truth = problem.solution[spec.name]
+            if wrong is truth:  # a stage the mistake left alone (run_stages kept the exact value)
+                continue
             if wrong.shape != truth.shape or np.isnan(wrong).any():
                 continue
             right = close(wrong, truth, spec.integer)
@@ -69,6 +71,14 @@ def rounded_solutions(problem: Problem) -> list[dict[str, np.ndarray]]:
 
 
 def hand_tables(problem: Problem) -> HandTables:
+    """The problem's hint tables as a hand-solver reads them (cached on the problem; read-only)."""
+    cached = problem.__dict__.get("_hand_tables")
+    if cached is None:
+        cached = problem.__dict__["_hand_tables"] = _hand_tables(problem)
+    return cached
+
+
+def _hand_tables(problem: Problem) -> HandTables:
     tables: dict[str, dict[float, float]] = {}
     for hint in problem.hints:
         tables.setdefault(hint.kind, {}).update((float(x), float(y)) for x, y in hint.rows)

@@ -305,12 +305,22 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
 
 def _reviews_per_day(tx: Tx, days: _Days, today: date) -> Counter[date]:
     """Answers per study day over the heatmap's year, from the quarter-hour tallies
-    (revision 0004): one range sum per day, whatever the number of reviews."""
+    (revision 0004), whatever the number of reviews: one GROUP BY per run of days of the
+    same length (a clock change starts another run; its own day is mapped moment by moment)."""
     windows = _windows(days, today - timedelta(days=HEATMAP_DAYS - 1), HEATMAP_DAYS)
-    plain = [w for w in windows if w.plain]
+    runs: list[tuple[int, int, list[date]]] = []  # (first quarter, quarters per day, the days)
+    for w in windows:
+        if not w.plain:
+            continue
+        low, high = quarter_of(w.start), quarter_of(w.end)
+        if runs and runs[-1][1] == high - low and runs[-1][0] + runs[-1][1] * len(runs[-1][2]) == low:
+            runs[-1][2].append(w.day)
+        elif high > low:
+            runs.append((low, high - low, [w.day]))
     counts: Counter[date] = Counter()
-    for index, n in stats_queries.answers_in_quarters(tx, [(quarter_of(w.start), quarter_of(w.end)) for w in plain]):
-        counts[plain[index].day] += int(n)
+    for low, length, run_days in runs:
+        for block, n in stats_queries.answers_per_block(tx, low, length, len(run_days)):
+            counts[run_days[int(block)]] += int(n)
     for start, end in _spans(windows):
         for quarter, n in stats_queries.answers_per_quarter(tx, quarter_of(start), quarter_of(end)):
             counts[days.of(_UNIX_EPOCH + timedelta(microseconds=quarter * QUARTER_US))] += n

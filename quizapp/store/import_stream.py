@@ -17,9 +17,13 @@ far it is, which quizapp.store.import_progress publishes for other processes.
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import lzma
 import os
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -35,6 +39,7 @@ ARRAYS: dict[str, type[BaseModel]] = {"items": schema.ItemRecord, "drill_attempt
 _BOM = b"\xef\xbb\xbf"
 _LIMIT = 20  # located errors reported (then "… and N more")
 _CHUNK = 1 << 16
+
 
 
 class StreamFormatError(ValueError):
@@ -140,11 +145,40 @@ def file_stamp(path: Path) -> tuple[int, ...]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def _open(path: Path) -> IO[bytes]:
-    fh = open(path, "rb")  # noqa: SIM115 - closed by the caller
-    if fh.read(3) != _BOM:  # a UTF-8 byte-order mark (editors on Windows add one) is not JSON
-        fh.seek(0)
-    return fh
+# Compressed exports (quizapp export -o FILE.json.gz / .json.xz), told by their first
+# bytes and read as streams: ijson reads the JSON inside.
+GZIP_MAGIC = b"\x1f\x8b"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+# What reading a damaged or truncated compressed stream raises (BadGzipFile is an OSError;
+# a plain file's other OSErrors are read errors, said as such by the caller).
+DAMAGED = (gzip.BadGzipFile, EOFError, zlib.error, lzma.LZMAError)
+
+
+def damaged(exc: BaseException) -> str:
+    """The one line said for a compressed export that cannot be read to its end."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"the compressed file is damaged or cut short ({reason[:120]}), so it cannot be read; nothing imported"
+
+
+@contextlib.contextmanager
+def _open(path: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
+    """The export's JSON as a byte stream (decompressed as it is read, for a compressed
+    export), and the file itself (whose position says how far reading is)."""
+    with open(path, "rb") as raw:
+        magic = raw.read(len(XZ_MAGIC))
+        raw.seek(0)
+        stream: IO[bytes] = raw
+        if magic.startswith(GZIP_MAGIC):
+            stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
+        elif magic == XZ_MAGIC:
+            stream = lzma.LZMAFile(raw, mode="rb")  # type: ignore[assignment]  # noqa: SIM115
+        with stream:  # a GzipFile or LZMAFile leaves `raw` open: the outer `with` closes it
+            try:
+                if stream.read(3) != _BOM:  # a UTF-8 byte-order mark (editors on Windows add one) is not JSON
+                    stream.seek(0)
+            except DAMAGED as exc:
+                raise StreamFormatError(damaged(exc)) from None
+            yield stream, raw
 
 
 def _not_json(exc: Exception) -> StreamFormatError:
@@ -168,7 +202,7 @@ def _head(path: Path) -> tuple[dict[str, Any], set[str]]:
 
     head: dict[str, Any] = {}
     seen: set[str] = set()
-    with _open(path) as fh:
+    with _open(path) as (fh, _raw):
         events = ijson.parse(fh, use_float=True, buf_size=_CHUNK)
         try:
             first = next(events, None)
@@ -186,6 +220,8 @@ def _head(path: Path) -> tuple[dict[str, Any], set[str]]:
                 pass
         except ijson.JSONError as exc:
             raise _not_json(exc) from None
+        except DAMAGED as exc:
+            raise StreamFormatError(damaged(exc)) from None
     return head, seen
 
 
@@ -210,14 +246,16 @@ def records(path: Path, key: str, progress: Callable[[float], None] | None = Non
     import ijson
 
     size = max(1, os.path.getsize(path))
-    with _open(path) as fh:
+    with _open(path) as (fh, raw):
         try:
             for index, value in enumerate(ijson.items(fh, f"{key}.item", use_float=True, buf_size=_CHUNK)):
                 if progress is not None:
-                    progress(min(1.0, fh.tell() / size))
+                    progress(min(1.0, raw.tell() / size))
                 yield index, value
         except ijson.JSONError as exc:
             raise _not_json(exc) from None
+        except DAMAGED as exc:
+            raise StreamFormatError(damaged(exc)) from None
 
 
 def validated(model: type[BaseModel], key: str, index: int, value: Any, now: datetime) -> Any:

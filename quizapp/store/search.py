@@ -117,15 +117,18 @@ def search_rows(
         where.append("cards.item_id IN (SELECT items.id FROM items WHERE items.source_no = ?)")
         where_params.append(number)
     elif text:
-        joins.append("JOIN items_fts ON items_fts.rowid = cards.id")
-        where.append("items_fts.body LIKE ? ESCAPE '\\'")
+        # The text itself is read from the index's content table by rowid: through the
+        # virtual table's column each hit's text costs a lookup statement of its own (half
+        # of a search for a common word at 100,000 items).
+        joins.append("JOIN items_fts_content AS body ON body.id = cards.id")
+        where.append("body.c0 LIKE ? ESCAPE '\\'")
         where_params.append("%" + _like_escaped(text) + "%")
         if len(text) >= 3:
-            where.append("items_fts MATCH ?")
+            where.append("cards.id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?)")
             where_params.append(trigram_query(text))
             # Where the text first appears, counted from the end of the id the text starts
             # with (so a short id does not put an item first), then shorter texts first.
-            ranks = ["instr(lower(items_fts.body), lower(?)) - length(cards.item_id)", "length(items_fts.body)"]
+            ranks = ["instr(lower(body.c0), lower(?)) - length(cards.item_id)", "length(body.c0)"]
             rank_params.append(text)
         # else LIKE reads the index's text row by row: it stops at the `limit`th hit (then
         # shown in bank order) rather than reading every item for the order of a one-character

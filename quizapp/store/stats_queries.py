@@ -4,7 +4,6 @@ quizapp.srs.stats decides what they mean (study days, buckets, the screen's figu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -15,21 +14,23 @@ from quizapp.store.tx import Tx
 CRAM = MODES.index("cram")
 _TALLY_TOTAL = " + ".join(TALLY_COLUMNS)
 
-# Each range is one correlated count over an index range: 365 of them cost less than
-# grouping a year of rows.
-_RANGES = "SELECT key, json_extract(value, '$[0]') AS low, json_extract(value, '$[1]') AS high FROM json_each(:ranges)"
+def _ranges(bounds: Sequence[tuple[Any, Any]]) -> tuple[str, dict[str, Any]]:
+    """A VALUES list of (index, low, high) rows, named w(column1, column2, column3) as both
+    SQLite and PostgreSQL name them, and its parameters."""
+    rows = ", ".join(f"({i}, :low{i}, :high{i})" for i in range(len(bounds)))
+    params: dict[str, Any] = {}
+    for i, (low, high) in enumerate(bounds):
+        params[f"low{i}"], params[f"high{i}"] = low, high
+    return f"(VALUES {rows}) AS w", params
 
 
-def _ranges_json(bounds: Sequence[tuple[Any, Any]]) -> str:
-    return json.dumps([[low, high] for low, high in bounds])
-
-
-def answers_in_quarters(tx: Tx, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """(index in `ranges`, answers) per [low, high) range of quarter-hours."""
+def answers_per_block(tx: Tx, start: int, length: int, blocks: int) -> list[tuple[int, int]]:
+    """(block, answers) per block of `length` quarter-hours from quarter `start` (`blocks`
+    of them; a block with no answers is left out): one GROUP BY over the tallies' key range."""
     return tx.execute(
-        f"SELECT w.key, (SELECT total({_TALLY_TOTAL}) FROM review_tallies "
-        f"WHERE quarter >= w.low AND quarter < w.high) FROM ({_RANGES}) w",
-        {"ranges": _ranges_json(ranges)},
+        f"SELECT (quarter - :start) / :length, sum({_TALLY_TOTAL}) FROM review_tallies "
+        "WHERE quarter >= :start AND quarter < :end GROUP BY 1",
+        {"start": start, "length": length, "end": start + length * blocks},
     ).fetchall()
 
 
@@ -48,11 +49,15 @@ def due_before(tx: Tx, moment: datetime) -> int:
 
 
 def due_in_ranges(tx: Tx, ranges: Sequence[tuple[datetime, datetime]]) -> list[tuple[int, int]]:
-    """(index in `ranges`, cards due) per [low, high) range of time."""
+    """(index in `ranges`, cards due) per [low, high) range of time: one count over an
+    index range of ix_cards_due_studied each."""
+    if not ranges:
+        return []
+    values, params = _ranges([(stored_time(low), stored_time(high)) for low, high in ranges])
     return tx.execute(
-        f"SELECT w.key, (SELECT count(*) FROM cards WHERE due >= w.low AND due < w.high AND {STUDIED_SHOWN}) "
-        f"FROM ({_RANGES}) w",
-        {"ranges": _ranges_json([(stored_time(low), stored_time(high)) for low, high in ranges])},
+        f"SELECT w.column1, (SELECT count(*) FROM cards WHERE due >= w.column2 AND due < w.column3 "
+        f"AND {STUDIED_SHOWN}) FROM {values}",
+        params,
     ).fetchall()
 
 

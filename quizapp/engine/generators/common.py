@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -10,10 +11,19 @@ from quizapp.engine.ops import exp_table
 from quizapp.engine.types import Hint, PartSpec
 from quizapp.i18n import Translator
 
+_INFINITIES = (math.inf, -math.inf)
+
 
 def all_int(*arrays: np.ndarray) -> bool:
-    """True when every value is an integer, so that products of them must be typed exactly."""
-    return all(a is None or (a == a.round()).all() for a in arrays)
+    """True when every value is an integer (or ±∞), so that products of them must be typed exactly.
+
+    Plain Python over the cells: the arrays are tiny and this runs for every generated problem."""
+    for a in arrays:
+        if a is not None and a.dtype.kind == "f":  # other kinds (int, bool) are integers
+            for v in a.ravel().tolist():
+                if not (v.is_integer() or v in _INFINITIES):
+                    return False
+    return True
 
 
 LABELS = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.explain import matmul_lines
-from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim
+from quizapp.engine.family import Family, Stage, batched, need_equal, need_finite, need_ndim, reacts_to
 from quizapp.engine.generators import toy
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, distinct_rows, int_blocks
@@ -20,6 +20,8 @@ from quizapp.i18n import Translator
 SIZES = {1: (2, 2, 2, 2), 2: (3, 2, 2, 2), 3: (3, 3, 2, 3)}
 
 
+@batched(matrices=True)
+@reacts_to("transposed_projection")
 def project(calc, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     if calc.mistake == "transposed_projection" and w.shape[0] == w.shape[1]:
         return x @ w.T

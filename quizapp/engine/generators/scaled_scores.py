@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.explain import scale_lines, scores_lines
-from quizapp.engine.family import Family, Stage
+from quizapp.engine.family import Family, Stage, batched, reacts_to
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.generators.scores import check_qk, score_stage
 from quizapp.engine.ops import scale_scores
@@ -20,6 +20,8 @@ from quizapp.i18n import Translator
 SPARSE = np.array([-1.0, 0, 0, 0, 0, 0, 1, 1, 2])  # for d_k = 16: few non-zeros per row
 
 
+@batched()
+@reacts_to("no_scaling", "divided_by_dk")
 def scale_stage(calc, s, d_k):
     return scale_scores(s, int(d_k), calc)
 

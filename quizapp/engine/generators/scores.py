@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.explain import scores_lines
-from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim
+from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim, reacts_to
 from quizapp.engine.generators import toy
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.ops import scores
@@ -27,6 +27,7 @@ def check_qk(given) -> None:
     need_finite(given, "Q", "K")
 
 
+@reacts_to("transposed_scores")
 def score_stage(calc, q, k):
     return scores(q, k, calc)
 

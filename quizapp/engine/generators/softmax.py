@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.explain import softmax_lines
-from quizapp.engine.family import Family, Stage, need_ndim, need_scores
+from quizapp.engine.family import Family, Stage, batched, need_ndim, need_scores, reacts_to
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import attention_softmax
 from quizapp.engine.sampling import MAX_TRIES, pick_blocks
@@ -23,6 +23,8 @@ SETUPS = {
 }
 
 
+@batched()
+@reacts_to("softmax_wrong_axis")
 def softmax_stage(calc, s):
     return attention_softmax(s, calc)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from quizapp.engine.explain import weighted_sum_lines
-from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim
+from quizapp.engine.family import Family, Stage, batched, need_equal, need_finite, need_ndim, reacts_to
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.ops import mixed_values
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, int_blocks
@@ -30,6 +30,8 @@ def weight_rows(rng, n: int, m: int, parts: int) -> np.ndarray:
     return np.diff(edges, axis=1) / parts
 
 
+@batched(matrices=True)
+@reacts_to("used_k_not_v", "transposed_attention")
 def output_stage(calc, a, v, k):
     return mixed_values(a, v, k, calc)
 
