@@ -112,7 +112,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _translator(args: argparse.Namespace) -> Translator:
-    """The language of the text output: `--lang`, else English."""
+    """The language of the text output: `--lang`, else the stored one (cli/main.py sets it)."""
     from quizapp.i18n import Translator
 
     return Translator(getattr(args, "lang", None) or "en")

@@ -74,13 +74,13 @@ def test_an_error_saved_again_unchanged_cancels(editor):
 def test_no_editor_is_one_clear_line(monkeypatch, capsys):
     monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.delenv("EDITOR", raising=False)
-    assert main(["add"]) == 2
+    assert main(["--lang", "en", "add"]) == 2
     assert capsys.readouterr().err == "quizapp: no editor: set $VISUAL or $EDITOR (e.g. export EDITOR=nano)\n"
 
 
 def test_an_editor_that_cannot_run_is_one_clear_line(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("VISUAL", str(tmp_path / "no-such-editor"))
-    assert main(["add"]) == 2
+    assert main(["--lang", "en", "add"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("quizapp: the editor ") and err.count("\n") == 1
 
@@ -123,7 +123,7 @@ def test_edit_of_a_built_in_card_makes_a_linked_variant(editor, capsys):
 
 def test_edit_of_an_unknown_id_is_one_line(editor, capsys):
     editor(CARD)
-    assert main(["edit", "no-such-card"]) == 2
+    assert main(["--lang", "en", "edit", "no-such-card"]) == 2
     assert capsys.readouterr().err.startswith("quizapp: no card 'no-such-card'")
 
 

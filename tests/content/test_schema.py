@@ -170,7 +170,7 @@ def test_content_list_has_each_bank_number_once():
 
 
 def test_missing_content_dir_is_usage_error(tmp_path):
-    result = _cli("content", "check", "--content", str(tmp_path / "nope"))
+    result = _cli("--lang", "en", "content", "check", "--content", str(tmp_path / "nope"))
     assert result.returncode == 2
     assert "not found" in result.stderr and "Traceback" not in result.stderr
 

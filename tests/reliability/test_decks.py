@@ -145,7 +145,7 @@ def test_importing_a_deck_with_a_taken_file_name_asks_for_replace(tmp_path, isol
     deck.write_text(mcq_deck("mine-1"), encoding="utf-8")
     assert quizapp("import", str(deck)).returncode == 0
     deck.write_text(mcq_deck("mine-1", "mine-2"), encoding="utf-8")
-    refused = quizapp("import", str(deck))
+    refused = quizapp("--lang", "en", "import", str(deck))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.strip().splitlines() == [
         "quizapp: a deck named mine.yaml is already imported; add --replace to replace it"]
