@@ -163,8 +163,46 @@ def test_importing_a_binary_file_names_no_parser_internals(tmp_path, capsys, iso
     junk.write_bytes(b"\x9e\x80\xea<*" * 20)
     assert main(["--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
     err = capsys.readouterr().err
-    assert err == f"quizapp：{junk}: not JSON (an unreadable character or byte), so not an export\n"
+    assert err == f"quizapp：{junk}：不是 JSON（有无法读取的字符或字节），所以不是导出文件\n"
     assert "b'" not in err and "\\x" not in err and "lexical" not in err
+    assert_chinese_line(err)
+    assert main(["--lang", "en", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
+    assert capsys.readouterr().err == f"quizapp: {junk}: not JSON (an unreadable character or byte), so not an export\n"
+
+
+def test_rarer_messages_are_chinese_without_lang(tmp_path, capsys, isolated_user_dirs, monkeypatch):
+    """content check, a deck import, the card editor, drill and serve: Chinese lines, no
+    English left in them but names (issue 27 item 10)."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "x.yaml").write_bytes(b"\x9e\x80 qa: []")
+    assert main(["content", "check", "--content", str(deck)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"错误：{deck / 'x.yaml'}：不是 UTF-8 文本"
+    assert re.fullmatch(r"问答 \d+ 题、选择题 \d+ 题 — 1 个错误", lines[-1]), lines[-1]
+    assert main(["import", str(deck / "x.yaml")]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == f"{deck / 'x.yaml'}：未导入（1 个错误）"
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert main(["add"]) == 2
+    assert capsys.readouterr().err == "quizapp：没有编辑器：请设置 $VISUAL 或 $EDITOR（例如 export EDITOR=nano）\n"
+    assert main(["drill", "--type", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("quizapp：未知的题型 'nope'；已有题型：qkv, ")
+    assert main(["drill", "--type", "softmax", "--given", "T=1"]) == 2
+    assert capsys.readouterr().err == "quizapp：softmax 没有输入 'T'；它的输入是 S\n"
+    assert main(["serve", "--host", "0.0.0.0", "--no-token"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("quizapp：--no-token 只能用于回环地址；0.0.0.0 可被其他机器访问")
+    for line in (*lines, err):
+        assert_chinese_line(line)
+
+
+def test_an_export_of_another_version_is_named_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "quizapp-export", "version": 1, "items": []}', encoding="utf-8")
+    assert main(["--db", str(tmp_path / "q.db"), "import", str(old)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(rf"quizapp：{re.escape(str(old))}：不支持的导出版本 1（本 quizapp 读取版本 \d+）\n", err), err
 
 
 def test_a_tui_start_that_cannot_open_the_database_says_so_in_chinese(tmp_path, capsys, isolated_user_dirs):

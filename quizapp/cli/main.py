@@ -149,7 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = getattr(args, "handler", None)
     if handler is not None:
         # A command's texts follow the TUI's language (the stored one unless --lang); the
-        # TUI reads it itself, and keeps --lang apart from the stored choice.
+        # TUI reads it itself, and keeps --lang apart from the stored choice (so does the
+        # TUI that `serve` runs: `given_lang`).
+        args.given_lang = getattr(args, "lang", None)
         args.lang = command_language(args)
     try:
         if handler is None:
@@ -159,7 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)
         return int(handler(args) or 0)
     except UsageError as exc:
-        _error_line(args, exc.message(_lang(args)))
+        lang = _lang(args)
+        if exc.key is None:  # a lower layer's English text: in `lang` when a template knows it
+            from quizapp.cli.text_messages import localize_text
+
+            _error_line(args, localize_text(exc.message(lang), lang))
+        else:
+            _error_line(args, exc.message(lang))
         return exc.exit_code
     except DatabaseError as exc:
         _error_line(args, exc.message(_lang(args)))

@@ -49,7 +49,7 @@ def test_alias_bomb_is_refused_by_content_check_without_expanding(tmp_path):
     deck.mkdir()
     (deck / "bomb.yaml").write_text(alias_bomb(), encoding="utf-8")
     assert (deck / "bomb.yaml").stat().st_size < 1200
-    result = subprocess.run([sys.executable, "-m", "quizapp", "content", "check", "--content", str(deck)],
+    result = subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "content", "check", "--content", str(deck)],
                             capture_output=True, text=True, timeout=120, preexec_fn=limited())
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
