@@ -86,13 +86,13 @@ def test_the_answer_can_come_from_stdin(capsys, deck, monkeypatch):
 def test_an_empty_answer_is_one_line_and_exit_2(capsys, deck, answer, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(answer))
     for given in (answer, "-"):
-        code, out, err = run(capsys, "judge", "my-scaling", "--content", deck, "--answer", given)
+        code, out, err = run(capsys, "--lang", "en", "judge", "my-scaling", "--content", deck, "--answer", given)
         assert code == 2 and out == ""
         assert len(err.strip().splitlines()) == 1 and "empty" in err
 
 
 def test_an_unknown_item_is_one_line_and_exit_2(capsys):
-    code, out, err = run(capsys, "judge", "no-such-item", "--answer", "anything")
+    code, out, err = run(capsys, "--lang", "en", "judge", "no-such-item", "--answer", "anything")
     assert code == 2 and out == ""
     assert err.strip().splitlines() == ["quizapp: no item 'no-such-item' (see `quizapp content list --kind qa`)"]
 
@@ -101,12 +101,12 @@ def test_an_mcq_is_refused_in_one_line(capsys):
     from quizapp.srs.bootstrap import load_all_content
 
     mcq_id = load_all_content().mcq[0].id
-    code, _, err = run(capsys, "judge", mcq_id, "--answer", "B")
+    code, _, err = run(capsys, "--lang", "en", "judge", mcq_id, "--answer", "B")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "MCQ" in err
 
 
 def test_a_missing_content_folder_is_one_line(capsys, tmp_path):
-    code, _, err = run(capsys, "judge", "q01", "--content", str(tmp_path / "nope"), "--answer", "x")
+    code, _, err = run(capsys, "--lang", "en", "judge", "q01", "--content", str(tmp_path / "nope"), "--answer", "x")
     assert code == 2 and "content folder not found" in err
 
 

@@ -44,11 +44,10 @@ def test_the_command_names_are_the_parsers():
 @pytest.mark.parametrize("argv, message", [
     (["stat"], "invalid choice: 'stat'"),  # a mistyped command is named, with the choices
     (["--bogus"], "unrecognized arguments: --bogus"),
-    (["--lang", "fr"], "argument --lang: invalid choice: 'fr'"),
 ])
 def test_mistakes_get_the_whole_parsers_message(argv, message, capsys):
     with pytest.raises(SystemExit) as exited:
-        parse(argv)
+        parse(["--lang", "en", *argv])
     assert exited.value.code == 2
     assert message in capsys.readouterr().err
 

@@ -12,7 +12,7 @@ from quizapp.srs.bootstrap import prepare
 def test_stats_on_day_one_counts_new_cards_as_new_not_due(tmp_path, isolated_user_dirs):
     db = tmp_path / "q.db"
     prepare(db).db.close()
-    result = subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "stats"],
+    result = subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "--db", str(db), "stats"],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

@@ -1,5 +1,6 @@
-"""`--lang zh`: the command line's own texts in Chinese, with the full-width colon `：`
-(issue 27, item 10). English (no `--lang`, or `--lang en`) is unchanged: test_cli_parse.py."""
+"""The command line's own texts in Chinese, with the full-width colon `：` (issue 27, item
+10): with `--lang zh`, and without `--lang` as the TUI (the stored Settings language, Chinese
+when none is stored). English (`--lang en`, or a stored `en`) is unchanged: test_cli_parse.py."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import sys
 
 import pytest
 
+from quizapp.cli.language import LanguageSource
 from quizapp.cli.main import main, parse
-from quizapp.cli.parser_messages import argv_language, localize
+from quizapp.cli.parser_messages import localize
 from quizapp.srs.bootstrap import prepare
 
 CJK = r"[\u3400-\u9fff]"
@@ -31,6 +33,7 @@ def assert_chinese_line(text: str) -> None:
     (["--lang", "zh", "--bogus"], "quizapp：无法识别的参数：--bogus"),
     (["--lang", "zh", "--db"], "参数 --db：需要一个值"),
     (["--lang", "zh", "drill", "--seed", "x"], "参数 --seed：无效的整数：'x'"),
+    (["--lang", "fr"], "参数 --lang：无效的选项 'fr'"),  # no --lang: the stored language, Chinese by default
 ])
 def test_argparse_errors_are_chinese_with_exit_status_2(argv, expected, capsys):
     with pytest.raises(SystemExit) as exited:
@@ -52,11 +55,11 @@ def test_a_message_no_template_knows_is_shown_as_argparse_wrote_it():
 
 
 @pytest.mark.parametrize("argv, lang", [
-    ([], "en"), (["--lang", "zh"], "zh"), (["--lang=zh", "stats"], "zh"), (["--lang", "zh", "--lang", "en"], "en"),
-    (["--lang", "fr"], "en"), (["--lang"], "en"), (["--", "--lang", "zh"], "en"), (["drill", "--lang", "zh"], "zh"),
+    ([], None), (["--lang", "zh"], "zh"), (["--lang=zh", "stats"], "zh"), (["--lang", "zh", "--lang", "en"], "en"),
+    (["--lang", "fr"], None), (["--lang"], None), (["--", "--lang", "zh"], None), (["drill", "--lang", "zh"], "zh"),
 ])
 def test_the_language_is_read_before_parsing(argv, lang):
-    assert argv_language(argv) == lang
+    assert LanguageSource.from_argv(argv).given == lang
 
 
 def quizapp(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -101,11 +104,49 @@ def test_an_unknown_item_id_and_a_database_error_are_chinese(tmp_path, capsys, i
     assert_chinese_line(err)
 
 
-def test_own_errors_stay_english_without_lang(tmp_path, capsys, isolated_user_dirs):
-    assert main(["judge", "Q999", "--answer", "x"]) == 2
+def test_own_errors_are_english_with_lang_en(tmp_path, capsys, isolated_user_dirs):
+    assert main(["--lang", "en", "judge", "Q999", "--answer", "x"]) == 2
     assert capsys.readouterr().err == "quizapp: no item 'Q999' (see `quizapp content list --kind qa`)\n"
-    assert main(["--db", str(tmp_path / "nope" / "q.db"), "stats"]) == 2
+    assert main(["--lang", "en", "--db", str(tmp_path / "nope" / "q.db"), "stats"]) == 2
     assert capsys.readouterr().err == f"quizapp: folder {tmp_path / 'nope'} does not exist (create it first)\n"
+
+
+def test_without_lang_the_cli_speaks_chinese_as_the_tui_does(tmp_path, capsys, isolated_user_dirs):
+    """The README: "The UI speaks Chinese by default" — the commands too, errors, output and
+    argparse's messages alike."""
+    assert main(["judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp：没有题目 'Q999'（见 `quizapp content list --kind qa`）\n"
+    assert main(["drill", "--type", "softmax", "--seed", "1"]) == 0
+    assert_chinese_line(capsys.readouterr().out.splitlines()[0])
+    with pytest.raises(SystemExit):
+        parse(["db"])
+    assert capsys.readouterr().err == "quizapp：缺少必需的参数：db_command\n"
+
+
+def store_language(db, lang: str) -> None:
+    from quizapp.srs.settings import Settings, save_settings
+
+    prepared = prepare(db)
+    try:
+        with prepared.db.transaction(write=True) as tx:
+            save_settings(tx, Settings(language=lang))
+    finally:
+        prepared.db.close()
+
+
+def test_without_lang_the_cli_follows_the_stored_language(tmp_path, capsys, isolated_user_dirs):
+    db = tmp_path / "q.db"
+    store_language(db, "en")
+    assert main(["--db", str(db), "judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err == "quizapp: no item 'Q999' (see `quizapp content list --kind qa`)\n"
+    with pytest.raises(SystemExit):
+        parse(["--db", str(db), "db"])
+    assert capsys.readouterr().err == "quizapp: the following arguments are required: db_command\n"
+    assert main(["--db", str(db), "--lang", "zh", "judge", "Q999", "--answer", "x"]) == 2  # --lang overrides it
+    assert capsys.readouterr().err.startswith("quizapp：没有题目")
+    store_language(db, "zh")
+    assert main(["--db", str(db), "judge", "Q999", "--answer", "x"]) == 2
+    assert capsys.readouterr().err.startswith("quizapp：没有题目")
 
 
 def test_a_database_error_is_chinese(tmp_path, capsys, isolated_user_dirs):
@@ -122,8 +163,46 @@ def test_importing_a_binary_file_names_no_parser_internals(tmp_path, capsys, iso
     junk.write_bytes(b"\x9e\x80\xea<*" * 20)
     assert main(["--lang", "zh", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
     err = capsys.readouterr().err
-    assert err == f"quizapp：{junk}: not JSON (an unreadable character or byte), so not an export\n"
+    assert err == f"quizapp：{junk}：不是 JSON（有无法读取的字符或字节），所以不是导出文件\n"
     assert "b'" not in err and "\\x" not in err and "lexical" not in err
+    assert_chinese_line(err)
+    assert main(["--lang", "en", "--db", str(tmp_path / "q.db"), "import", str(junk)]) == 2
+    assert capsys.readouterr().err == f"quizapp: {junk}: not JSON (an unreadable character or byte), so not an export\n"
+
+
+def test_rarer_messages_are_chinese_without_lang(tmp_path, capsys, isolated_user_dirs, monkeypatch):
+    """content check, a deck import, the card editor, drill and serve: Chinese lines, no
+    English left in them but names (issue 27 item 10)."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "x.yaml").write_bytes(b"\x9e\x80 qa: []")
+    assert main(["content", "check", "--content", str(deck)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"错误：{deck / 'x.yaml'}：不是 UTF-8 文本"
+    assert re.fullmatch(r"问答 \d+ 题、选择题 \d+ 题 — 1 个错误", lines[-1]), lines[-1]
+    assert main(["import", str(deck / "x.yaml")]) == 1
+    assert capsys.readouterr().out.splitlines()[-1] == f"{deck / 'x.yaml'}：未导入（1 个错误）"
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    assert main(["add"]) == 2
+    assert capsys.readouterr().err == "quizapp：没有编辑器：请设置 $VISUAL 或 $EDITOR（例如 export EDITOR=nano）\n"
+    assert main(["drill", "--type", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("quizapp：未知的题型 'nope'；已有题型：qkv, ")
+    assert main(["drill", "--type", "softmax", "--given", "T=1"]) == 2
+    assert capsys.readouterr().err == "quizapp：softmax 没有输入 'T'；它的输入是 S\n"
+    assert main(["serve", "--host", "0.0.0.0", "--no-token"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("quizapp：--no-token 只能用于回环地址；0.0.0.0 可被其他机器访问")
+    for line in (*lines, err):
+        assert_chinese_line(line)
+
+
+def test_an_export_of_another_version_is_named_in_chinese(tmp_path, capsys, isolated_user_dirs):
+    old = tmp_path / "old.json"
+    old.write_text('{"format": "quizapp-export", "version": 1, "items": []}', encoding="utf-8")
+    assert main(["--db", str(tmp_path / "q.db"), "import", str(old)]) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(rf"quizapp：{re.escape(str(old))}：不支持的导出版本 1（本 quizapp 读取版本 \d+）\n", err), err
 
 
 def test_a_tui_start_that_cannot_open_the_database_says_so_in_chinese(tmp_path, capsys, isolated_user_dirs):
@@ -156,7 +235,7 @@ def test_db_commands_report_in_chinese(tmp_path, capsys, isolated_user_dirs):
     assert main(["--lang", "zh", "--db", str(db), "db", "check"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{db}：正常（schema ")
-    assert main(["--db", str(db), "db", "check"]) == 0
+    assert main(["--lang", "en", "--db", str(db), "db", "check"]) == 0
     assert capsys.readouterr().out.startswith(f"{db}: ok (schema ")
 
 
@@ -167,3 +246,45 @@ def test_export_and_import_summaries_are_chinese(tmp_path, capsys, isolated_user
     assert re.fullmatch(rf"{re.escape(str(out))}：\d+ 个条目（json）\n", capsys.readouterr().out)
     assert main(["--lang", "zh", "--db", str(db), "import", str(out)]) == 0
     assert capsys.readouterr().out == f"{out}：新增复习 0 条，更新卡片 0 张，跳过未知条目 0 个\n"
+
+
+def test_every_help_text_has_its_catalogue_key_in_both_languages():
+    """The English catalogue holds each parser's English help under its key (so the Chinese
+    one, which test_i18n keeps in step with it, cannot be missing for a new option)."""
+    from quizapp.cli.help_text import help_texts
+    from quizapp.cli.main import build_parser
+    from quizapp.i18n import catalog
+
+    texts = list(help_texts(build_parser(lang="en")))
+    assert len(texts) > 50
+    for key, _, _, english in texts:
+        assert catalog("en").get(key) == english, key
+        assert key in catalog("zh"), key
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["drill", "--help"], ["content", "check", "-h"], ["judge", "--help"],
+                                  ["db", "--help"], ["serve", "--help"]])
+def test_help_is_chinese_without_lang(argv, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit) as exited:
+        parse(argv)
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("用法：quizapp")
+    for english in ("usage:", "options:", "positional arguments", "show this help"):
+        assert english not in out
+    from quizapp.cli.help_text import cell_width
+
+    for line in out.splitlines():
+        assert cell_width(line) <= 80 or " " not in line.strip(), line  # wrapped by display width
+        assert not line.strip().startswith(("）", "，", "；", "。")), line
+        if re.search(CJK, line):
+            assert not re.search(CJK + r"\s*:", line), line
+
+
+def test_help_in_english_is_argparse_s(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--lang", "en", "drill", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: quizapp drill") and "\noptions:\n" in out and "show this help message" in out
+    assert "list the problem types" in out and not re.search(CJK, out)

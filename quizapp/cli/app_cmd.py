@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +62,11 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
 
 
-def preflight(path: Path, content_dirs: list[Path], explicit: bool = True, lang: str = "en") -> str | None:
-    """The one-line reason the app cannot start (in `lang`), or None. Never modifies the database
-    (it only creates the default folder when the database is in the default place).
+def preflight(path: Path, content_dirs: list[Path], explicit: bool = True,
+              lang: str | Callable[[], str] = "en") -> str | None:
+    """The one-line reason the app cannot start (in `lang`, or the language `lang()` gives:
+    asked only when there is a reason), or None. Never modifies the database (it only creates
+    the default folder when the database is in the default place).
 
     One query with plain sqlite3 (quizapp.store.preflight): nothing heavy is imported
     before the first frame; the integrity check runs before an upgrade or backup only.
@@ -73,34 +76,39 @@ def preflight(path: Path, content_dirs: list[Path], explicit: bool = True, lang:
     from quizapp.store.errors import DatabaseError
     from quizapp.store.preflight import stored_revision
 
+    def language() -> str:
+        return lang() if callable(lang) else lang
+
     for directory in content_dirs:
         if not directory.is_dir():
-            return translate(lang, "cli.error.content_dir_missing", folder=directory)
+            return translate(language(), "cli.error.content_dir_missing", folder=directory)
     problem = path_problem(path, explicit, writing=True)
     if problem is not None:
-        return problem.message(lang)
+        return problem.message(language())
     try:
         stored_revision(path)
     except DatabaseError as exc:
-        return exc.message(lang)
+        return exc.message(language())
     return None
 
 
 def run_app(args: argparse.Namespace) -> int:
+    from quizapp.cli.language import command_language
     from quizapp.i18n import translate
 
-    lang = getattr(args, "lang", None) or "en"  # of the error line, as the commands' (cli/main.py)
+    # The error line's language, as the commands' (cli/main.py): read only for an error.
     try:
         options = start_options(args)
     except StartOptionsError as exc:
+        lang = command_language(args)
         print(translate(lang, "cli.error_line", message=exc.message(lang)), file=sys.stderr)
         return 2
     path = _db_path(args)
     content_dirs = [Path(d).expanduser() for d in (getattr(args, "content", None) or [])]
     problem = preflight(path, content_dirs, explicit=bool(getattr(args, "db", None) or os.environ.get("QUIZAPP_DB")),
-                        lang=lang)
+                        lang=lambda: command_language(args))
     if problem is not None:
-        print(translate(lang, "cli.error_line", message=problem), file=sys.stderr)
+        print(translate(command_language(args), "cli.error_line", message=problem), file=sys.stderr)
         return 2
 
     from quizapp.tui.app import make_app

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from quizapp.cli.errors import UsageError
+from quizapp.cli.text_messages import localize_text
+from quizapp.i18n import Translator
 
 if TYPE_CHECKING:
     from quizapp.content.models import QAItem
@@ -25,7 +27,7 @@ def _item(item_id: str, args: argparse.Namespace) -> QAItem:
     try:
         own = user_cards.deck_item(item_id)
     except user_cards.DeckUnusable as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(localize_text(str(exc), args.lang or "en")) from None
     if own is not None:
         return own
     item = load_all_content([Path(d) for d in args.content]).by_id().get(item_id)
@@ -40,21 +42,21 @@ def cmd_card(args: argparse.Namespace) -> int:
     from quizapp.cli.db_paths import db_path
     from quizapp.srs import card_editing, user_cards
 
+    t = Translator(args.lang or "en")
     item = _item(args.item_id, args) if args.command == "edit" else None
     try:
         card_editing.editor_command()  # before any work: a clear line if there is no editor
         plan = card_editing.plan_for(item)
         if item is not None and plan.variant_of == item.id and plan.item_id != item.id:
-            print(f"{item.id} is not one of your cards: editing your own variant of it ({plan.item_id})",
-                  file=sys.stderr)
+            print(t("cli.card.variant", id=item.id, variant=plan.item_id), file=sys.stderr)
         card = card_editing.edit_in_editor(plan)
         if card is None:
-            print("cancelled: nothing was saved", file=sys.stderr)
+            print(t("cli.card.cancelled"), file=sys.stderr)
             return 1
         path = card_editing.store_card(card, db_path(args), tuple(Path(d) for d in args.content))
     except (card_editing.NoEditor, user_cards.DeckUnusable) as exc:
-        raise UsageError(str(exc)) from None
-    print(f"saved {card.id} in {path}")
+        raise UsageError(localize_text(str(exc), t.lang)) from None
+    print(t("cli.card.saved", id=card.id, path=path))
     return 0
 
 

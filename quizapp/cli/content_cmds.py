@@ -99,16 +99,18 @@ def cmd_check(args: argparse.Namespace) -> int:
             "warnings": [e.as_dict() for e in warnings],
         }, ensure_ascii=False, indent=2))
     else:
-        for error in errors:
-            print(f"error: {error}")
-        for note in notes:
-            print(f"note: {note}")
-        for warning in warnings:
-            print(f"warning: {warning}")
-        status = "ok" if ok else f"{len(errors)} error(s)"
-        extra = f", {len(notes)} text(s) in one language only (user decks)" if notes else ""
-        extra += f", {len(warnings)} weak keyword(s) (user decks)" if warnings else ""
-        print(f"{len(content.qa)} Q&A, {len(content.mcq)} MCQ — {status}{extra}")
+        from quizapp.cli.text_messages import finding_text
+        from quizapp.i18n import Translator
+
+        t = Translator(args.lang or "en")
+        for key, findings in (("cli.content.error", errors), ("cli.content.note", notes),
+                              ("cli.content.warning", warnings)):
+            for finding in findings:
+                print(t(key, finding=finding_text(finding, t.lang)))
+        status = t("cli.content.ok") if ok else t("cli.content.errors", n=len(errors))
+        extra = t("cli.content.one_language", n=len(notes)) if notes else ""
+        extra += t("cli.content.weak_keywords", n=len(warnings)) if warnings else ""
+        print(t("cli.content.summary", qa=len(content.qa), mcq=len(content.mcq), status=status, extra=extra))
     return 0 if ok else 1
 
 

@@ -21,7 +21,7 @@ def _report(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
 
 
 def _translator(args: argparse.Namespace) -> Translator:
-    """The language of the text output: `--lang`, else English."""
+    """The language of the text output: `--lang`, else the stored one (cli/main.py sets it)."""
     from quizapp.i18n import Translator
 
     return Translator(getattr(args, "lang", None) or "en")
@@ -169,7 +169,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _print_stats(t: Translator, counts: Any, totals: dict[str, Any], figures: StudyStats) -> None:
-    """The text form of `quizapp stats`, in `t`'s language (English without `--lang`)."""
+    """The text form of `quizapp stats`, in `t`'s language."""
     from quizapp.i18n.formatting import percent
 
     print(t("cli.stats.due", qa=counts.due("qa"), mcq=counts.due("mcq"), drill=counts.due("skill"),

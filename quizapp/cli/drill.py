@@ -102,7 +102,7 @@ def _check_text(args: argparse.Namespace) -> None:
                     text.encode("utf-8")
                 except UnicodeEncodeError:
                     flag = "--type" if option == "type_id" else f"--{option}"
-                    raise UsageError(f"{flag} is not valid UTF-8 text") from None
+                    raise UsageError(key="cli.error.option_not_utf8", option=flag) from None
 
 
 class _computable:
@@ -114,7 +114,7 @@ class _computable:
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if kind is not None and issubclass(kind, ArithmeticError):
-            raise UsageError(f"these inputs cannot be computed ({exc}); use smaller numbers") from None
+            raise UsageError(key="cli.error.not_computable", reason=exc) from None
 
 
 def _print(text: str) -> None:

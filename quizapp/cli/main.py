@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from quizapp.cli.errors import UsageError
+from quizapp.cli.language import LanguageSource, command_language
 
 
 class _PlainText:
@@ -39,30 +40,42 @@ class _PlainText:
 
 
 class _Parser(argparse.ArgumentParser):
-    # The language of its error messages; a sub-command's parser is of the same class
-    # (argparse's default `parser_class` is `type(self)`), so it has the same language.
-    lang = "en"
+    # The language of its error messages (a LanguageSource: read when an error needs it); a
+    # sub-command's parser is of the same class (argparse's default `parser_class` is
+    # `type(self)`), so it has the same language.
+    language: LanguageSource = LanguageSource("en")
 
-    # argparse exits 2 on bad usage already; keep its message to one line, in `lang`.
+    # argparse exits 2 on bad usage already; keep its message to one line, in `language`.
     def error(self, message: str) -> None:  # type: ignore[override]
         from quizapp.cli.parser_messages import localize
         from quizapp.i18n import translate
 
-        self.exit(2, translate(self.lang, "cli.error_line", message=localize(message, self.lang)) + "\n")
+        lang = self.language()
+        self.exit(2, translate(lang, "cli.error_line", message=localize(message, lang)) + "\n")
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        texts = getattr(self, "help_formatter", None)  # set by help_text.translate_help
+        if texts is None:
+            return super()._get_formatter()
+        from quizapp.cli.help_text import WideFormatter
+
+        return WideFormatter(self.prog, *texts)
 
 
 @cache
-def _parser_class(lang: str) -> type[_Parser]:
-    return type(f"_Parser_{lang}", (_Parser,), {"lang": lang})
+def _parser_class(language: LanguageSource) -> type[_Parser]:
+    return type("_Parser", (_Parser,), {"language": language})
 
 
-def build_parser(commands: bool = True, lang: str = "en") -> argparse.ArgumentParser:
+def build_parser(commands: bool = True, lang: str | LanguageSource = "en") -> argparse.ArgumentParser:
     """The whole command line; without `commands`, only the options of the TUI (and no
-    -h, so that help always comes from the whole parser). `lang`: of the error messages."""
-    parser = _parser_class(lang)(prog="quizapp", add_help=commands,
+    -h, so that help always comes from the whole parser). `lang`: of the error messages,
+    and of the help texts when it is a plain language."""
+    language = LanguageSource(lang) if isinstance(lang, str) else lang
+    parser = _parser_class(language)(prog="quizapp", add_help=commands,
                      description="Transformer attention interview trainer (run without a command for the TUI)")
     parser.add_argument("--db", help="database file (default: user data folder; env QUIZAPP_DB)")
-    parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default zh)")
+    parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default: the one saved in Settings, else zh)")
     parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
     from quizapp.cli import app_cmd
 
@@ -92,6 +105,10 @@ def build_parser(commands: bool = True, lang: str = "en") -> argparse.ArgumentPa
     else:
         parser.set_defaults(command=None)
     app_cmd.add_app_arguments(parser)
+    if isinstance(lang, str) and lang != "en":
+        from quizapp.cli.help_text import translate_help
+
+        translate_help(parser, lang)
     return parser
 
 
@@ -106,14 +123,16 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     before Home's first frame. A command anywhere in it (its options may share names with
     the TUI's: `drill --type`), help, or anything the TUI's options leave over goes to the
     whole parser, which parses and names it exactly as before."""
-    from quizapp.cli.parser_messages import argv_language
-
-    lang = argv_language(argv)  # before parsing: its errors are in the language asked for
+    # Before parsing: its errors are in the language asked for, else the stored one (read
+    # only if there is an error to show); help is written in it.
+    language = LanguageSource.from_argv(argv)
     if COMMANDS.isdisjoint(argv):
-        quick, rest = build_parser(commands=False, lang=lang).parse_known_args(argv)
+        quick, rest = build_parser(commands=False, lang=language).parse_known_args(argv)
         if not rest:
             return quick
-    return build_parser(lang=lang).parse_args(argv)
+    head = list(argv)[:list(argv).index("--")] if "--" in argv else argv
+    asks_help = any(arg in ("-h", "--help") for arg in head)
+    return build_parser(lang=language() if asks_help else language).parse_args(argv)
 
 
 def _merge_content(args: argparse.Namespace) -> None:
@@ -128,6 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     _merge_content(args)
     handler = getattr(args, "handler", None)
+    if handler is not None:
+        # A command's texts follow the TUI's language (the stored one unless --lang); the
+        # TUI reads it itself, and keeps --lang apart from the stored choice (so does the
+        # TUI that `serve` runs: `given_lang`).
+        args.given_lang = getattr(args, "lang", None)
+        args.lang = command_language(args)
     try:
         if handler is None:
             from quizapp.cli.app_cmd import run_app
@@ -136,7 +161,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = _PlainText(sys.stdout), _PlainText(sys.stderr)
         return int(handler(args) or 0)
     except UsageError as exc:
-        _error_line(args, exc.message(_lang(args)))
+        lang = _lang(args)
+        if exc.key is None:  # a lower layer's English text: in `lang` when a template knows it
+            from quizapp.cli.text_messages import localize_text
+
+            _error_line(args, localize_text(exc.message(lang), lang))
+        else:
+            _error_line(args, exc.message(lang))
         return exc.exit_code
     except DatabaseError as exc:
         _error_line(args, exc.message(_lang(args)))
@@ -170,8 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _lang(args: argparse.Namespace) -> str:
-    """The language of the command's own texts: `--lang`, else English (as argparse's)."""
-    return getattr(args, "lang", None) or "en"
+    """The language of the command's own texts: `--lang`, else the stored one, else Chinese."""
+    return command_language(args)
 
 
 def _error_line(args: argparse.Namespace, message: str) -> None:

@@ -12,9 +12,8 @@ template matches is shown as argparse wrote it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from quizapp.i18n import LANGUAGES, translate
+from quizapp.i18n import translate
 
 # (argparse's English text as a pattern, catalogue key). Order matters: the first match wins.
 _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern, re.DOTALL), key) for pattern, key in (
@@ -50,16 +49,3 @@ def localize(message: str, lang: str) -> str:
         return translate(lang, key, **values)
     return message
 
-
-def argv_language(argv: Sequence[str]) -> str:
-    """The language a command line asks for with `--lang X` / `--lang=X` (the last one, as
-    argparse takes it), read before parsing so that parse errors are in it; English without.
-    An invalid value is argparse's to report (in English)."""
-    lang = "en"
-    for index, arg in enumerate(argv):
-        if arg == "--":
-            break
-        value = argv[index + 1] if arg == "--lang" and index + 1 < len(argv) else arg.removeprefix("--lang=")
-        if (arg == "--lang" or arg.startswith("--lang=")) and value in LANGUAGES:
-            lang = value
-    return lang

@@ -9,7 +9,7 @@ import socket
 from quizapp.cli.errors import UsageError
 
 
-def _port_free(host: str, port: int) -> str | None:
+def _port_free(host: str, port: int) -> UsageError | None:
     """Why `host:port` cannot be bound, or None; asked before textual-serve starts, whose
     own failure is a traceback."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -19,8 +19,8 @@ def _port_free(host: str, port: int) -> str | None:
             probe.bind((host, port))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            return f"port {port} is in use on {host}; pick another with --port"
-        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+            return UsageError(key="cli.error.port_in_use", port=port, host=host)
+        return UsageError(key="cli.error.cannot_listen", host=host, port=port, reason=exc.strerror or exc)
     return None
 
 
@@ -30,13 +30,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(key="cli.error.port_range", port=args.port)
     if args.no_token and not is_loopback(args.host):
-        raise UsageError(f"--no-token is only for a loopback address; {args.host} is reachable from other "
-                         "machines (use the printed URL with its token, or an SSH tunnel)")
+        raise UsageError(key="cli.error.no_token_not_loopback", host=args.host)
     problem = _port_free(args.host, args.port)
     if problem:
-        raise UsageError(problem)
-    command = app_command(args.db, args.lang, args.content or [])
-    QuizServer(command, args.host, args.port, None if args.no_token else new_token()).serve()
+        raise problem
+    # The served TUI gets --lang only if it was given: otherwise it follows Settings, as a
+    # terminal's does.
+    command = app_command(args.db, getattr(args, "given_lang", args.lang), args.content or [])
+    QuizServer(command, args.host, args.port, None if args.no_token else new_token(), lang=args.lang).serve()
     return 0
 
 

@@ -62,8 +62,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not source.is_file():
         raise UsageError(key="cli.error.file_not_found", path=source)
     if source.suffix.lower() in (".yaml", ".yml"):
-        return _import_deck(source, args.json, args.replace)
+        return _import_deck(source, args.json, args.replace, _translator(args))
     from quizapp.cli.db_cmds import db_path
+    from quizapp.cli.text_messages import localize_finding
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
     from quizapp.store.import_progress import publishing
@@ -81,13 +82,15 @@ def cmd_import(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(key="cli.error.cannot_read", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
+        t = _translator(args)
         for line in exc.errors[:-1]:
-            print(f"quizapp: {source}: {line}", file=sys.stderr)
-        raise UsageError(f"{source}: {exc.errors[-1]}" + ("" if len(exc.errors) == 1 else " (nothing imported)")) from None
+            print(t("cli.error_line", message=localize_finding(str(source), line, t.lang)), file=sys.stderr)
+        last = localize_finding(str(source), exc.errors[-1], t.lang)
+        raise UsageError(last if len(exc.errors) == 1 else t("cli.transfer.nothing_imported", message=last)) from None
     skew = clock_skew(checked)
     if skew is not None:
-        print(f"quizapp: {source}: note: this file was written by a clock {skew.days} day(s) ahead of this one; "
-              "its times are imported as written", file=sys.stderr)
+        t = _translator(args)
+        print(t("cli.error_line", message=t("cli.transfer.clock_ahead", path=source, days=skew.days)), file=sys.stderr)
     prepared = prepare(path)
     try:
         # Other quizapps' writes wait for this one transaction; their busy notice says how
@@ -98,7 +101,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     except OSError as exc:  # the file changed or vanished between the check and the write
         raise UsageError(key="cli.error.cannot_read_nothing_imported", path=source, reason=exc.strerror or exc) from exc
     except ImportFormatError as exc:
-        raise UsageError(f"{source}: {exc.errors[-1]} (the file changed while importing; nothing imported)") from None
+        t = _translator(args)
+        raise UsageError(t("cli.transfer.changed_while_importing",
+                           message=localize_finding(str(source), exc.errors[-1], t.lang))) from None
     finally:
         prepared.db.close()
     if args.json:
@@ -110,7 +115,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _translator(args: argparse.Namespace) -> Translator:
-    """The language of the text output: `--lang`, else English."""
+    """The language of the text output: `--lang`, else the stored one (cli/main.py sets it)."""
     from quizapp.i18n import Translator
 
     return Translator(getattr(args, "lang", None) or "en")
@@ -151,30 +156,33 @@ def _deck_collisions(result, target: Path) -> list[tuple[str, str]]:
     return [(item.id, taken[item.id]) for item in result.items if item.id in taken]
 
 
-def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> int:
+def _import_deck(source: Path, as_json: bool = False, replace: bool = False, t: Translator | None = None) -> int:
     """Validate a YAML deck and copy it into the user decks folder (loaded on every start).
 
     Refused: invalid items, ids that the built-in content or another deck already use,
     and — without --replace — a deck whose file name is already taken.
     """
     from quizapp.atomic import atomic_write
+    from quizapp.cli.text_messages import finding_text
     from quizapp.content.files import printable_path, usable_name
     from quizapp.content.loader import ContentError, load_file, read_deck_bytes
+    from quizapp.i18n import Translator
     from quizapp.paths import user_decks_dir
 
+    t = t or Translator("en")
+
     if not usable_name(source.name):
-        raise UsageError(f"{printable_path(source.name)}: the file name is not UTF-8 text or holds control "
-                         "characters; rename the file, then import it")
+        raise UsageError(key="cli.error.deck_bad_name", name=printable_path(source.name))
     decks = user_decks_dir()
     target = decks / source.name
     if target.exists() and not replace:
-        raise UsageError(f"a deck named {source.name} is already imported; add --replace to replace it")
+        raise UsageError(key="cli.error.deck_taken", name=source.name)
     # Read once: the bytes validated are the bytes installed, whatever happens to the file
     # meanwhile (a swap during validation must not install another deck).
     try:
         data = read_deck_bytes(source)
     except OSError as exc:
-        raise UsageError(f"cannot read {printable_path(source)}: {exc.strerror or exc}") from exc
+        raise UsageError(key="cli.error.cannot_read", path=printable_path(source), reason=exc.strerror or exc) from exc
     result = load_file(source, data=data)
     if not result.errors:
         result.errors.extend(ContentError(str(source), item_id, "id", f"already used by {owner}")
@@ -185,8 +193,8 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
                               "errors": [e.as_dict() for e in result.errors]}, ensure_ascii=False))
             return 1
         for error in result.errors:
-            print(f"error: {error}")
-        print(f"{source}: not imported ({len(result.errors)} error(s))")
+            print(t("cli.content.error", finding=finding_text(error, t.lang)))
+        print(t("cli.transfer.deck_not_imported", path=source, errors=len(result.errors)))
         return 1
     decks.mkdir(parents=True, exist_ok=True)
     with atomic_write(target, "wb") as fh:  # a copy appears whole or not at all
@@ -194,7 +202,7 @@ def _import_deck(source: Path, as_json: bool = False, replace: bool = False) -> 
     if as_json:
         print(json.dumps({"file": str(target), "kind": "deck", "ok": True, "qa": len(result.qa), "mcq": len(result.mcq)}))
     else:
-        print(f"{target}: {len(result.qa)} Q&A, {len(result.mcq)} MCQ added as a user deck")
+        print(t("cli.transfer.deck_added", path=target, qa=len(result.qa), mcq=len(result.mcq)))
     return 0
 
 

@@ -60,9 +60,11 @@ def app_command(db: str | None, lang: str | None, content: Sequence[str]) -> str
 class QuizServer(Server):
     """textual-serve's server with a token check on every request and our own page."""
 
-    def __init__(self, command: str, host: str, port: int, token: str | None, title: str = "quizapp") -> None:
+    def __init__(self, command: str, host: str, port: int, token: str | None, title: str = "quizapp",
+                 lang: str = "en") -> None:
         super().__init__(command, host=host, port=port, title=title, templates_path=TEMPLATES)
         self.token = token
+        self.lang = lang  # of the lines printed in the terminal
 
     @property
     def url(self) -> str:
@@ -98,8 +100,11 @@ class QuizServer(Server):
     def _listening(self, *_: object) -> None:
         # Called by aiohttp once the socket listens: a script (or a test) that waits for
         # this line can connect at once. One line with the address; the token is in it.
-        self.console.print(f"quizapp is served on {self.url}", highlight=False, soft_wrap=True)
-        self.console.print("Press Ctrl+C to stop.", highlight=False)
+        from quizapp.i18n import Translator
+
+        t = Translator(self.lang)
+        self.console.print(t("cli.serve.served_on", url=self.url), highlight=False, soft_wrap=True)
+        self.console.print(t("cli.serve.stop"), highlight=False)
 
     def serve(self, debug: bool = False) -> None:
         """textual-serve's `serve`, with the address printed once the port listens."""

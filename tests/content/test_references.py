@@ -60,7 +60,7 @@ def test_a_builtin_item_without_references_fails_the_check_with_a_located_error(
     assert data["without_references"] == 2
     located = [(e["file"], e["item"], e["field"]) for e in data["errors"]]
     assert located == [(str(deck), "b-qa-bare", "references"), (str(deck), "b-mcq-bare", "references")]
-    main(["content", "check"])
+    main(["--lang", "en", "content", "check"])
     human = capsys.readouterr().out
     assert f"{deck} [b-mcq-bare] references:" in human and "2 error(s)" in human
 

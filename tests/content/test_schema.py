@@ -153,7 +153,7 @@ def test_content_check_reports_user_deck_errors(tmp_path):
     data = json.loads(result.stdout)
     assert data["ok"] is False
     assert data["errors"][0]["item"] == "m1" and data["errors"][0]["field"] == "options"
-    human = _cli("content", "check", "--content", str(deck))
+    human = _cli("--lang", "en", "content", "check", "--content", str(deck))
     assert human.returncode == 1
     assert "bad.yaml" in human.stdout and "[m1]" in human.stdout and "options" in human.stdout
 
@@ -170,7 +170,7 @@ def test_content_list_has_each_bank_number_once():
 
 
 def test_missing_content_dir_is_usage_error(tmp_path):
-    result = _cli("content", "check", "--content", str(tmp_path / "nope"))
+    result = _cli("--lang", "en", "content", "check", "--content", str(tmp_path / "nope"))
     assert result.returncode == 2
     assert "not found" in result.stderr and "Traceback" not in result.stderr
 
@@ -196,7 +196,7 @@ def test_one_language_user_deck_is_a_note_not_an_error(tmp_path):
     assert {n["field"] for n in data["notes"]} == {"question", "options.0", "options.1", "options.2", "options.3",
                                                   "explanation"}
     assert all(n["item"] == "mine-1" and "(en)" in n["message"] for n in data["notes"])
-    human = _cli("content", "check", "--content", str(deck))
+    human = _cli("--lang", "en", "content", "check", "--content", str(deck))
     assert human.returncode == 0 and "note:" in human.stdout and "one language only" in human.stdout
 
 

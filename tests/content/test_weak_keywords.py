@@ -29,7 +29,7 @@ def check(capsys, tmp_path, *extra):
     folder = tmp_path / "deck"
     folder.mkdir(exist_ok=True)
     (folder / "mine.yaml").write_text(DECK, encoding="utf-8")
-    code = main(["content", "check", "--content", str(folder), *extra])
+    code = main(["--lang", "en", "content", "check", "--content", str(folder), *extra])
     return code, capsys.readouterr().out
 
 

@@ -117,7 +117,7 @@ def test_grade_by_seed_round_trips_with_drill(capsys):
     (("grade", "--type", "softmax", "--seed", "1", "--answer", "A=1", "--answer", "A=2"), "given twice"),
 ])
 def test_bad_usage_exits_2_with_one_line(capsys, argv, message):
-    code, _, err = run(capsys, *argv)
+    code, _, err = run(capsys, "--lang", "en", *argv)
     assert code == 2 and message in err and err.count("\n") == 1
 
 

@@ -73,7 +73,7 @@ def test_any_arguments_give_an_exit_status_never_a_traceback(capsys, args):
     ["drill", "--type", "shapes", "--param", "B=nan"],
 ])
 def test_huge_or_odd_inputs_are_one_line_exit_2(capsys, args):
-    assert main(args) == 2
+    assert main(["--lang", "en", *args]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and err.startswith("quizapp: ")
 

@@ -21,7 +21,9 @@ _DROP_ROOT = (
 
 
 def quizapp(*args: str, unprivileged: bool = False, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    command = [sys.executable, "-m", "quizapp", *args]
+    # In English, which these tests read (without --lang the CLI speaks the stored language,
+    # Chinese by default); a later --lang in `args` wins.
+    command = [sys.executable, "-m", "quizapp", "--lang", "en", *args]
     if unprivileged:
         command = [*_DROP_ROOT, *command]
     return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)

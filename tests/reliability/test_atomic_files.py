@@ -70,7 +70,7 @@ def test_export_under_a_one_block_file_size_limit_leaves_the_previous_file(db, t
     holder = sqlite3.connect(db)
     holder.execute("SELECT count(*) FROM items").fetchone()
     try:
-        proc = _spawn("--db", str(db), "export", "--format", fmt, "-o", str(out), limited=True)
+        proc = _spawn("--lang", "en", "--db", str(db), "export", "--format", fmt, "-o", str(out), limited=True)
         _, err = proc.communicate(timeout=120)
     finally:
         holder.close()

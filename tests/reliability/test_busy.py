@@ -130,7 +130,7 @@ def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tm
                            "-o", str(export)], capture_output=True).returncode == 0
     locker = hold_write_lock(db, 120)
     try:
-        proc = _cli(db, "import", str(export))
+        proc = _cli(db, "--lang", "en", "import", str(export))
         out, err = proc.communicate(timeout=60)
     finally:
         release(locker)

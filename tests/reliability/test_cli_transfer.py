@@ -48,7 +48,7 @@ def test_import_bad_rating_exit_2_located_and_database_unchanged(exported, tmp_p
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
     before = digest(db)
-    result = cli("--db", str(db), "import", str(bad))
+    result = cli("--lang", "en", "--db", str(db), "import", str(bad))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [f"quizapp: {bad}: items[0].reviews[0].rating: must be 1–4"]

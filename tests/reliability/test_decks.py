@@ -49,7 +49,7 @@ def test_alias_bomb_is_refused_by_content_check_without_expanding(tmp_path):
     deck.mkdir()
     (deck / "bomb.yaml").write_text(alias_bomb(), encoding="utf-8")
     assert (deck / "bomb.yaml").stat().st_size < 1200
-    result = subprocess.run([sys.executable, "-m", "quizapp", "content", "check", "--content", str(deck)],
+    result = subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "content", "check", "--content", str(deck)],
                             capture_output=True, text=True, timeout=120, preexec_fn=limited())
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
@@ -145,7 +145,7 @@ def test_importing_a_deck_with_a_taken_file_name_asks_for_replace(tmp_path, isol
     deck.write_text(mcq_deck("mine-1"), encoding="utf-8")
     assert quizapp("import", str(deck)).returncode == 0
     deck.write_text(mcq_deck("mine-1", "mine-2"), encoding="utf-8")
-    refused = quizapp("import", str(deck))
+    refused = quizapp("--lang", "en", "import", str(deck))
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
     assert refused.stderr.strip().splitlines() == [
         "quizapp: a deck named mine.yaml is already imported; add --replace to replace it"]

@@ -34,7 +34,7 @@ PER_ITEM = 100  # reviews per item in the generated files
 # said 276 MB for both files when that worker had grown (it is printed too, for the record).
 MEASURED = """
 import resource, runpy, sys
-sys.argv = ["quizapp", "--db", sys.argv[1], "import", sys.argv[2]]
+sys.argv = ["quizapp", "--lang", "en", "--db", sys.argv[1], "import", sys.argv[2]]
 code = 0
 try:
     runpy.run_module("quizapp", run_name="__main__", alter_sys=True)
@@ -130,7 +130,7 @@ def test_killed_mid_write_leaves_the_collection_as_it_was_and_others_hear_how_fa
     _, large, added = exports
     db = tmp_path / "target.db"
     db.write_bytes(synced_db.read_bytes())
-    proc = subprocess.Popen([sys.executable, "-m", "quizapp", "--db", str(db), "import", str(large)],
+    proc = subprocess.Popen([sys.executable, "-m", "quizapp", "--lang", "en", "--db", str(db), "import", str(large)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 300
@@ -165,6 +165,6 @@ def test_killed_mid_write_leaves_the_collection_as_it_was_and_others_hear_how_fa
     from quizapp.store.import_progress import importing
 
     assert importing(db) is None
-    again = quizapp("--db", str(db), "import", str(large))
+    again = quizapp("--lang", "en", "--db", str(db), "import", str(large))
     assert again.returncode == 0 and f"{added} reviews added" in again.stdout, again.stderr
     assert _reviews(db) == added and not Path(f"{db}.importing").exists()

@@ -30,7 +30,8 @@ def _digest(path: Path) -> str:
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", *args], capture_output=True, text=True,
+                          timeout=120)
 
 
 def test_upgrade_from_empty_matches_models(tmp_path):

@@ -32,7 +32,7 @@ def test_start_choices_match_the_app():
 def test_not_a_database_is_one_line_and_exit_2(tmp_path, capsys):
     bogus = tmp_path / "notes.db"
     bogus.write_text("these are my notes, not a database\n")
-    assert run_app(args(db=str(bogus))) == 2
+    assert run_app(args(db=str(bogus), lang="en")) == 2
     err = capsys.readouterr().err
     assert err.startswith("quizapp: ") and err.count("\n") == 1
     assert bogus.read_text() == "these are my notes, not a database\n"  # untouched
@@ -63,7 +63,7 @@ def test_cli_refuses_before_taking_the_terminal(tmp_path):
     bogus.write_bytes(b"\x00garbage" * 10)
     env = dict(os.environ, PYTHONPATH=str(REPO), QUIZAPP_DATA_DIR=str(tmp_path / "data"))
     result = subprocess.run(
-        [sys.executable, "-m", "quizapp", "--db", str(bogus)],
+        [sys.executable, "-m", "quizapp", "--lang", "en", "--db", str(bogus)],
         capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
     )
     assert result.returncode == 2

@@ -184,7 +184,7 @@ async def test_stats_json_and_text_count_cram_answers_apart(tmp_path, clock, cap
     assert main(["--db", str(db), "stats", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["cram_reviews"] == 2 and figures["reviews_total"] == 4
-    assert main(["--db", str(db), "stats"]) == 0
+    assert main(["--lang", "en", "--db", str(db), "stats"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert "cram: 2 answers (not in the reviews above)" in lines
     assert next(line for line in lines if line.startswith("all time:")).startswith("all time: 4 reviews,")

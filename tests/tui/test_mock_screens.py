@@ -692,6 +692,27 @@ async def test_setup_errors_and_plan_are_on_screen_at_80x24(db, clock, lang):
         assert not screen.query_one("#mock-setup-plan").display  # no blank rows above the error
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_setup_has_one_scroller_at_80x24(db, clock, lang):
+    """At 80×24 the page and the topic list both scrolled (English: two scrollbars, the list's
+    end under the fold). The page fits the screen; only the topic list scrolls, and all of it,
+    frame included, is on screen (issue 27)."""
+    from textual.widgets import SelectionList
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        await settle(pilot)
+        screen = app.screen
+        body = screen.query_one("#mock-setup-body")
+        assert body.max_scroll_y == 0, body.virtual_size
+        topics = screen.query_one(SelectionList)
+        assert screen.region.contains_region(topics.region) and topics.region.height >= 5
+        assert topics.max_scroll_y > 0  # the list scrolls its many topics itself
+        for selector in ("#mock-setup-plan", "#mock-setup-seed", "#mock-setup-weak", "#mock-setup-topics-hint"):
+            assert body.region.contains_region(screen.query_one(selector).region), selector
+
+
 async def test_setup_topics_and_seed_option(db, clock):
     from textual.widgets import Checkbox, SelectionList
 

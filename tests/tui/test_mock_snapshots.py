@@ -170,6 +170,16 @@ def test_mock_setup_80x24(snap_compare, app_for):
     assert snap_compare(app_for(), run_before=run_before, terminal_size=NARROW)
 
 
+def test_mock_setup_english_80x24(snap_compare, app_for):
+    """English at 80×24: one scroller (the topic list), the plan and the list's frame on screen."""
+
+    async def run_before(pilot: Pilot) -> None:
+        await open_setup(pilot)
+        await steady(pilot)
+
+    assert snap_compare(app_for(lang="en"), run_before=run_before, terminal_size=NARROW)
+
+
 def test_mock_qa_question_80x24(snap_compare, app_for, clock):
     async def run_before(pilot: Pilot) -> None:
         await start(pilot)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-URL = re.compile(r"served on (http://\S+)")
+URL = re.compile(r"(?:served on |服务地址：)(http://\S+)")
 
 
 def free_port() -> int:

@@ -61,8 +61,8 @@ def test_the_page_loads_nothing_from_outside_the_server(served):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "quizapp", "serve", *args], capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "serve", *args], capture_output=True,
+                          text=True, timeout=120)
 
 
 def test_no_token_on_a_non_loopback_address_is_refused_in_one_line():

@@ -282,7 +282,9 @@ class MockSetupScreen(BaseScreen):
             text, over = self.plan_text(result.config)
             plan.update(text)
             plan.set_class(over, "-over")
-        self.query_one("#mock-setup-errors", Static).update("\n".join(self.errors))
+        errors = self.query_one("#mock-setup-errors", Static)
+        errors.update("\n".join(self.errors))
+        errors.display = bool(self.errors)  # an empty line took a row from the topics at 80×24
 
     def _render_resume(self) -> None:
         line = ""
