@@ -171,7 +171,7 @@ def _open(path: Path) -> Iterator[tuple[IO[bytes], IO[bytes]]]:
         if magic.startswith(GZIP_MAGIC):
             stream = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
         elif magic == XZ_MAGIC:
-            stream = lzma.LZMAFile(raw, mode="rb")  # type: ignore[assignment]  # noqa: SIM115
+            stream = lzma.LZMAFile(raw, mode="rb")  # noqa: SIM115
         with stream:  # a GzipFile or LZMAFile leaves `raw` open: the outer `with` closes it
             try:
                 if stream.read(3) != _BOM:  # a UTF-8 byte-order mark (editors on Windows add one) is not JSON

@@ -187,7 +187,7 @@ def write_json(session: Session, path: Path, now: datetime | None = None, compre
         with atomic_write(path) as out:
             return stream_json(session, out, now)
     with atomic_write(path, "wb") as raw:
-        packed: IO[bytes] = (gzip.GzipFile("", "wb", GZIP_LEVEL, raw, mtime=0) if codec == "gz"
+        packed: gzip.GzipFile | lzma.LZMAFile = (gzip.GzipFile("", "wb", GZIP_LEVEL, raw, mtime=0) if codec == "gz"
                              else lzma.LZMAFile(raw, mode="wb", preset=XZ_PRESET))  # noqa: SIM115 - closed below
         with packed:
             out = io.TextIOWrapper(packed, encoding="utf-8")
