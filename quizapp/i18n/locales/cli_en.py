@@ -210,6 +210,7 @@ MESSAGES: dict[str, str] = {
     'cli.help.db.backup.command': 'write a backup copy beside the database',
     'cli.help.db.check.command': 'check the whole file for damage (read-only)',
     'cli.help.export.schema': 'print the JSON export format as JSON Schema',
+    'cli.help.export.format': 'json (compressed when FILE ends in .gz or .xz), json.gz, json.xz, csv or apkg',
     'cli.help.import.replace': 'replace an imported deck of the same file name',
     'cli.help.optimize.yes': 'save the fitted parameters (when they predict better)',
     'cli.help.optimize.reset': "go back to FSRS's default parameters",

@@ -200,6 +200,7 @@ MESSAGES: dict[str, str] = {
     'cli.help.db.backup.command': '在数据库旁写一份备份',
     'cli.help.db.check.command': '检查整个文件是否损坏（只读）',
     'cli.help.export.schema': '以 JSON Schema 输出 JSON 导出格式',
+    'cli.help.export.format': 'json（文件名以 .gz 或 .xz 结尾时压缩）、json.gz、json.xz、csv 或 apkg',
     'cli.help.import.replace': '替换已导入的同名卡组文件',
     'cli.help.optimize.yes': '保存拟合出的参数（在预测更准时）',
     'cli.help.optimize.reset': '恢复 FSRS 的默认参数',
