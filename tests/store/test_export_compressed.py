@@ -14,8 +14,6 @@ import pytest
 from sqlalchemy import func, select
 
 from quizapp.srs.bootstrap import prepare
-from quizapp.srs.clock import FixedClock
-from quizapp.srs.service import StudyService
 from quizapp.store.models import Card, Review
 from quizapp.store.transfer import (
     ImportFormatError,
@@ -25,16 +23,9 @@ from quizapp.store.transfer import (
     parse_export,
     write_json,
 )
+from tests.store.test_transfer import _answered  # one answered collection, as the JSON tests use
 
 OPENERS = {"gz": gzip.open, "xz": lzma.open}
-
-
-def _answered(tmp_path, name):
-    prepared = prepare(tmp_path / name)
-    service = StudyService(prepared.db, FixedClock())
-    card = service.next_card("qa")
-    service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
-    return prepared.db, card.card.item_id
 
 
 def test_compression_follows_the_name():
