@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.reliability.conftest import quizapp
-from tests.tui.conftest import press, settle
+from tests.tui.conftest import palette_hits, press, settle
 
 CLICK = "[@click=app.quit]X[/]"
 LINK = "[link=https://evil.example]Y[/link]"
@@ -130,8 +130,7 @@ async def test_browse_and_palette_show_items_literally(evil_deck, tmp_path):
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Choice")
-        for _ in range(20):  # the palette searches in its own workers; give it time to draw
-            await pilot.pause(0.05)
+        await palette_hits(pilot)  # the palette's own workers searched and drew the evil items
         assert app.is_running
 
 

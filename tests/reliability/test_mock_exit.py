@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from quizapp.tui.screens.mock_quit import MockPhase
 from tests.reliability.test_busy import hold_write_lock, release
 from tests.tui.conftest import SIZE, make_db, press, settle
 from tests.tui.test_sigkill import child_env, read_until_quiet
@@ -130,11 +131,18 @@ def test_a_scored_answer_survives_a_signal(tmp_path, clock, signum):
     assert LEAVE_ALT_SCREEN in out and MOUSE_OFF in out, out[-400:]
 
 
+async def until(pilot, condition, what: str) -> None:
+    end = time.monotonic() + 60
+    while not condition():
+        assert pilot.app.is_running and time.monotonic() < end, f"never reached: {what}"
+        await pilot.pause()
+
+
 async def notice(pilot, text: str) -> None:
     end = time.monotonic() + 60
     while not any(text in str(n.message) for n in pilot.app._notifications):
         assert pilot.app.is_running and time.monotonic() < end, f"no notice {text!r}"
-        await pilot.pause(0.05)
+        await pilot.pause()
 
 
 @pytest.fixture
@@ -161,14 +169,14 @@ async def test_ctrl_q_while_the_answer_waits_for_a_busy_database_keeps_it(tmp_pa
 
         while not isinstance(app.focused, TextArea):  # the answer field, mounted and focused
             assert time.monotonic() < end, "no answer field"
-            await pilot.pause(0.05)
+            await pilot.pause()
         await settle(pilot)
         locker = hold_write_lock(db, 120)
         try:
             app.screen.pane.query_one("TextArea").insert(TYPED)
             clock.advance(seconds=40)  # the time spent typing
             await pilot.press("ctrl+s")
-            await pilot.pause(0.1)
+            await until(pilot, lambda: app.screen.phase == MockPhase.REVIEW, "the key-point review")
             await pilot.press("enter")
             await notice(pilot, "busy")
             await pilot.press("ctrl+q")
@@ -178,7 +186,7 @@ async def test_ctrl_q_while_the_answer_waits_for_a_busy_database_keeps_it(tmp_pa
             release(locker)
             end = time.monotonic() + 60
             while app.is_running and time.monotonic() < end:
-                await pilot.pause(0.1)
+                await pilot.pause()
             assert locker.wait(timeout=30) == 0
         finally:
             locker.kill()

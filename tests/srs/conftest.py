@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -15,6 +13,7 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockService
 from quizapp.srs.service import StudyService
+from tests.db_cache import prepared_database
 
 TEST_CONTENT = Path(__file__).parent / "content"
 
@@ -36,28 +35,13 @@ def db_path(tmp_path) -> Path:
     return tmp_path / "quizapp.db"
 
 
-# Databases prepared (migrated to head, the test deck synced) in this process, by the content
-# files and clock they were made from: each test gets a copy, and its own prepare() finds
-# the deck already synced, instead of migrating and syncing again (~0.25 s CPU a test).
-_PREPARED: dict[tuple[object, ...], Path] = {}
-_PREPARED_DIR = tempfile.TemporaryDirectory(prefix="quizapp-srs-dbs-")
-
-
 def _prepared_copy(db_path: Path, clock: FixedClock) -> None:
-    from quizapp.content.files import content_files
-
-    files = tuple((str(file), file.stat().st_size, file.stat().st_mtime_ns)
-                  for directory, _ in bootstrap.content_directories() if directory.is_dir()
-                  for file in content_files(directory))
-    key = (clock.now().isoformat(), files)
-    if key not in _PREPARED:
-        template = Path(_PREPARED_DIR.name) / f"{len(_PREPARED)}.db"
-        made = bootstrap.prepare(template, clock=clock)
+    def build(target: Path) -> None:
+        made = bootstrap.prepare(target, clock=clock)
         assert made.content.ok, made.content.errors
         made.db.close()
-        assert not Path(f"{template}-wal").exists()  # closed cleanly: the file is the whole database
-        _PREPARED[key] = template
-    shutil.copyfile(_PREPARED[key], db_path)
+
+    prepared_database(db_path, ("srs", clock.now().isoformat()), build)
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import shutil
-import tempfile
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +16,8 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
+
+from tests.db_cache import prepared_database
 
 FIXTURE_CONTENT = Path(__file__).parent / "fixtures" / "content"
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
@@ -38,44 +38,21 @@ def clock():
     return FixedClock(current=START)
 
 
-# Databases make_db built in this process, by what they were built from: the same content
-# files, clock and settings give a byte-identical file, so it is copied instead of being
-# migrated and synced again (~0.25 s CPU a test).
-_MADE: dict[tuple[Any, ...], Path] = {}
-_MADE_DIR = tempfile.TemporaryDirectory(prefix="quizapp-tui-dbs-")
-
-
-def _made_from(clock: Any, settings: dict[str, Any]) -> tuple[Any, ...]:
-    from quizapp.content.files import content_files
-    from quizapp.srs.bootstrap import content_directories
-
-    files = []
-    for directory, origin in content_directories():
-        for file in (content_files(directory) if directory.is_dir() else []):
-            stat = file.stat()
-            files.append((origin, str(file), stat.st_size, stat.st_mtime_ns))
-    return clock.now().isoformat(), repr(sorted(settings.items())), tuple(files)
-
-
 def make_db(path: Path, clock: Any, **settings: Any) -> Path:
     """Create the database with deterministic settings (no fuzz) plus any overrides."""
-    from quizapp.srs.bootstrap import prepare
-    from quizapp.srs.service import StudyService
 
-    key = _made_from(clock, settings)
-    if key in _MADE:
-        shutil.copyfile(_MADE[key], path)
-        return path
-    prepared = prepare(path, clock=clock)
-    try:
-        service = StudyService(prepared.db, clock)
-        service.save_settings(service.settings().model_copy(update={"fuzz": False, **settings}))
-    finally:
-        prepared.db.close()
-    if not Path(f"{path}-wal").exists():  # closed cleanly: the file alone is the database
-        _MADE[key] = Path(_MADE_DIR.name) / f"{len(_MADE)}.db"
-        shutil.copyfile(path, _MADE[key])
-    return path
+    def build(target: Path) -> None:
+        from quizapp.srs.bootstrap import prepare
+        from quizapp.srs.service import StudyService
+
+        prepared = prepare(target, clock=clock)
+        try:
+            service = StudyService(prepared.db, clock)
+            service.save_settings(service.settings().model_copy(update={"fuzz": False, **settings}))
+        finally:
+            prepared.db.close()
+
+    return prepared_database(path, ("tui", clock.now().isoformat(), repr(sorted(settings.items()))), build)
 
 
 @pytest.fixture

@@ -416,9 +416,9 @@ async def test_command_palette_typed_into_while_the_database_opens_finds_items(d
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)  # Home's figures; the service is not open
         await pilot.press("ctrl+p")
-        for key in "Q24":
+        for key in "Q24":  # one key at a time, each starting (and cancelling) a search
             await pilot.press(key)
-            await pilot.pause(0.05)
+            await pilot.pause()
         gate.set()
         await palette_hits(pilot)
         await press(pilot, "enter")
