@@ -521,5 +521,8 @@ class SettingsScreen(BaseScreen):
                 picked = choice.value
                 choice.set_options(self._choices(name))
                 choice.value = picked
+                # A Select redraws its label only when its value changes: the first option
+                # (`ui`, `on`) kept its old language's label on screen.
+                choice.mutate_reactive(Select.value)
             if self.errors:
                 self.read_form()
