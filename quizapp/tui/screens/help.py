@@ -8,7 +8,6 @@ descriptions the Footer shows. A key that exists but does nothing at the moment 
 from __future__ import annotations
 
 import re
-
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
