@@ -206,3 +206,20 @@ async def test_n_in_browse_adds_a_card_and_space_studies_the_one_shown(db, clock
         assert isinstance(app.screen, BrowseScreen)
         await press(pilot, "space")
         assert type(app.screen).__name__ == "StudyScreen"
+
+
+async def test_a_new_query_typed_in_the_list_in_a_burst_arrives_whole(db, clock):
+    # In tmux at 80×24 "softmax" typed fast with the list focused left the search as "x":
+    # every letter of the burst reached the list before the focus moved, and each one
+    # started the query afresh (found on the tour of issue 27).
+    from tests.tui.test_key_bursts import burst
+
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        field = app.screen.query_one(Input)
+        await press(pilot, *"atten", "down")
+        assert isinstance(app.focused, DataTable)
+        await burst(pilot, list("softmax"))
+        assert field.value == "softmax" and app.focused is field
+        assert all(not r.suspended for r in app.screen.results)

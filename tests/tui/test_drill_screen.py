@@ -738,3 +738,22 @@ async def test_submitting_says_checking_at_once_while_the_answer_is_stored(db, c
         gate.set()
         await settle(pilot)
         assert graded(app) and "Checking" not in result_text(screen)
+
+
+async def test_a_long_type_title_wraps_under_itself_not_under_the_ids(db, clock):
+    # At 80×24 "Attention FLOPs and memory (and FlashAttention)" went on at the left edge,
+    # under the type ids (found on the 80×24 tour of issue 27).
+    from rich.console import Console
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = await open_picker(pilot)
+        options = picker.query_one("#drill-types", OptionList)
+        prompt = options.get_option("attention_cost").prompt
+        console = Console(width=60, color_system=None, record=True)
+        console.print(prompt)
+        lines = console.export_text().rstrip("\n").split("\n")
+        assert len(lines) == 2, lines
+        assert lines[0].startswith("attention_cost ")
+        column = lines[0].index("Attention")
+        assert lines[1][:column].strip() == "" and lines[1][column:].strip(), lines

@@ -490,6 +490,11 @@ async def test_leaving_settings_with_unsaved_changes_asks_first(db, clock):
     assert stored_settings(db, clock).new_per_day == 20
 
 
+def shown_choice(select: Select) -> str:
+    """The label a Select shows now (not its options)."""
+    return str(select.query_one("SelectCurrent #label", Static).render()).strip()
+
+
 async def test_language_switch_applies_at_once_and_persists(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -506,6 +511,11 @@ async def test_language_switch_applies_at_once_and_persists(db, clock):
         # …values too: the material's choice is named in the new language (issue 27 item 10)
         material = app.screen.query_one("#field-material", Select)
         assert material.value == "ui" and dict((v, k) for k, v in material._options)["ui"] == "Interface language"
+        # …and shown so: a choice whose value did not change kept its old label on screen
+        # (a Select redraws its label only when its value changes; the 80×24 tour of issue 27).
+        assert shown_choice(app.screen.query_one("#field-material", Select)) == "Interface language"
+        fuzz = app.screen.query_one("#field-fuzz", Select)
+        assert shown_choice(fuzz) == ("on" if fuzz.value else "off")
         assert "Save" in footer_text(app)
         await press(pilot, "escape")
         # ...and so did Home underneath it.

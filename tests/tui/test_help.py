@@ -116,3 +116,43 @@ async def test_mock_help_lists_submit_before_the_text_fields_editing_keys(db, cl
         submit = next(i for i, rows in enumerate(descriptions) if "Submit" in rows)
         editing = next(i for i, rows in enumerate(descriptions) if "Cut" in rows)
         assert submit < editing
+
+
+async def test_help_lists_a_key_shown_as_part_of_another_once():
+    # `j/k Scroll` and then `k Scroll up` (MCQ), `1–5 Tick point` and then `2 Tick point`…
+    # (mock key points): a hidden key that a row's `j/k` or `1–5` already names is not a row
+    # of its own (found on the 80×24 tour of issue 27).
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.screen import Screen
+
+    from quizapp.tui.i18n import Translator
+    from quizapp.tui.screens.help import binding_groups
+
+    class Keys(Screen):
+        BINDINGS = [
+            Binding("j", "down", "Scroll", key_display="j/k", id="t.down"),
+            Binding("k", "up", "Scroll up", show=False, id="t.up"),
+            Binding("1", "tick(0)", "Tick", key_display="1–3", id="t.tick"),
+            Binding("2", "tick(1)", "Tick", show=False, id="t.tick2"),
+            Binding("3", "tick(2)", "Tick", show=False, id="t.tick3"),
+            Binding("4", "tick(3)", "Tick", show=False, id="t.tick4"),
+            Binding("u", "undo", "Undo", show=False, id="t.undo"),
+        ]
+
+        def action_down(self) -> None: ...
+        def action_up(self) -> None: ...
+        def action_tick(self, n: int) -> None: ...
+        def action_undo(self) -> None: ...
+
+    class One(App):
+        def on_mount(self) -> None:
+            self.push_screen(Keys())
+
+    app = One()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        rows = [row for group in binding_groups(app.screen, app, Translator("en")) for row in group.rows
+                if row.description in {"Scroll", "Scroll up", "Tick", "Undo"}]
+        keys = [row.keys for row in rows]
+        assert keys == ["j/k", "1–3", "u"], keys  # `4` of a 1–3 list is the same "Tick": no row

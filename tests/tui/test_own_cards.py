@@ -76,6 +76,21 @@ async def test_textarea_form_left_unchanged_cancels(db, clock, no_editor):
     assert deck_entries() == []
 
 
+async def test_textarea_form_esc_cancels_as_its_footer_says(db, clock, no_editor):
+    # The footer says `esc Cancel`, but the TextArea (tab indents) took Esc to move the focus
+    # on, to itself: the form could not be left with Esc (found on the 80×24 tour of issue 27).
+    app = make_app(db_path=db, clock=clock, lang="en", start="study")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CardEditorScreen))
+        assert isinstance(app.focused, TextArea)
+        await pilot.press("x", "escape")
+        await until(pilot, lambda: not isinstance(app.screen, CardEditorScreen))
+        await settle(pilot)
+    assert deck_entries() == []
+
+
 async def test_e_on_a_built_in_card_in_the_editor_makes_your_variant(db, clock, tmp_path, monkeypatch):
     """The terminal path: the app suspends and the fake editor (a real program) edits the form."""
     app = make_app(db_path=db, clock=clock, lang="en", start="study")

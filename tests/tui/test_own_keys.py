@@ -134,3 +134,30 @@ def test_settings_keys_section_snapshot(snap_compare, tmp_path, clock, size):
         await pilot.pause()
 
     assert snap_compare(app, run_before=open_keys, terminal_size=size)
+
+
+async def test_settings_keys_columns_line_up_whatever_the_key_names_length(tmp_path, clock):
+    # `question_mark` (13 letters) overran a 10-wide key column, and its row's description
+    # stood two columns right of the others (found on the 80×24 tour of issue 27).
+    from textual.widgets import OptionList
+
+    db = make_db(tmp_path / "k.db", clock)
+    app = make_app(db_path=db, clock=clock, lang="en", start="settings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        listing = screen.query_one("#keys-list", OptionList)
+        columns = {}
+        for row in screen.bindings:
+            keys = screen.keys_draft.get(row.binding_id, row.default)
+            keys = keys if len(keys) <= 14 else keys[:13] + "…"  # a long list is cut
+            columns[row.binding_id] = _description_column(str(listing.get_option(row.binding_id).prompt),
+                                                          row.binding_id, keys)
+        assert "app.help" in columns and "study.undo" in columns
+        assert len(set(columns.values())) == 1, columns
+
+
+def _description_column(prompt: str, binding_id: str, keys: str) -> int:
+    """Where a keys-list row's description starts: after its id, its key and their padding."""
+    after_key = prompt.index(keys, len(binding_id)) + len(keys)
+    return after_key + len(prompt[after_key:]) - len(prompt[after_key:].lstrip(" "))

@@ -86,3 +86,18 @@ async def test_home_shows_days_left_and_readiness(tmp_path, clock):
         # The whole menu is on screen at 80×24, Settings included.
         menu = app.screen.query_one("#home-menu")
         assert menu.region.bottom <= 23 and menu.max_scroll_y == 0
+
+
+async def test_the_calendars_weekdays_are_in_the_ui_language(db, clock):
+    # The zh calendar labelled its rows M, W, F, S (found on the 80×24 tour of issue 27).
+    from rich.cells import cell_len
+
+    for lang, labels in (("zh", ["一", "三", "五", "日"]), ("en", ["M", "W", "F", "S"])):
+        app = make_app(db_path=db, clock=clock, lang=lang, start="stats")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            rows = str(app.screen.query_one("#stats-heatmap", Static).render()).split("\n")[1:8]
+            assert [row[:1] for row in rows[::2]] == labels, rows
+            # The days start in one column whatever the label's width (一 takes two cells).
+            starts = {cell_len(row[: min(i for i in (row.find("·"), row.find("■")) if i >= 0)]) for row in rows}
+            assert starts == {3}, rows

@@ -149,7 +149,7 @@ MESSAGES: dict[str, str] = {
     "engine.rmsnorm.y": "RMSNorm: y = γ⊙x/RMS = {y} (x is not centred: no mean is subtracted)",
     "engine.rmsnorm.layernorm": "LayerNorm: μ = {mu}, σ² = {var}, √(σ² + {eps}) {sigma} → γ⊙(x − μ)/σ = {y}",
     "engine.rmsnorm.why": "RMSNorm drops the mean (and β): one statistic instead of two, and in practice as good — T5 and LLaMA use it.",
-    "engine.residual_gradient.prompt": "A stack of {n} blocks with local derivatives a = {a} (∂f_i/∂y_{{i−1}}). Find the gradient ∂y/∂x through the stack without residual connections (y_i = f_i(y_{{i−1}})) and with them (y_i = y_{{i−1}} + f_i(y_{{i−1}})). {rule}",
+    "engine.residual_gradient.prompt": "A stack of {n} blocks with local derivatives a = {a} (∂fᵢ/∂yᵢ₋₁). Find the gradient ∂y/∂x through the stack without residual connections (yᵢ = fᵢ(yᵢ₋₁)) and with them (yᵢ = yᵢ₋₁ + fᵢ(yᵢ₋₁)). {rule}",
     "engine.residual_gradient.plain": "Without residuals the chain rule multiplies the local derivatives: {terms} {value}",
     "engine.residual_gradient.residual": "With residuals each block contributes 1 + a_i (the identity path plus the block): {terms} {value}",
     "engine.residual_gradient.why": "Π a_i shrinks (or blows up) geometrically with depth; Π(1 + a_i) keeps the identity path's gradient 1 through every block, which is why deep Transformers train.",

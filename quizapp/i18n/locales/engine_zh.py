@@ -148,7 +148,7 @@ MESSAGES: dict[str, str] = {
     "engine.rmsnorm.y": "RMSNorm：y = γ⊙x/RMS = {y}（x 不减均值）",
     "engine.rmsnorm.layernorm": "LayerNorm：μ = {mu}，σ² = {var}，√(σ² + {eps}) {sigma} → γ⊙(x − μ)/σ = {y}",
     "engine.rmsnorm.why": "RMSNorm 去掉了均值（和 β）：只算一个统计量，效果相当——T5、LLaMA 都用它。",
-    "engine.residual_gradient.prompt": "{n} 个块串联，各块的局部导数 a = {a}（∂f_i/∂y_{{i−1}}）。分别求没有残差连接（y_i = f_i(y_{{i−1}})）和有残差连接（y_i = y_{{i−1}} + f_i(y_{{i−1}})）时的梯度 ∂y/∂x。{rule}",
+    "engine.residual_gradient.prompt": "{n} 个块串联，各块的局部导数 a = {a}（∂fᵢ/∂yᵢ₋₁）。分别求没有残差连接（yᵢ = fᵢ(yᵢ₋₁)）和有残差连接（yᵢ = yᵢ₋₁ + fᵢ(yᵢ₋₁)）时的梯度 ∂y/∂x。{rule}",
     "engine.residual_gradient.plain": "没有残差：链式法则把局部导数连乘：{terms} {value}",
     "engine.residual_gradient.residual": "有残差：每块贡献 1 + a_i（恒等路径加上该块）：{terms} {value}",
     "engine.residual_gradient.why": "Π a_i 随深度按几何级数缩小（或爆炸）；Π(1 + a_i) 让恒等路径的梯度 1 穿过每一块，所以深层 Transformer 训得动。",

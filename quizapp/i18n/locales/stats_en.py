@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "stats.col.recent": "30 days",
     "stats.forecast_line": "Today {today} (overdue included) · 7 days {week} · 30 days {month} · busiest day {peak} · to {last}",
     "stats.month_label": "{m}",
+    "stats.weekday_initials": "MTWTFSS",  # Monday first; the calendar labels rows 1, 3, 5, 7
     "stats.heatmap_line": "{reviews} review(s) on {days} day(s) · streak {streak} day(s)",
     "stats.mocks_line": "{n} finished · latest scores {recent} (last on {date})",
     "stats.mocks_none": "No finished mock interview yet (i on Home).",

@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
     "stats.col.recent": "近 30 天",
     "stats.forecast_line": "今天 {today}（含逾期）· 7 天 {week} · 30 天 {month} · 最多的一天 {peak} · 至 {last}",
     "stats.month_label": "{m}月",
+    "stats.weekday_initials": "一二三四五六日",  # Monday first; the calendar labels rows 1, 3, 5, 7
     "stats.heatmap_line": "{days} 天里复习 {reviews} 次 · 连续 {streak} 天",
     "stats.mocks_line": "已完成 {n} 次 · 最近得分 {recent}（最后一次 {date}）",
     "stats.mocks_none": "还没有完成的模拟面试（主页按 i）。",

@@ -59,6 +59,11 @@ class ResultsTable(DataTable):
             event.stop()
             event.prevent_default()
             search = self.screen.query_one("#browse-input", Input)
+            if self.screen.focused is search:
+                # A later key of the same burst (tmux, a fast typist): it reached the list
+                # before the focus moved, and belongs after the letters already sent.
+                search.insert_text_at_cursor(event.character)
+                return
             self.screen.set_focus(search)
             search.value = event.character  # a new query, as `/` and a key would start it
             search.cursor_position = len(search.value)

@@ -48,7 +48,8 @@ class CardEditorScreen(BaseModal[QAItem | None]):
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True, id="card_editor.save"),
-        Binding("escape", "cancel", "Cancel", id="card_editor.cancel"),
+        # priority: the TextArea (tab indents) takes Esc to move the focus on, to itself.
+        Binding("escape", "cancel", "Cancel", priority=True, id="card_editor.cancel"),
     ]
 
     def __init__(self, plan: Plan, note_key: str | None = None) -> None:

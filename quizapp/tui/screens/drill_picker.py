@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -31,6 +32,25 @@ def drill_types() -> list:
     from quizapp import engine
 
     return list(engine.list_types())
+
+
+class TypeRow:
+    """One type of the list: its id, then its title, which wraps under itself (a title too
+    long for 80 columns went on under the ids: `FlashAttention)` under `attention_cost`).
+    As text (`str`), the id padded to `width` and the title, as one line."""
+
+    def __init__(self, type_id: str, title: str, width: int) -> None:
+        self.type_id, self.title, self.width = type_id, title, width
+
+    def __str__(self) -> str:
+        return self.type_id.ljust(self.width) + self.title
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        row = Table.grid()
+        row.add_column(width=self.width, no_wrap=True, style="dim")
+        row.add_column(ratio=1)
+        row.add_row(self.type_id, self.title)
+        yield row
 
 
 class TypeList(OptionList):
@@ -133,9 +153,7 @@ class DrillPickerScreen(BaseScreen):
         infos = drill_types()
         width = max(len(info.id) for info in infos) + 2
         for info in infos:
-            line = Text(info.id.ljust(width), style="dim")
-            line.append(info.title(self.quiz_app.tr.lang), style="")
-            types.add_option(Option(line, id=info.id))
+            types.add_option(Option(TypeRow(info.id, info.title(self.quiz_app.tr.lang), width), id=info.id))
         types.highlighted = highlighted if highlighted is not None else 1
 
     def _render_difficulty(self) -> None:

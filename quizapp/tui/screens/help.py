@@ -7,6 +7,7 @@ descriptions the Footer shows. A key that exists but does nothing at the moment 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -53,6 +54,32 @@ def widget_description(binding: Binding, tr: Translator) -> str:
     return binding.description or action.replace("_", " ")
 
 
+@dataclass(frozen=True)
+class _Named:
+    keys: frozenset[str]
+    descriptions: frozenset[str]
+
+
+def _named_by_others(groups: Any, app: App[Any]) -> _Named:
+    """The keys a row's shown form names besides its own (`j/k`: k; `1–5`: 2–5), and those
+    rows' descriptions: a hidden binding among them is not a row of its own in the help
+    (`j/k Scroll` was followed by `k Scroll up`, `1–5 Tick point` by `2 Tick point`…)."""
+    keys: set[str] = set()
+    descriptions: set[str] = set()
+    for entries in groups:
+        for binding, _ in entries:
+            shown = binding.key_display or ""
+            if "/" in shown:
+                names = set(shown.split("/"))
+            elif (span := re.fullmatch(r"(\d)–(\d)", shown)) is not None:
+                names = {str(n) for n in range(int(span[1]), int(span[2]) + 1)}
+            else:
+                continue
+            keys |= names - {binding.key}
+            descriptions.add(binding.description)
+    return _Named(frozenset(keys), frozenset(descriptions))
+
+
 def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[HelpGroup]:
     """The screen's active bindings, grouped by who owns them, keys of one action merged."""
     from textual.screen import Screen as ScreenClass
@@ -77,8 +104,12 @@ def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[H
         else:
             scope = "widget"
         rows = []
+        named = _named_by_others(by_action.values(), app)
         for entries in by_action.values():
             binding, _ = entries[0]
+            if all(not b.show and (b.key in named.keys or b.description in named.descriptions)
+                   for b, _ in entries):
+                continue  # already a row's `j/k` or `1–5`
             keys = " ".join(dict.fromkeys(app.get_key_display(b) for b, _ in entries))
             # Bindings with an id are ours and already translated; the rest are Textual's.
             description = binding.description if binding.id else widget_description(binding, tr)

@@ -87,6 +87,9 @@ def field_bounds(field: str) -> tuple[float | None, float | None]:
     return low, high
 
 
+KEY_COLUMN = 14  # `question_mark`, `n,escape,enter`: the longest single keys and lists
+
+
 class SettingsScreen(BaseScreen):
     CSS_PATH = "settings.tcss"
     BINDINGS = [
@@ -398,11 +401,19 @@ class SettingsScreen(BaseScreen):
         highlighted = listing.highlighted
         listing.clear_options()
         tr = self.quiz_app.tr
+        # Columns in line: a fixed 10 for the key let `question_mark` push its row's text
+        # out of line (found on the 80×24 tour of issue 27). A longer key list than
+        # KEY_COLUMN is cut with …; Enter on it shows it whole in the field below.
+        id_width = max((len(row.binding_id) for row in self.bindings), default=0)
+        key_width = min(KEY_COLUMN, max((len(self.keys_draft.get(row.binding_id, row.default))
+                                         for row in self.bindings), default=0))
         for row in self.bindings:
             keys = self.keys_draft.get(row.binding_id, row.default)
+            if len(keys) > key_width:
+                keys = keys[: key_width - 1] + "…"
             described = tr(f"binding.{row.binding_id}") if tr.has(f"binding.{row.binding_id}") else row.description
-            prompt = Text.assemble((f"{row.binding_id:<20}", "bold" if row.binding_id in self.keys_draft else ""),
-                                   (f" {keys:<10} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
+            prompt = Text.assemble((f"{row.binding_id:<{id_width}}", "bold" if row.binding_id in self.keys_draft else ""),
+                                   (f" {keys:<{key_width}} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
                                    f" {described}", (f"  {', '.join(row.screens)}", "dim"),
                                    no_wrap=True, overflow="ellipsis")
             listing.add_option(Option(prompt, id=row.binding_id))
@@ -510,5 +521,8 @@ class SettingsScreen(BaseScreen):
                 picked = choice.value
                 choice.set_options(self._choices(name))
                 choice.value = picked
+                # A Select redraws its label only when its value changes: the first option
+                # (`ui`, `on`) kept its old language's label on screen.
+                choice.mutate_reactive(Select.value)
             if self.errors:
                 self.read_form()

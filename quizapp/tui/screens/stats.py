@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -51,9 +52,10 @@ def bar(value: float | None, width: int = BAR) -> Text:
     return Text.assemble(("█" * filled, style), ("░" * (width - filled), "dim"))
 
 
-def heatmap_text(days: list[tuple[date, int]], weeks: int, month_label: str) -> Text:
+def heatmap_text(days: list[tuple[date, int]], weeks: int, month_label: str, weekdays: str = "MTWTFSS") -> Text:
     """Anki's calendar: one column per week (oldest left), Monday at the top, a square per
-    day shaded by its number of reviews (quartiles of the busy days)."""
+    day shaded by its number of reviews (quartiles of the busy days). `weekdays`: the seven
+    days' initials in the UI language, Monday first (every other one labels its row)."""
     if not days:
         return Text("")
     last = days[-1][0]
@@ -76,7 +78,8 @@ def heatmap_text(days: list[tuple[date, int]], weeks: int, month_label: str) -> 
                 header[week : week + len(label)] = list(label)
     text.append("   " + "".join(header[:weeks]) + "\n", style="dim")
     for weekday in range(7):
-        text.append(("M", " ", "W", " ", "F", " ", "S")[weekday].ljust(3), style="dim")
+        label = weekdays[weekday] if weekday % 2 == 0 else ""
+        text.append(label + " " * (3 - cell_len(label)), style="dim")  # 一 is two cells wide
         for week in range(weeks):
             day = first + timedelta(weeks=week, days=weekday)
             if day > last:
@@ -182,7 +185,7 @@ class StatsScreen(BaseScreen):
                         peak=max(counts), last=stats.forecast[-1][0].isoformat()))
         )
         weeks = 53 if self.size.width >= 64 else max(8, self.size.width - 12)
-        heat = heatmap_text(stats.heatmap, weeks, self.t("stats.month_label"))
+        heat = heatmap_text(stats.heatmap, weeks, self.t("stats.month_label"), self.t("stats.weekday_initials"))
         year = [n for _, n in stats.heatmap]
         active = sum(1 for n in year if n)
         heat.append(self.t("stats.heatmap_line", reviews=sum(year), days=active, streak=stats.streak))
