@@ -123,7 +123,6 @@ async def test_stats_at_80x24_shows_long_topic_and_skill_names_whole(db, clock):
     """"Efficient attention" and "Positional encoding" were cut to 18 columns; the long
     drill titles to 22. Each name is on screen whole (wrapped on words if need be)."""
     from quizapp.engine.registry import list_types
-
     from quizapp.i18n import Translator
 
     titles = {info.id: info for info in list_types()}
