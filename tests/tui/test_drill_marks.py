@@ -80,7 +80,8 @@ async def test_carried_cells_have_their_own_mark_and_the_true_value_one_key_away
             assert "All correct" not in shown and "carried" in shown
             # The carried part in points, as the CLI says it (not "of which 11% carried").
             assert re.search(r"\d+(\.\d)? of the \d+(\.\d)? points come from ↳ carried cells", shown), shown
-        assert "v" in footer_keys(app)
+        # One key away: `v`, named under the result (off the keys' line so that it fits 80).
+        assert "v true values" in result_text(screen)
         await press(pilot, "v")
         truth = str(screen.sheet.query_one(".sheet-truth").render())
         assert "True O" in truth

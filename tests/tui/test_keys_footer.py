@@ -3,6 +3,7 @@ greyed out when they do nothing, and clickable."""
 
 from __future__ import annotations
 
+import pytest
 from rich.cells import cell_len
 
 from quizapp.tui.app import make_app
@@ -61,7 +62,7 @@ async def test_keys_that_do_nothing_now_are_dimmed(db, clock):
         assert any(span.style.dim for span in first_key if hasattr(span.style, "dim"))
 
 
-async def test_at_80_columns_a_line_that_does_not_fit_loses_whole_keys_never_quit(db, clock):
+async def test_a_line_that_does_not_fit_loses_whole_keys_never_quit(db, clock):
     from tests.tui.test_drill_screen import open_drill
 
     app = make_app(db_path=db, clock=clock, lang="en")
@@ -73,13 +74,15 @@ async def test_at_80_columns_a_line_that_does_not_fit_loses_whole_keys_never_qui
         await open_drill(pilot, type="softmax", seed=3, difficulty=3)
         await pilot.press("escape", "w")  # given up: the graded drill has the most keys
         await settle(pilot)
+        await pilot.resize_terminal(60, 24)  # at 80 every key fits (the test below)
+        await settle(pilot)
         footer = app.screen.query_one(KeysFooter)
         line = footer.render().plain
         shown = footer.shown()
         assert len(shown) < len(footer.entries) + 1  # some keys were left out…
         for entry in shown[:-1]:  # …but those drawn are whole (Textual's Footer cut `n New proble▏`)
             assert f"{entry.display} {entry.description}" in line
-        assert "esc Back" in line and "^q Quit" in line and cell_len(line) == 80
+        assert "esc Back" in line and "^q Quit" in line and cell_len(line) == 60
 
 
 async def test_study_footer_says_j_k_scroll_while_the_card_is_longer_than_its_pane(db, clock):
@@ -98,7 +101,7 @@ async def test_study_footer_says_j_k_scroll_while_the_card_is_longer_than_its_pa
         line = footer.render().plain
         assert "j/k Scroll" in line and "esc Back" in line
         assert line.index("j/k") < line.index("esc Back")
-        await pilot.resize_terminal(60, 24)
+        await pilot.resize_terminal(50, 24)
         await settle(pilot)
         line = footer.render().plain
         assert "j/k" not in line and "esc" in line
@@ -124,3 +127,91 @@ async def test_the_drill_pickers_footer_never_draws_english_keys_in_chinese(db, 
         assert type(app.screen).__name__ == "DrillPickerScreen"
         assert drawn and any("开始" in line for line in drawn)
         assert not [line for line in drawn if "Start" in line]
+
+
+def footer_is_whole(app, where: str) -> str:
+    """Every key the screen offers is drawn with its word, the palette's `^p Commands` too."""
+    footer = app.screen.query_one(KeysFooter)
+    line = footer.render().plain
+    wanted = [*footer.entries, *([footer.palette] if footer.palette else [])]
+    assert footer.shown() == wanted, (where, line, [e for e in wanted if e not in footer.shown()])
+    for entry in wanted:
+        assert f"{entry.display} {entry.description}" in line, (where, entry, line)
+    assert cell_len(line) == 80, (where, line)
+    return line
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_screens_keys_fit_80_columns_whole(tmp_path, clock, lang, monkeypatch):
+    # At 80×24 the English Home lost `Commands` after `^p`, and before that Settings and
+    # Quit; the graded drill lost `n New problem` and `r Retry`, Study's answer `^p`'s word.
+    # Walked here: Home (Cram offered: in its menu), Study's question and answer, Quiz before and
+    # after, the drill picker, a drill with tables while typing and once given up, Mock's
+    # set-up, a Q&A question, its key points, the MCQ, the calculation and the report,
+    # Browse's list, Stats and Settings.
+    from tests.tui.conftest import make_db, press
+    from tests.tui.test_drill_screen import open_drill
+    from tests.tui.test_mock_screens import (
+        SMALL,
+        answer_drill,
+        drill_zeros,
+        fill_form,
+        open_setup,
+        run_screen,
+        type_text,
+    )
+
+    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(tmp_path / "user-data"))
+    db = make_db(tmp_path / "study.db", clock, interview_date="2026-01-08")  # cram offered
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        line = footer_is_whole(app, "home")
+        assert app.tr("binding.home.settings") in line and app.tr("binding.app.quit") in line
+        menu = app.screen.query_one("#home-menu")
+        assert menu.get_option("cram") is not None  # Cram: in the menu, with its key
+        for mode, keys in (("study", ()), ("study", ("space",)), ("quiz", ()), ("quiz", ("b",)),
+                           ("browse", ("down",)), ("stats", ()), ("settings", ()), ("drill", ())):
+            app.open_mode(mode)
+            await settle(pilot)
+            await press(pilot, *keys)
+            footer_is_whole(app, f"{mode} {keys}")
+        await open_drill(pilot, type="softmax", seed=3, difficulty=3)
+        footer_is_whole(app, "drill typing")
+        await press(pilot, "escape")
+        footer_is_whole(app, "drill out of the cells")
+        await press(pilot, "w", "w")  # given up, then a step of the solution
+        line = footer_is_whole(app, "drill given up")
+        assert app.tr("binding.drill.hints") in line and app.tr("binding.drill.retry") in line
+        app.open_mode("home")
+        await open_setup(pilot)
+        footer_is_whole(app, "mock set-up")
+        fill_form(app, SMALL)
+        await press(pilot, "ctrl+s")
+        footer_is_whole(app, "mock Q&A")
+        await type_text(pilot, "softmax")
+        await press(pilot, "ctrl+s")
+        footer_is_whole(app, "mock key points")
+        await press(pilot, "enter")
+        footer_is_whole(app, "mock second Q&A")
+        await press(pilot, "ctrl+f")
+        footer_is_whole(app, "mock finish dialog")
+        await press(pilot, "n", "ctrl+s", "enter")
+        assert run_screen(app).pane.__class__.__name__ == "MCQPane"
+        footer_is_whole(app, "mock MCQ")
+        await press(pilot, "c")
+        footer_is_whole(app, "mock MCQ answered")
+        await press(pilot, "enter")
+        assert run_screen(app).pane.__class__.__name__ == "DrillPane"
+        footer_is_whole(app, "mock calculation")
+        await press(pilot, "escape")
+        footer_is_whole(app, "mock quit dialog")
+        await press(pilot, "n")
+        await answer_drill(pilot, drill_zeros(run_screen(app)))
+        footer_is_whole(app, "mock calculation graded")
+        await press(pilot, "ctrl+f", "y")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MockReportScreen"
+        footer_is_whole(app, "mock report")
+        await press(pilot, "h")
+        footer_is_whole(app, "mock history")

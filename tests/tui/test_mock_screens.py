@@ -738,7 +738,7 @@ async def test_every_binding_shows_in_the_footer_in_both_languages(db, clock):
     async with app.run_test(size=SIZE) as pilot:
         await start_small_mock(pilot)
         footer = " ".join(b.description for _, b, _, _ in app.screen.active_bindings.values() if b.show)
-        assert "Submit" in footer and "Quit (resumable)" in footer
+        assert "Submit" in footer and "Pause" in footer
         assert "Submit" in app.screen.query_one(KeysFooter).text()
         app.set_language("zh")
         await settle(pilot)

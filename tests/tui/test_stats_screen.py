@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import datetime
 
+from rich.console import Console
 from textual.widgets import OptionList, Static
 
 from quizapp.tui.app import make_app
@@ -101,3 +103,51 @@ async def test_the_calendars_weekdays_are_in_the_ui_language(db, clock):
             # The days start in one column whatever the label's width (一 takes two cells).
             starts = {cell_len(row[: min(i for i in (row.find("·"), row.find("■")) if i >= 0)]) for row in rows}
             assert starts == {3}, rows
+
+
+LONG_TOPICS = ("efficient-attention", "positional-encoding", "interpretability", "cross-attention")
+LONG_SKILLS = ("attention_cost", "online_softmax", "gqa_kv", "multi_head", "dropout")
+
+
+async def shown_with_long_names(db, clock, lang: str) -> tuple[str, str]:
+    """Stats at 80×24 with the longest topic and skill names: the two tables' plain lines."""
+    from dataclasses import replace
+
+    from quizapp.srs.readiness import TopicReadiness
+    from quizapp.srs.stats import SkillAccuracy
+
+    app = make_app(db_path=db, clock=clock, lang=lang, start="stats")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        topics = [TopicReadiness(tag, 10, 3, 0.25 + i / 10, 0.2, 0.5, 2) for i, tag in enumerate(LONG_TOPICS)]
+        skills = [SkillAccuracy(t, 4, 1, 0.5, 2, 0.4) for t in LONG_SKILLS]
+        screen.post_message(screen.Loaded(replace(screen.stats, topics=topics, skills=skills)))
+        await settle(pilot)
+        shown = []
+        for name in ("readiness", "skills"):
+            static = screen.query_one(f"#stats-{name}", Static)
+            assert static.content_region.width <= 76
+            console = Console(width=static.content_region.width, color_system=None, file=io.StringIO(), record=True)
+            console.print(static.content)
+            shown.append(console.export_text())
+        return shown[0], shown[1]
+
+
+async def test_stats_at_80x24_shows_long_topic_and_skill_names_whole(db, clock):
+    """"Efficient attention" and "Positional encoding" were cut to 18 columns; the long
+    drill titles to 22. Each name is on screen whole (wrapped on words if need be)."""
+    from quizapp.engine.registry import list_types
+    from quizapp.i18n import Translator
+
+    titles = {info.id: info for info in list_types()}
+    for lang in ("en", "zh"):
+        topics, skills = await shown_with_long_names(db, clock, lang)
+        tr = Translator(lang)
+        topic_words = " ".join(line.split("  ")[0].strip() for line in topics.splitlines()[1:])
+        for tag in LONG_TOPICS:
+            assert tr(f"tag.{tag}") in topic_words, (lang, topics)
+        skill_words = " ".join(line.split("  ")[0].strip() for line in skills.splitlines()[1:])
+        for type_id in LONG_SKILLS:
+            assert titles[type_id].title(lang) in skill_words, (lang, skills)
+        assert "…" not in topics + skills

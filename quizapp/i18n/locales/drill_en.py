@@ -14,7 +14,7 @@ MESSAGES: dict[str, str] = {
     "binding.drill.hints": "Tables",
     "binding.drill.show_answers": "Your answer",
     "binding.drill.show_result": "Result",
-    "binding.drill.new": "New problem",
+    "binding.drill.new": "New",  # short: the graded drill's keys fit 80 columns
     "binding.drill.retry": "Retry",
     "binding.drill.difficulty": "Difficulty",
     "binding.drill.difficulty_1": "Difficulty 1",

@@ -24,6 +24,7 @@ MESSAGES: dict[str, str] = {
     "binding.mock_run.toggle5": "勾选要点",
     "binding.mock_run.toggle6": "勾选要点",
     "binding.mock_run.finish": "立即交卷",
+    "mock.run.drill_next_keys": "w 下一步解答 · W 全部步骤 · v 正确值",
     "binding.mock_finish.yes": "交卷",
     "binding.mock_finish.no": "继续",
     "mock.finish.text": "现在就结束这场面试吗？还没答的题记 0 分，随后显示报告。",

@@ -238,7 +238,8 @@ class StatsScreen(BaseScreen):
             return Text(self.t("stats.none"), style="dim")
         tr = self.quiz_app.tr
         table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")
-        table.add_column(self.t("stats.col.topic"), no_wrap=True, max_width=18)
+        # No cap on the name: a name too wide for the terminal wraps on words, never cut.
+        table.add_column(self.t("stats.col.topic"), overflow="fold")
         table.add_column(self.t("stats.col.studied"), justify="right")
         table.add_column(self.t("stats.col.now"), justify="right")
         table.add_column("", no_wrap=True)
@@ -308,7 +309,7 @@ class StatsScreen(BaseScreen):
 
         titles = {info.id: info.title(self.quiz_app.tr.lang) for info in list_types()}
         table = Table(box=None, padding=(0, 1, 0, 0), show_edge=False, header_style="bold")
-        table.add_column(self.t("stats.col.skill"), no_wrap=True, max_width=22)
+        table.add_column(self.t("stats.col.skill"), overflow="fold")
         table.add_column(self.t("stats.col.attempts"), justify="right")
         table.add_column(self.t("stats.col.all_right"), justify="right")
         table.add_column(self.t("stats.col.mean"), justify="right")

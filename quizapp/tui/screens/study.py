@@ -38,10 +38,12 @@ class StudyScreen(SessionScreen):
 
     BINDINGS = [
         Binding("space", "reveal", "Show answer", id="study.reveal"),
-        Binding("1", "rate(1)", "Again", id="study.again"),
-        Binding("2", "rate(2)", "Hard", id="study.hard"),
-        Binding("3", "rate(3)", "Good", id="study.good"),
-        Binding("4", "rate(4)", "Easy", id="study.easy"),
+        # The ratings are off the keys' line: the rating bar above it shows each key with its
+        # word and interval (and is clicked), and the line keeps its width for the rest.
+        Binding("1", "rate(1)", "Again", show=False, id="study.again"),
+        Binding("2", "rate(2)", "Hard", show=False, id="study.hard"),
+        Binding("3", "rate(3)", "Good", show=False, id="study.good"),
+        Binding("4", "rate(4)", "Easy", show=False, id="study.easy"),
         Binding("l", "toggle_long", "Long answer", id="study.long"),
         Binding("t", "toggle_lang", "Other language", id="study.lang"),
         Binding("u", "undo", "Undo", id="study.undo"),

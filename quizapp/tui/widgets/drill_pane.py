@@ -44,7 +44,10 @@ class DrillPane(QuestionPane):
         if self.problem is None:
             yield Static(classes="mock-missing", markup=False)
         else:
-            yield AnswerSheet(self.problem, stacked=True)
+            sheet = AnswerSheet(self.problem, stacked=True)
+            # v and W are off the keys' line (answer_sheet.py): the result names them.
+            sheet.next_keys = self.t("mock.run.drill_next_keys")
+            yield sheet
         yield Static(classes="mock-hint", markup=False)
 
     @property

@@ -102,8 +102,10 @@ class KeysFooter(Widget):
         width = self.size.width
         # Textual's Footer cuts the keys off where the palette's key starts (`n New proble▏`,
         # Home's `, ▏` with no Settings and no Quit at 80 columns). Here a line that does not
-        # fit is drawn tighter (one space less a key, the palette's key without its word),
-        # then loses whole keys from its end, Back and Quit last: `?` lists every key anyway.
+        # fit is drawn tighter (one space less a key and after the palette's word; the word
+        # stays), then loses whole keys from its end, Back and Quit last: `?` lists every key.
+        # The screens' keys are chosen to fit 80 columns whole in both languages
+        # (tests/tui/test_keys_footer.py walks them).
         for compact in (False, True):
             right = self._palette_text(key_style, description_style, compact)
             room = max(width - right.cell_len, 0)
@@ -135,11 +137,12 @@ class KeysFooter(Widget):
         right = Text()
         if self.palette is None:
             return right
-        # Compact, as Textual draws it: "▏^p Commands ".
+        # As Textual draws it: "▏^p Commands "; compact, without the last space.
         palette = self.palette
         right.append("▏", style=self.get_component_rich_style("keys-footer--separator"))
         right.append_text(Text(palette.display, style=key_style))
-        right.append_text(Text(" " if compact else f" {palette.description} ", style=description_style))
+        right.append_text(Text(f" {palette.description}" if compact else f" {palette.description} ",
+                               style=description_style))
         if not palette.enabled:
             right.stylize(Style(dim=True), 1)
         return right
