@@ -340,7 +340,7 @@ class PgDatabase(Database):
         self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
 
     def transaction(self, write: bool = False) -> AbstractContextManager[Tx]:
-        return cast("AbstractContextManager[Tx]", _transaction(self, write))
+        return cast("AbstractContextManager[Tx]", pg_transaction(self, write))
 
     def refuse_if_wal_lost(self) -> None:
         return None
@@ -361,7 +361,8 @@ class PgDatabase(Database):
 
 
 @contextmanager
-def _transaction(db: PgDatabase, write: bool) -> Iterator[PgTx]:
+def pg_transaction(db: PgDatabase, write: bool = False) -> Iterator[PgTx]:
+    """The Tx of `db` (PgDatabase.transaction), typed as the PostgreSQL one."""
     try:
         pooled = db.engine.raw_connection()
     except Exception as exc:

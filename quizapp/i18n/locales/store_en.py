@@ -18,4 +18,6 @@ MESSAGES: dict[str, str] = {
     "store.connection_lost": "lost the connection to {url} ({detail}); nothing was saved",
     "store.pg_unreachable": "cannot use {url} ({detail})",
     "store.pg_no_driver": "PostgreSQL needs the psycopg package: pip install 'quizapp[postgres]'",
+    "store.pg_no_dump": "pg_dump is not installed (Debian: apt-get install postgresql-client); no backup was written",
+    "store.pg_dump_failed": "pg_dump failed ({detail}); no backup was written",
 }

@@ -17,4 +17,6 @@ MESSAGES: dict[str, str] = {
     "store.connection_lost": "与 {url} 的连接已断开（{detail}）；未保存任何内容",
     "store.pg_unreachable": "无法使用 {url}（{detail}）",
     "store.pg_no_driver": "使用 PostgreSQL 需要 psycopg：pip install 'quizapp[postgres]'",
+    "store.pg_no_dump": "未安装 pg_dump（Debian：apt-get install postgresql-client）；未写入备份",
+    "store.pg_dump_failed": "pg_dump 失败（{detail}）；未写入备份",
 }
