@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import String, func, insert, select, text
 
 from quizapp.store.models import (
     Card,
@@ -86,7 +86,8 @@ def copy_collection(source: Database, target: Database,
             for model in MODELS:
                 table = model.__table__
                 pk = list(table.primary_key.columns)
-                if len(pk) == 1 and pk[0].key == "id":
+                if len(pk) == 1 and pk[0].key == "id" and pk[0].autoincrement is not False \
+                        and not isinstance(pk[0].type, String):
                     dst.connection().execute(text(
                         f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                         f"coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"))
