@@ -465,28 +465,32 @@ BEGIN
     WHERE card_id = (SELECT id FROM cards WHERE item_id = NEW.id);
   RETURN NULL;
 END $$""",
-    # reviews: tallies and gaps (both skip cram answers: revision 0008).
+    # reviews: tallies (both skip cram answers: revision 0008), after the row is written.
     """
-CREATE FUNCTION quizapp_review_counts() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION quizapp_review_tallies() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    PERFORM quizapp_tally(NEW.card_id, NEW.prev_reps, NEW.reviewed_at, 1);
-    PERFORM quizapp_gap(NEW.card_id, NEW.reviewed_at, NEW.id, NEW.rating, NULL, 1);
-  ELSIF TG_OP = 'DELETE' THEN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
     PERFORM quizapp_tally(OLD.card_id, OLD.prev_reps, OLD.reviewed_at, -1);
-    PERFORM quizapp_gap(OLD.card_id, OLD.reviewed_at, OLD.id, OLD.rating, NULL, -1);
-  ELSE
-    IF (OLD.card_id, OLD.reviewed_at, OLD.prev_reps) IS DISTINCT FROM (NEW.card_id, NEW.reviewed_at, NEW.prev_reps)
-    THEN
-      PERFORM quizapp_tally(OLD.card_id, OLD.prev_reps, OLD.reviewed_at, -1);
-      PERFORM quizapp_tally(NEW.card_id, NEW.prev_reps, NEW.reviewed_at, 1);
-    END IF;
-    IF (OLD.card_id, OLD.reviewed_at, OLD.rating) IS DISTINCT FROM (NEW.card_id, NEW.reviewed_at, NEW.rating) THEN
-      PERFORM quizapp_gap(OLD.card_id, OLD.reviewed_at, OLD.id, OLD.rating, OLD.id, -1);
-      PERFORM quizapp_gap(NEW.card_id, NEW.reviewed_at, NEW.id, NEW.rating, NULL, 1);
-    END IF;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    PERFORM quizapp_tally(NEW.card_id, NEW.prev_reps, NEW.reviewed_at, 1);
   END IF;
   RETURN NULL;
+END $$""",
+    # The gaps: BEFORE the row is written, so that each row of a many-row statement meets
+    # the rows before it only, as SQLite's triggers do (an AFTER trigger of PostgreSQL sees
+    # the whole statement's rows). The row itself is left out of its neighbours by id.
+    """
+CREATE FUNCTION quizapp_review_gaps() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    PERFORM quizapp_gap(OLD.card_id, OLD.reviewed_at, OLD.id, OLD.rating, OLD.id, -1);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    PERFORM quizapp_gap(NEW.card_id, NEW.reviewed_at, NEW.id, NEW.rating, NEW.id, 1);
+    RETURN NEW;
+  END IF;
+  RETURN OLD;
 END $$""",
     # A card changing kind moves its reviews' counts from the old kind to the new.
     _pg_retally_function(),
@@ -506,12 +510,18 @@ PG_TRIGGERS = (
     "CREATE TRIGGER items_search_card_insert AFTER INSERT ON cards FOR EACH ROW EXECUTE FUNCTION quizapp_card_search()",
     "CREATE TRIGGER items_search_item_update AFTER UPDATE OF payload ON items FOR EACH ROW "
     "EXECUTE FUNCTION quizapp_item_search()",
-    f"CREATE TRIGGER reviews_counts_insert AFTER INSERT ON reviews FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) "
-    "EXECUTE FUNCTION quizapp_review_counts()",
-    f"CREATE TRIGGER reviews_counts_delete AFTER DELETE ON reviews FOR EACH ROW WHEN (OLD.mode <> {PG_CRAM}) "
-    "EXECUTE FUNCTION quizapp_review_counts()",
-    "CREATE TRIGGER reviews_counts_update AFTER UPDATE OF card_id, reviewed_at, prev_reps, rating ON reviews "
-    f"FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) EXECUTE FUNCTION quizapp_review_counts()",
+    f"CREATE TRIGGER reviews_tally_insert AFTER INSERT ON reviews FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) "
+    "EXECUTE FUNCTION quizapp_review_tallies()",
+    f"CREATE TRIGGER reviews_tally_delete AFTER DELETE ON reviews FOR EACH ROW WHEN (OLD.mode <> {PG_CRAM}) "
+    "EXECUTE FUNCTION quizapp_review_tallies()",
+    "CREATE TRIGGER reviews_tally_update AFTER UPDATE OF card_id, reviewed_at, prev_reps ON reviews "
+    f"FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) EXECUTE FUNCTION quizapp_review_tallies()",
+    f"CREATE TRIGGER reviews_gap_insert BEFORE INSERT ON reviews FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) "
+    "EXECUTE FUNCTION quizapp_review_gaps()",
+    f"CREATE TRIGGER reviews_gap_delete BEFORE DELETE ON reviews FOR EACH ROW WHEN (OLD.mode <> {PG_CRAM}) "
+    "EXECUTE FUNCTION quizapp_review_gaps()",
+    "CREATE TRIGGER reviews_gap_update BEFORE UPDATE OF card_id, reviewed_at, rating ON reviews "
+    f"FOR EACH ROW WHEN (NEW.mode <> {PG_CRAM}) EXECUTE FUNCTION quizapp_review_gaps()",
     "CREATE TRIGGER cards_tally_kind AFTER UPDATE OF kind ON cards FOR EACH ROW "
     "WHEN (OLD.kind IS NOT NULL AND OLD.kind IS DISTINCT FROM NEW.kind) EXECUTE FUNCTION quizapp_card_retally()",
     "CREATE TRIGGER cards_delete_reviews BEFORE DELETE ON cards FOR EACH ROW EXECUTE FUNCTION quizapp_card_delete()",
@@ -542,5 +552,5 @@ def _pg_downgrade() -> None:
                  'quizapp_tally(bigint, bigint, bigint, int)',
                  'quizapp_gap(bigint, bigint, bigint, bigint, bigint, int)', 'quizapp_card_mirror()',
                  'quizapp_item_mirror()', 'quizapp_card_search()', 'quizapp_item_search()',
-                 'quizapp_review_counts()', 'quizapp_card_retally()', 'quizapp_card_delete()'):
+                 'quizapp_review_tallies()', 'quizapp_review_gaps()', 'quizapp_card_retally()', 'quizapp_card_delete()'):
         op.execute(f'DROP FUNCTION IF EXISTS {name} CASCADE')

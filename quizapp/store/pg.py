@@ -111,7 +111,8 @@ _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|::|:([A-Za-z_][A-Za-z0-
 @lru_cache(maxsize=2048)
 def translate(sql: str) -> str:
     """A store statement in PostgreSQL's words: the rewrites above, `?` → `%s`,
-    `:name` → `%(name)s`, a literal `%` doubled; quoted text is left as it is."""
+    `:name` → `%(name)s`, every `%` doubled (PgTx always passes parameters, so psycopg
+    always reads the statement as a format); quoted text is otherwise left as it is."""
     for pattern, replacement in _REWRITES:
         sql = pattern.sub(replacement, sql)
 
@@ -123,6 +124,8 @@ def translate(sql: str) -> str:
             return "%%"
         if match.group(1) is not None:
             return f"%({match.group(1)})s"
+        if token.startswith("'"):  # psycopg reads `%` everywhere, quoted text too
+            return token.replace("%", "%%")
         return token
 
     return _TOKEN.sub(placeholder, sql)
@@ -218,7 +221,9 @@ class PgTx(psycopg.Cursor[Any]):
 
 
 def _params(params: Any) -> Any:
-    if params is None or isinstance(params, Mapping):
+    if params is None:
+        return ()
+    if isinstance(params, Mapping):
         return params
     if isinstance(params, Sequence) and not isinstance(params, (str, bytes)):
         return list(params)

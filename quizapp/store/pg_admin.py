@@ -29,7 +29,8 @@ DAY_US = 86_400_000_000
 TABLES = ("items", "cards", "reviews", "review_tallies", "review_gaps", "drill_attempts", "mock_interviews",
           "mock_answers", "settings", "content_files", "items_search")
 TRIGGERS = ("cards_mirror_insert", "cards_mirror_item", "items_search_card_insert", "items_search_item_update",
-            "reviews_counts_insert", "reviews_counts_delete", "reviews_counts_update", "cards_tally_kind",
+            "reviews_tally_insert", "reviews_tally_delete", "reviews_tally_update", "reviews_gap_insert",
+            "reviews_gap_delete", "reviews_gap_update", "cards_tally_kind",
             "cards_delete_reviews")
 
 
@@ -43,20 +44,26 @@ class Finding:
     values: dict[str, Any]
 
 
+def _differ(expected: str, stored: str) -> str:
+    """The rows in one and not the other, either way."""
+    return (f"SELECT count(*) FROM (({expected}) EXCEPT ({stored})) AS missing UNION ALL "
+            f"SELECT count(*) FROM (({stored}) EXCEPT ({expected})) AS extra")
+
+
 def _tally_sql() -> str:
     deltas = ", ".join(f"sum(CASE WHEN c.kind = '{k}' AND r.prev_reps {op} 0 THEN 1 ELSE 0 END)"
                        for k in KINDS for op in ("=", ">"))
     nonzero = " + ".join(TALLY_COLUMNS)
-    return (f"(SELECT r.reviewed_at / {QUARTER_US} AS quarter, {deltas} FROM reviews r JOIN cards c ON c.id = r.card_id "
-            f"WHERE r.mode <> {CRAM_MODE} GROUP BY 1) EXCEPT (SELECT quarter, {', '.join(TALLY_COLUMNS)} "
-            f"FROM review_tallies WHERE {nonzero} <> 0)")
+    return _differ(f"SELECT r.reviewed_at / {QUARTER_US} AS quarter, {deltas} FROM reviews r "
+                   f"JOIN cards c ON c.id = r.card_id WHERE r.mode <> {CRAM_MODE} GROUP BY 1",
+                   f"SELECT quarter, {', '.join(TALLY_COLUMNS)} FROM review_tallies WHERE {nonzero} <> 0")
 
 
 def _gaps_sql() -> str:
-    return (f"(SELECT gap / {DAY_US} AS day, count(*), sum(CASE WHEN rating > 1 THEN 1 ELSE 0 END) FROM ("
-            "SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS gap "
-            f"FROM reviews WHERE mode <> {CRAM_MODE}) AS g WHERE gap IS NOT NULL GROUP BY 1) "
-            "EXCEPT (SELECT day, answers, passed FROM review_gaps WHERE answers <> 0 OR passed <> 0)")
+    return _differ(f"SELECT gap / {DAY_US} AS day, count(*), sum(CASE WHEN rating > 1 THEN 1 ELSE 0 END) FROM ("
+                   "SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) "
+                   f"AS gap FROM reviews WHERE mode <> {CRAM_MODE}) AS g WHERE gap IS NOT NULL GROUP BY 1",
+                   "SELECT day, answers, passed FROM review_gaps WHERE answers <> 0 OR passed <> 0")
 
 
 def _scalar(cursor: Any) -> int:
@@ -79,9 +86,9 @@ def check(db: PgDatabase) -> list[Finding]:
             "SELECT indexrelid::regclass::text FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
             "WHERE c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid")]
         found.append(Finding("indexes", not invalid, {"invalid": ", ".join(invalid) or "-"}))
-        tally_off = len(tx.raw(_tally_sql()).fetchall())
+        tally_off = sum(int(row[0]) for row in tx.raw(_tally_sql()))
         found.append(Finding("tallies", tally_off == 0, {"quarters": tally_off}))
-        gaps_off = len(tx.raw(_gaps_sql()).fetchall())
+        gaps_off = sum(int(row[0]) for row in tx.raw(_gaps_sql()))
         found.append(Finding("gaps", gaps_off == 0, {"days": gaps_off}))
         unsearched = _scalar(tx.raw(
             "SELECT count(*) FROM cards c JOIN items i ON i.id = c.item_id LEFT JOIN items_search s ON s.card_id = c.id "
