@@ -152,3 +152,17 @@ def test_db_backup_writes_a_pg_dump(server, isolated_user_dirs, capsys):
     assert main(["--lang", "en", "--db", url, "db", "backup"]) == 0
     written = capsys.readouterr().out.strip()
     assert written.endswith(".dump") and (isolated_user_dirs / written.rsplit("/", 1)[1]).stat().st_size > 1000
+
+
+def test_the_tui_refuses_an_unreachable_server_before_the_first_frame_in_one_line():
+    from quizapp.cli.app_cmd import preflight
+
+    problem = preflight("postgresql://learner:hunter2@127.0.0.1:1/quizapp", [], lang="en")
+    assert problem is not None and "hunter2" not in problem and "\n" not in problem
+    assert problem.startswith("cannot use postgresql://learner:***@127.0.0.1:1/quizapp")
+
+
+def test_the_tui_starts_on_a_server_database(server):
+    from quizapp.cli.app_cmd import preflight
+
+    assert preflight(server.new_database(), [], lang="en") is None

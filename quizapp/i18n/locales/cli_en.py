@@ -175,7 +175,7 @@ MESSAGES: dict[str, str] = {
     'cli.help.colon': ':',
     # --help of each option and command, keyed by its place (quizapp/cli/help_text.py)
     'cli.help.quizapp.description': 'Transformer attention interview trainer (run without a command for the TUI)',
-    'cli.help.quizapp.db': 'database file (default: user data folder; env QUIZAPP_DB)',
+    'cli.help.quizapp.db': 'database file or postgresql:// URL (default: user data folder; env QUIZAPP_DB)',
     'cli.help.quizapp.lang': 'UI language (default: the one saved in Settings, else zh)',
     'cli.help.quizapp.content': 'extra content folder (repeatable)',
     'cli.help.content.command': 'validate and list the study material',

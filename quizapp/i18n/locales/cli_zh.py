@@ -168,7 +168,7 @@ MESSAGES: dict[str, str] = {
     'cli.help.colon': '：',
     # --help of each option and command, keyed by its place (quizapp/cli/help_text.py)
     'cli.help.quizapp.description': 'Transformer 注意力面试训练（不带命令运行即打开终端界面）',
-    'cli.help.quizapp.db': '数据库文件（默认：用户数据文件夹；环境变量 QUIZAPP_DB）',
+    'cli.help.quizapp.db': '数据库文件或 postgresql:// URL（默认：用户数据文件夹；环境变量 QUIZAPP_DB）',
     'cli.help.quizapp.lang': '界面语言（默认：设置中保存的语言，否则 zh）',
     'cli.help.quizapp.content': '额外的内容文件夹（可重复）',
     'cli.help.content.command': '校验并列出学习材料',
