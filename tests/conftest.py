@@ -13,6 +13,36 @@ assert textual._wait.SLEEP_GRANULARITY == 1 / 50, "Textual's idle wait changed: 
 textual._wait.SLEEP_GRANULARITY = 1 / 250
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
 
+from tests import backends
+
+
+def pytest_configure(config):
+    backends.register_markers(config)
+
+
+def pytest_generate_tests(metafunc):
+    backends.parametrize_backends(metafunc)
+
+
+@pytest.fixture(scope="session")
+def pg_servers():
+    """The PostgreSQL server of this test process (started on first use, stopped at the end)."""
+    holder = backends.ServerHolder()
+    yield holder
+    holder.stop()
+
+
+@pytest.fixture
+def backend(request) -> str:
+    """"sqlite", or in a `both_backends` test each of "sqlite" and "postgresql"."""
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+def new_db(backend, pg_servers, tmp_path):
+    """Where a test's new database is: a file (SQLite) or a fresh database's URL (PostgreSQL)."""
+    return backends.new_db(backend, pg_servers, tmp_path)
+
 
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory, monkeypatch):

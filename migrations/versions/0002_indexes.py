@@ -15,6 +15,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     with op.batch_alter_table('drill_attempts', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_drill_attempts_mock_id'), ['mock_id'], unique=False)
 
@@ -24,6 +26,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     with op.batch_alter_table('reviews', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_reviews_mode'))
 

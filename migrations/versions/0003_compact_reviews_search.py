@@ -70,6 +70,8 @@ def _micros(text: str | None) -> int | None:
 
 
 def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     prev_columns = (
         sa.Column('prev_state', sa.Integer(), nullable=True),
         sa.Column('prev_step', sa.Integer(), nullable=True),
@@ -150,6 +152,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     for trigger in ('items_fts_item_update', 'items_fts_card_delete', 'items_fts_card_insert'):
         op.execute(f"DROP TRIGGER IF EXISTS {trigger}")
     op.execute("DROP TABLE IF EXISTS items_fts")

@@ -123,6 +123,8 @@ MICROS_TO_TEXT = (
 
 
 def upgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     # -- reviews: integer time and mode ---------------------------------------------------
     op.drop_index('ix_reviews_reviewed_at', table_name='reviews')
     op.execute("ALTER TABLE reviews RENAME COLUMN reviewed_at TO reviewed_at_text")
@@ -178,6 +180,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        return  # revision 0001 made the head schema there
     for trigger in ('cards_delete_reviews', 'cards_tally_kind', 'reviews_tally_update', 'reviews_tally_delete',
                     'reviews_tally_insert', 'cards_mirror_item', 'cards_mirror_insert'):
         op.execute(f"DROP TRIGGER IF EXISTS {trigger}")

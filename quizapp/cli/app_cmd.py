@@ -56,13 +56,31 @@ def start_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def _db_path(args: argparse.Namespace) -> Path:
-    from quizapp.paths import default_db_path
+def _db_path(args: argparse.Namespace) -> Path | str:
+    from quizapp.paths import db_location
 
-    return Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+    return db_location(getattr(args, "db", None) or None)
 
 
-def preflight(path: Path, content_dirs: list[Path], explicit: bool = True,
+def _server_problem(url: str, language: Callable[[], str]) -> str | None:
+    """A PostgreSQL database that cannot be used (unreachable, refused, not quizapp's,
+    from a newer quizapp): one line, asked before the first frame. Imports SQLAlchemy."""
+    from quizapp.store.errors import DatabaseError
+
+    try:
+        from quizapp.store.pg import check_url
+    except ImportError:
+        from quizapp.i18n import translate
+
+        return translate(language(), "store.pg_no_driver")
+    try:
+        check_url(url)
+    except DatabaseError as exc:
+        return exc.message(language())
+    return None
+
+
+def preflight(path: Path | str, content_dirs: list[Path], explicit: bool = True,
               lang: str | Callable[[], str] = "en") -> str | None:
     """The one-line reason the app cannot start (in `lang`, or the language `lang()` gives:
     asked only when there is a reason), or None. Never modifies the database (it only creates
@@ -82,6 +100,8 @@ def preflight(path: Path, content_dirs: list[Path], explicit: bool = True,
     for directory in content_dirs:
         if not directory.is_dir():
             return translate(language(), "cli.error.content_dir_missing", folder=directory)
+    if isinstance(path, str):
+        return _server_problem(path, language)
     problem = path_problem(path, explicit, writing=True)
     if problem is not None:
         return problem.message(language())

@@ -27,16 +27,21 @@ def _translator(args: argparse.Namespace) -> Translator:
     return Translator(getattr(args, "lang", None) or "en")
 
 
-def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
-    from quizapp.cli.db_paths import db_path as checked_path
+def db_path(args: argparse.Namespace, writing: bool = True) -> Path | str:
+    """The command's database: a checked file path, or a postgresql:// URL."""
+    from quizapp.cli.db_paths import db_location
 
-    return checked_path(args, writing)
+    return db_location(args, writing)
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
     from quizapp.store.database import check_database, upgrade_database
 
     path = db_path(args)
+    if isinstance(path, str):
+        from quizapp.cli import db_server
+
+        return db_server.cmd_upgrade(args, path, _report, _translator(args))
     # The integrity check runs inside upgrade_database, when there is an upgrade to make.
     before, head = check_database(path, integrity=False)
     result = upgrade_database(path)
@@ -58,6 +63,10 @@ def cmd_current(args: argparse.Namespace) -> int:
     from quizapp.store.database import check_database
 
     path = db_path(args, writing=False)
+    if isinstance(path, str):
+        from quizapp.cli import db_server
+
+        return db_server.cmd_current(args, path, _report, _translator(args))
     if not path.exists():
         _report(args, {"path": str(path), "exists": False, "revision": None, "head": None},
                 _translator(args)("cli.db.not_yet", path=path))
@@ -65,8 +74,8 @@ def cmd_current(args: argparse.Namespace) -> int:
     revision, head = check_database(path, integrity=False)  # the revision only: `db check` scans the file
     t = _translator(args)
     key = "cli.db.current_head" if revision == head else "cli.db.current_older"
-    _report(args, {"path": str(path), "exists": True, "revision": revision, "head": head},
-            t(key, path=path, revision=revision or t("cli.db.empty"), head=head))
+    _report(args, {"path": str(path), "exists": True, "dialect": "sqlite", "revision": revision, "head": head},
+            t(key, path=path, revision=revision or t("cli.db.empty"), head=head, dialect="SQLite"))
     return 0
 
 
@@ -74,6 +83,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from quizapp.store.database import backup_file, check_database
 
     path = db_path(args)
+    if isinstance(path, str):
+        from quizapp.cli import db_server
+
+        return db_server.cmd_backup(args, path, _report, _translator(args))
     if not path.exists():
         from quizapp.cli.errors import UsageError
 
@@ -98,6 +111,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from quizapp.store.preflight import not_sqlite
 
     path = db_path(args, writing=False)
+    if isinstance(path, str):
+        from quizapp.cli import db_server
+
+        return db_server.cmd_check(args, path, _translator(args))
     if not path.exists():
         raise UsageError(key="cli.error.db_missing", path=path)
     if path.stat().st_size == 0:
@@ -220,6 +237,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         command = db_sub.add_parser(name, help=help_text)
         command.add_argument("--json", action="store_true")
         command.set_defaults(handler=handler)
+    from quizapp.cli.db_server import cmd_copy
+
+    copy = db_sub.add_parser("copy", help="copy the whole collection to an empty database (a file or a postgresql:// URL)")
+    copy.add_argument("--to", required=True, metavar="URL", help="the target: a new file, or an empty PostgreSQL database")
+    copy.add_argument("--json", action="store_true")
+    copy.set_defaults(handler=cmd_copy)
 
     stats = sub.add_parser("stats", help="due counts and progress")
     stats.add_argument("--json", action="store_true")

@@ -50,10 +50,26 @@ def path_problem(path: Path, explicit: bool, writing: bool) -> UsageError | None
 
 
 def db_path(args: argparse.Namespace, writing: bool = True) -> Path:
-    """The database path of a command; UsageError (exit 2, one line) if it is unusable."""
-    from quizapp.paths import default_db_path
+    """The database file of a command; UsageError (exit 2, one line) if it is unusable, or
+    if the database is on a PostgreSQL server (a command that works on a file only)."""
+    where = db_location(args, writing)
+    if isinstance(where, str):
+        from quizapp.cli.errors import UsageError
 
-    path = Path(args.db).expanduser() if getattr(args, "db", None) else default_db_path()
+        raise UsageError(key="cli.error.db_file_only")
+    return where
+
+
+def db_location(args: argparse.Namespace, writing: bool = True) -> Path | str:
+    """The database of a command: a checked file path (UsageError, one line, if it is
+    unusable), or a `postgresql://` URL as given (libpq reads it)."""
+    from quizapp.paths import db_location as location
+    from quizapp.paths import is_server_url
+
+    where = location(getattr(args, "db", None) or None)
+    if is_server_url(where):
+        return str(where)
+    path = Path(where)
     problem = path_problem(path, _explicit(args), writing)
     if problem is not None:
         raise problem

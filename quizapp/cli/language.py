@@ -31,13 +31,16 @@ def argv_option(argv: Sequence[str], option: str) -> str | None:
     return value
 
 
-def _db_path(db: str | None) -> Path:
-    """Where the database is (quizapp.paths.default_db_path without creating the folder)."""
+def _db_path(db: str | None) -> Path | str:
+    """Where the database is (quizapp.paths.default_db_path without creating the folder);
+    a postgresql:// URL as given."""
+    from quizapp.paths import is_server_url
+
     if db:
-        return Path(db).expanduser()
+        return db if is_server_url(db) else Path(db).expanduser()
     env = os.environ.get("QUIZAPP_DB")
     if env:
-        return Path(env).expanduser()
+        return env if is_server_url(env) else Path(env).expanduser()
     override = os.environ.get("QUIZAPP_DATA_DIR")
     if override:
         return Path(override) / "quizapp.db"
@@ -46,13 +49,15 @@ def _db_path(db: str | None) -> Path:
     return Path(platformdirs.user_data_dir("quizapp", appauthor=False)) / "quizapp.db"
 
 
-def stored_language(path: Path) -> str | None:
+def stored_language(path: Path | str) -> str | None:
     """The `language` setting stored in the database at `path`, or None (no file, no such
-    row, not readable now)."""
+    row, not readable now; a PostgreSQL database: its Settings apply once it is open)."""
     import sqlite3
 
     from quizapp.store.preflight import connect_uri, readonly_uri
 
+    if isinstance(path, str):
+        return None
     try:
         if not path.is_file() or path.stat().st_size == 0:
             return None

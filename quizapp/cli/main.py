@@ -74,7 +74,7 @@ def build_parser(commands: bool = True, lang: str | LanguageSource = "en") -> ar
     language = LanguageSource(lang) if isinstance(lang, str) else lang
     parser = _parser_class(language)(prog="quizapp", add_help=commands,
                      description="Transformer attention interview trainer (run without a command for the TUI)")
-    parser.add_argument("--db", help="database file (default: user data folder; env QUIZAPP_DB)")
+    parser.add_argument("--db", help="database file or postgresql:// URL (default: user data folder; env QUIZAPP_DB)")
     parser.add_argument("--lang", choices=["zh", "en"], default=None, help="UI language (default: the one saved in Settings, else zh)")
     parser.add_argument("--content", action="append", default=[], metavar="DIR", help="extra content folder (repeatable)")
     from quizapp.cli import app_cmd
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         # A database the driver could not use (damaged page, disk I/O error, a lock that
         # outlasted the busy timeout): one line, exit 2, and `quizapp db check` for details.
-        if type(exc).__module__.split(".")[0] not in ("sqlite3", "sqlalchemy"):
+        if type(exc).__module__.split(".")[0] not in ("sqlite3", "sqlalchemy", "psycopg"):
             raise
         from quizapp.store.errors import damaged, is_damage
 

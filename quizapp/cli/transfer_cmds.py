@@ -121,11 +121,13 @@ def _translator(args: argparse.Namespace) -> Translator:
     return Translator(getattr(args, "lang", None) or "en")
 
 
-def _same_file(source: Path, db: Path) -> bool:
+def _same_file(source: Path, db: Path | str) -> bool:
     """Whether `source` is the database or its -wal/-shm (compared by inode: reading it would
     drop this process's SQLite locks once the database is open, quizapp.store.preflight)."""
     import os
 
+    if isinstance(db, str):  # a PostgreSQL database: no file of its own here
+        return False
     try:
         st = os.stat(source)
     except OSError:

@@ -239,10 +239,13 @@ def open_for_reading(db_path: Path | str | None, extra_content: Sequence[Path] =
     """
     import os
 
-    from quizapp.paths import default_db_path
+    from quizapp.paths import db_location
     from quizapp.store.database import open_database
 
-    path = Path(db_path) if db_path is not None else default_db_path()
+    where = db_location(db_path)
+    if isinstance(where, str):  # PostgreSQL: the server says what this role may do
+        return prepare(where, extra_content).db
+    path = where
     if path.is_file() and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         return open_database(path, readonly=True)
     return prepare(path, extra_content).db

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from quizapp.content.files import content_files
-from quizapp.paths import default_db_path
+from quizapp.paths import default_db_location, is_server_url
 from quizapp.srs.bootstrap import content_directories
 from quizapp.srs.counts import DayCounter
 from quizapp.srs.readiness import Readiness, readiness
@@ -56,7 +56,10 @@ def read_unchanged(db_path: Path | str | None, extra_content: Sequence[Path],
                    read: Callable[[Tx], T | None]) -> T | None:
     """`read` on a plain read-only transaction when the database needs no upgrade and no deck
     changed since the last sync; else (or on any database or file error) None."""
-    path = Path(db_path) if db_path is not None else default_db_path()
+    where = db_path if db_path is not None else default_db_location()
+    if is_server_url(where):
+        return None  # a PostgreSQL database: the full open (Home's quick read is SQLite's)
+    path = Path(where)
     try:
         if not path.is_file() or stored_revision(path) != head_revision():
             return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizapp.paths import default_db_path
+from quizapp.paths import default_db_location, is_server_url
 from quizapp.srs.fsrs_parameters import FitStatus
 from quizapp.srs.home_figures import READ_TIMEOUT_S
 from quizapp.srs.settings_limits import home_settings
@@ -42,7 +42,10 @@ def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange 
     None when it cannot be read (Home then keeps its single figure)."""
     from quizapp.srs.calibration import readiness_range
 
-    path = Path(db_path) if db_path is not None else default_db_path()
+    where = db_path if db_path is not None else default_db_location()
+    if is_server_url(where):
+        return None  # PostgreSQL: Home keeps the service's single figure
+    path = Path(where)
     try:
         if not path.is_file():
             return None

@@ -39,10 +39,10 @@ _FIRST_UNNUMBERED = f"SELECT id FROM cards WHERE kind = ? AND source_no IS NULL 
 _COUNT_DUE = f"SELECT count(*) FROM cards WHERE kind = ? AND state = ? AND due >= ? AND due <= ? AND {STUDIED_SHOWN}"
 _COUNT_DUE_UPTO = (
     "SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND state = ? AND due >= ? AND due <= ? "
-    f"AND {STUDIED_SHOWN} LIMIT ?)"
+    f"AND {STUDIED_SHOWN} LIMIT ?) AS upto"
 )
-_COUNT_NEW_UPTO = f"SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND {NEW_SHOWN} LIMIT ?)"
-_EVER = ""  # every stored due sorts after the empty text
+_COUNT_NEW_UPTO = f"SELECT count(*) FROM (SELECT 1 FROM cards WHERE kind = ? AND {NEW_SHOWN} LIMIT ?) AS upto"
+_EVER = {"sqlite": "", "postgresql": "-infinity"}  # before every stored due (text on SQLite, a timestamp on PostgreSQL)
 
 
 class CardRow:
@@ -81,9 +81,7 @@ class CardRow:
 def _stored(value: Any) -> Any:
     if isinstance(value, datetime):
         return stored_time(value)
-    if isinstance(value, bool):
-        return int(value)
-    return value
+    return value  # a bool as itself: SQLite stores it as 1/0, PostgreSQL as a boolean
 
 
 def read(tx: Tx, card_id: int) -> CardRow | None:
@@ -181,7 +179,7 @@ def earliest_due(tx: Tx, kind: str, states: Sequence[int], until: datetime,
     `since`, not before it)."""
     best: tuple[str, int] | None = None
     sql = _excluding(_EARLIEST, excluded) + " ORDER BY due LIMIT 1"
-    low = _EVER if since is None else stored_time(since)
+    low = _EVER[tx.dialect] if since is None else stored_time(since)
     for state in states:
         # One ordered index walk per state, then the earlier of the two.
         row = tx.execute(sql, (kind, state, low, stored_time(until), *excluded)).fetchone()
@@ -205,7 +203,7 @@ def count_due(tx: Tx, kind: str, state: int, until: datetime, limit: int | None 
     """Studied cards of `kind` in `state` due at or before `until` (with `since`, not before
     it); with `limit`, counting stops there (a backlog capped by a daily limit reads no more
     rows than the limit)."""
-    low = _EVER if since is None else stored_time(since)
+    low = _EVER[tx.dialect] if since is None else stored_time(since)
     if limit is None:
         return int(tx.execute(_COUNT_DUE, (kind, state, low, stored_time(until))).fetchone()[0])
     if limit <= 0:

@@ -133,10 +133,11 @@ def record(session: Session, state: FileState, first: bool) -> None:
     the sync (retiring what is gone) even when every file is recorded.
     """
     from sqlalchemy import delete
-    from sqlalchemy.dialects.sqlite import insert
+    from sqlalchemy.dialects import postgresql, sqlite
 
     from quizapp.store.models import ContentFile
 
+    insert = sqlite.insert if session.get_bind().dialect.name == "sqlite" else postgresql.insert
     if first:
         session.execute(delete(ContentFile).where(ContentFile.path == CODE_KEY))
     row = {"path": state.path, "sha256": state.sha256, "stat": _signature(state.size, state.mtime_ns)}

@@ -407,10 +407,14 @@ def current_revision(path: Path) -> str | None:
 
 
 class Database:
-    """An open, upgraded quizapp database: an Engine and a session factory."""
+    """An open, upgraded quizapp database: an Engine and a session factory (an SQLite
+    file; a PostgreSQL database is quizapp.store.pg.PgDatabase, the same interface)."""
+
+    dialect = "sqlite"
 
     def __init__(self, path: Path, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.location = str(self.path)  # what messages name
         self.readonly = readonly
         if readonly:
             # Reading only (export, stats of a read-only file): nothing is created, upgraded
@@ -461,4 +465,19 @@ class Database:
 
 
 def open_database(path: Path | str | None = None, readonly: bool = False) -> Database:
-    return Database(Path(path) if path is not None else default_db_path(), readonly)
+    """The database at `path` (a file, or a `postgresql://` URL), else $QUIZAPP_DB or the default file."""
+    from quizapp.paths import default_db_location, is_server_url
+
+    where = path if path is not None else default_db_location()
+    if is_server_url(where):
+        return open_server(str(where), readonly)
+    return Database(Path(where), readonly)
+
+
+def open_server(url: str, readonly: bool = False) -> Database:
+    """A PostgreSQL database (quizapp.store.pg); one line if psycopg is not installed."""
+    try:
+        from quizapp.store.pg import PgDatabase
+    except ImportError:
+        raise DatabaseError(key="store.pg_no_driver") from None
+    return PgDatabase(url, readonly)

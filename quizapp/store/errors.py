@@ -43,6 +43,11 @@ def busy_error(path: object) -> DatabaseBusy:
     return error
 
 
+class ConnectionLost(DatabaseError):
+    """The database server dropped the connection (a restart, a network cut) or cannot be
+    reached; nothing of the transaction was saved. The next transaction connects again."""
+
+
 class StorageFull(DatabaseError):
     """A write found no room: the disk is full or the file size limit (ulimit -f) is
     reached. Nothing was written (the transaction rolled back); the same write can be

@@ -64,6 +64,8 @@ class _Fast:
 
     @classmethod
     def build(cls, session: Session, general: _General) -> _Fast | None:
+        if session.get_bind().dialect.name != "sqlite":
+            return None  # its templates are filled by SQLite's own functions
         item_columns = [("id", Item.id, {}), ("kind", Item.kind, {}), ("source_no", Item.source_no, {}),
                         ("question", Item.question, {}), ("retired", Item.retired_at.is_not(None), {"as_bool": True})]
         card_columns = [(name, getattr(Card, name), {"utc_suffix": name in _UTC_FIELDS}) for name in CARD_FIELDS]
@@ -219,6 +221,13 @@ class _PlainQuery:
 
     def __init__(self, session: Session, statement: Select[Any]) -> None:
         dialect = session.get_bind().dialect
+        # On PostgreSQL the Session runs it (its types decode each value), times then as ISO text.
+        self.session: Session | None = None if dialect.name == "sqlite" else session
+        self.statement = statement
+        if self.session is not None:
+            self.times = [index for index, column in enumerate(statement.selected_columns)
+                          if isinstance(column.type, DateTime | EpochMicros)]
+            return
         compiled = statement.compile(dialect=dialect)
         self.sql = str(compiled)
         self.names = list(compiled.positiontup or ())
@@ -241,19 +250,35 @@ class _PlainQuery:
             row[index] = decode(row[index])
         return row
 
+    def _session_rows(self, params: dict[str, Any]) -> Generator[list[Any], None, None]:
+        assert self.session is not None
+        result = self.session.connection().execution_options(yield_per=_BATCH).execute(self.statement, params)
+        for raw in result:
+            row = list(raw)
+            for index in self.times:
+                if isinstance(row[index], datetime):
+                    row[index] = row[index].isoformat()
+            yield row
+
     def stream(self, **params: Any) -> Generator[list[Any], None, None]:
         """Every row, read in batches as the caller goes (nothing held whole)."""
+        if self.session is not None:
+            yield from self._session_rows(params)
+            return
         self.cursor.execute(self.sql, [{**self.defaults, **params}[name] for name in self.names])
         while batch := self.cursor.fetchmany(_BATCH):
             for raw in batch:
                 yield self._decoded(raw)
 
     def all(self, **params: Any) -> list[list[Any]]:
+        if self.session is not None:
+            return list(self._session_rows(params))
         self.cursor.execute(self.sql, [{**self.defaults, **params}[name] for name in self.names])
         return [self._decoded(raw) for raw in self.cursor.fetchall()]
 
     def close(self) -> None:
-        self.cursor.close()
+        if self.session is None:
+            self.cursor.close()
 
 
 def _utc_text(naive_iso: str | None) -> str | None:

@@ -47,8 +47,12 @@ def importing(db_path: Path) -> int | None:
 
 
 @contextlib.contextmanager
-def publishing(db_path: Path) -> Iterator[Callable[[float], None]]:
-    """A callback taking the fraction done, which publishes it (at each whole percent)."""
+def publishing(db_path: Path | str) -> Iterator[Callable[[float], None]]:
+    """A callback taking the fraction done, which publishes it (at each whole percent).
+    A PostgreSQL database (a URL) has no folder to publish in: nothing is published."""
+    if isinstance(db_path, str) and "://" in db_path:
+        yield lambda _fraction: None
+        return
     path = progress_path(Path(db_path))
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     last = [-1]

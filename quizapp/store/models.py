@@ -9,7 +9,20 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -34,6 +47,11 @@ def include_name(name: str | None, type_: str, _parent: Any) -> bool:
     return not (type_ == "table" and name is not None and name.startswith(SEARCH_TABLE))
 
 
+# An integer column: INTEGER on SQLite (64 bits there), BIGINT on PostgreSQL (revision 0001's
+# PostgreSQL schema), so that a bound value is never cast to 32 bits.
+Int = Integer().with_variant(BigInteger(), "postgresql")
+
+
 class EpochMicros(TypeDecorator[datetime]):
     """A naive-UTC datetime stored as integer microseconds since 1970 (8 bytes, not 26 of text).
 
@@ -42,6 +60,9 @@ class EpochMicros(TypeDecorator[datetime]):
 
     impl = Integer
     cache_ok = True
+
+    def load_dialect_impl(self, dialect: Any) -> Any:
+        return dialect.type_descriptor(BigInteger() if dialect.name == "postgresql" else Integer())
 
     def process_bind_param(self, value: datetime | None, dialect: Any) -> int | None:
         return None if value is None else to_micros(value)
@@ -80,7 +101,7 @@ class Item(Base):
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
     # No index of its own (dropped by revision 0006): ix_items_kind_order starts with it.
     kind: Mapped[str] = mapped_column(String(8))  # qa | mcq | skill
-    source_no: Mapped[int | None] = mapped_column(Integer, index=True)
+    source_no: Mapped[int | None] = mapped_column(Int, index=True)
     group: Mapped[str | None] = mapped_column(String(16))
     section: Mapped[str | None] = mapped_column(String(16))
     question: Mapped[str] = mapped_column(Text)
@@ -110,26 +131,26 @@ class Card(Base):
         Index("ix_cards_due_studied", "due", sqlite_where=text(STUDIED_SHOWN)),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Int, primary_key=True)
     item_id: Mapped[str] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), unique=True)
     # Copies of the item's kind, bank number and retired flag, filled and kept by database
     # triggers (revisions 0003, 0004): never set them.
     kind: Mapped[str | None] = mapped_column(String(8))
-    source_no: Mapped[int | None] = mapped_column(Integer)
+    source_no: Mapped[int | None] = mapped_column(Int)
     retired: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
-    state: Mapped[int] = mapped_column(Integer, default=1)  # fsrs.State: 1 learning, 2 review, 3 relearning
-    step: Mapped[int | None] = mapped_column(Integer)
+    state: Mapped[int] = mapped_column(Int, default=1)  # fsrs.State: 1 learning, 2 review, 3 relearning
+    step: Mapped[int | None] = mapped_column(Int)
     stability: Mapped[float | None] = mapped_column(Float)
     difficulty: Mapped[float | None] = mapped_column(Float)
     # Indexed only where a query reads it: ix_cards_queue, ix_cards_due_studied (revision 0006
     # dropped the index of every card's due time, which nothing used).
     due: Mapped[datetime] = mapped_column(DateTime)
     last_review: Mapped[datetime | None] = mapped_column(DateTime)
-    reps: Mapped[int] = mapped_column(Integer, default=0)
-    lapses: Mapped[int] = mapped_column(Integer, default=0)
+    reps: Mapped[int] = mapped_column(Int, default=0)
+    lapses: Mapped[int] = mapped_column(Int, default=0)
     suspended: Mapped[bool] = mapped_column(Boolean, default=False)
     leech: Mapped[bool] = mapped_column(Boolean, default=False)
-    version: Mapped[int] = mapped_column(Integer, default=0)
+    version: Mapped[int] = mapped_column(Int, default=0)
 
     item: Mapped[Item] = relationship(back_populates="card")
     reviews: Mapped[list[Review]] = relationship(back_populates="card", order_by="Review.id")
@@ -156,24 +177,24 @@ class Review(Base):
         Index("ix_reviews_card_time", "card_id", "reviewed_at"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Int, primary_key=True)
     card_id: Mapped[int] = mapped_column(ForeignKey("cards.id", ondelete="CASCADE"))
     mode: Mapped[str] = mapped_column(ModeCode, server_default="0")  # study | quiz | drill | mock | cram, as 0..4
-    rating: Mapped[int] = mapped_column(Integer)  # fsrs.Rating 1..4
+    rating: Mapped[int] = mapped_column(Int)  # fsrs.Rating 1..4
     reviewed_at: Mapped[datetime] = mapped_column(EpochMicros, server_default="0")
-    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    duration_ms: Mapped[int | None] = mapped_column(Int)
     answer: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     score: Mapped[float | None] = mapped_column(Float)
     # Nullable only because SQLite cannot add NOT NULL columns to a filled table in place
     # (revision 0003); every write sets them.
-    prev_state: Mapped[int] = mapped_column(Integer, nullable=True)
-    prev_step: Mapped[int | None] = mapped_column(Integer)
+    prev_state: Mapped[int] = mapped_column(Int, nullable=True)
+    prev_step: Mapped[int | None] = mapped_column(Int)
     prev_stability: Mapped[float | None] = mapped_column(Float)
     prev_difficulty: Mapped[float | None] = mapped_column(Float)
     prev_due: Mapped[datetime | None] = mapped_column(EpochMicros)
     prev_last_review: Mapped[datetime | None] = mapped_column(EpochMicros)
-    prev_reps: Mapped[int] = mapped_column(Integer, nullable=True)
-    prev_lapses: Mapped[int] = mapped_column(Integer, nullable=True)
+    prev_reps: Mapped[int] = mapped_column(Int, nullable=True)
+    prev_lapses: Mapped[int] = mapped_column(Int, nullable=True)
     prev_leech: Mapped[bool] = mapped_column(Boolean, nullable=True)
     prev_suspended: Mapped[bool] = mapped_column(Boolean, nullable=True)
 
@@ -223,13 +244,13 @@ class ReviewTally(Base):
 
     __tablename__ = "review_tallies"
 
-    quarter: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    qa_new: Mapped[int] = mapped_column(Integer, server_default="0")
-    qa_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
-    mcq_new: Mapped[int] = mapped_column(Integer, server_default="0")
-    mcq_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
-    skill_new: Mapped[int] = mapped_column(Integer, server_default="0")
-    skill_reviews: Mapped[int] = mapped_column(Integer, server_default="0")
+    quarter: Mapped[int] = mapped_column(Int, primary_key=True, autoincrement=False)
+    qa_new: Mapped[int] = mapped_column(Int, server_default="0")
+    qa_reviews: Mapped[int] = mapped_column(Int, server_default="0")
+    mcq_new: Mapped[int] = mapped_column(Int, server_default="0")
+    mcq_reviews: Mapped[int] = mapped_column(Int, server_default="0")
+    skill_new: Mapped[int] = mapped_column(Int, server_default="0")
+    skill_reviews: Mapped[int] = mapped_column(Int, server_default="0")
 
 
 class ReviewGap(Base):
@@ -240,24 +261,24 @@ class ReviewGap(Base):
 
     __tablename__ = "review_gaps"
 
-    day: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    answers: Mapped[int] = mapped_column(Integer, server_default="0")
-    passed: Mapped[int] = mapped_column(Integer, server_default="0")
+    day: Mapped[int] = mapped_column(Int, primary_key=True, autoincrement=False)
+    answers: Mapped[int] = mapped_column(Int, server_default="0")
+    passed: Mapped[int] = mapped_column(Int, server_default="0")
 
 
 class DrillAttempt(Base):
     __tablename__ = "drill_attempts"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Int, primary_key=True)
     type: Mapped[str] = mapped_column(String(32), index=True)
-    seed: Mapped[int | None] = mapped_column(Integer)
-    difficulty: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int | None] = mapped_column(Int)
+    difficulty: Mapped[int] = mapped_column(Int)
     given: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # explicit inputs, when not seeded
     answers: Mapped[dict[str, Any]] = mapped_column(JSON)  # part -> typed text
     verdict: Mapped[dict[str, Any]] = mapped_column(JSON)  # per-part score and per-cell marks
     diagnosis: Mapped[list[Any]] = mapped_column(JSON, default=list)
     score: Mapped[float] = mapped_column(Float)
-    duration_ms: Mapped[int | None] = mapped_column(Integer)
+    duration_ms: Mapped[int | None] = mapped_column(Int)
     created_at: Mapped[datetime] = mapped_column(DateTime, index=True)
     review_id: Mapped[int | None] = mapped_column(ForeignKey("reviews.id", ondelete="SET NULL"))
     mock_id: Mapped[int | None] = mapped_column(ForeignKey("mock_interviews.id", ondelete="SET NULL"), index=True)
@@ -266,8 +287,8 @@ class DrillAttempt(Base):
 class MockInterview(Base):
     __tablename__ = "mock_interviews"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seed: Mapped[int] = mapped_column(Integer)
+    id: Mapped[int] = mapped_column(Int, primary_key=True)
+    seed: Mapped[int] = mapped_column(Int)
     config: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # in_progress | completed | abandoned
     started_at: Mapped[datetime] = mapped_column(DateTime)
@@ -284,9 +305,9 @@ class MockAnswer(Base):
     __tablename__ = "mock_answers"
     __table_args__ = (UniqueConstraint("mock_id", "position"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    id: Mapped[int] = mapped_column(Int, primary_key=True)
     mock_id: Mapped[int] = mapped_column(ForeignKey("mock_interviews.id", ondelete="CASCADE"), index=True)
-    position: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Int)
     kind: Mapped[str] = mapped_column(String(8))  # qa | mcq | drill
     item_id: Mapped[str | None] = mapped_column(ForeignKey("items.id"))
     spec: Mapped[dict[str, Any]] = mapped_column(JSON)  # e.g. drill type/seed/difficulty, time limit

@@ -45,7 +45,7 @@ def insert(tx: Tx, before: CardRow, *, mode: str, rating: int, reviewed_at: date
         "prev_state": before.state, "prev_step": before.step, "prev_stability": before.stability,
         "prev_difficulty": before.difficulty, "prev_due": to_micros(before.due),
         "prev_last_review": _micros(before.last_review), "prev_reps": before.reps, "prev_lapses": before.lapses,
-        "prev_leech": int(before.leech), "prev_suspended": int(before.suspended),
+        "prev_leech": bool(before.leech), "prev_suspended": bool(before.suspended),
     })
     return int(tx.lastrowid)  # type: ignore[arg-type]
 
@@ -107,9 +107,13 @@ def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:
 def history_fingerprint(tx: Tx) -> tuple[Any, ...]:
     """What a replay of the history depends on: the database file, and the reviews' number,
     last id and sums of times and ratings (an answer, an undo or an import changes them)."""
-    database = tx.execute("PRAGMA database_list").fetchone()
+    if tx.dialect == "sqlite":
+        database = tx.execute("PRAGMA database_list").fetchone()
+        where = database[2] if database else None
+    else:
+        where = tx.execute("SELECT current_database() || '@' || coalesce(inet_server_addr()::text, 'local')").fetchone()[0]
     reviews = tx.execute("SELECT count(*), max(id), total(reviewed_at), total(rating) FROM reviews").fetchone()
-    return (database[2] if database else None, *reviews)
+    return (where, *reviews)
 
 
 def of_card(tx: Tx, card_id: int) -> list[tuple[int, str, int, datetime, int | None, float | None]]:

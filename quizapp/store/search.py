@@ -60,24 +60,29 @@ def _card_filters(kind: str | None, include_retired: bool, params: list[Any]) ->
     if kind:
         params.append(kind)
     if not include_retired:
-        filters.append("cards.retired IS 0")
+        filters.append("cards.retired IS 0")  # (quizapp.store.pg translates it for a boolean)
     return filters
 
 
-def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None, params: list[Any]) -> list[str]:
+# An item's tags (a JSON array of text), one row each, as `tag.value`.
+_TAGS = {"sqlite": "json_each(items.tags) AS tag", "postgresql": "json_array_elements_text(items.tags) AS tag(value)"}
+
+
+def _item_filters(tags: Sequence[Collection[str]], label: LabelFilter | None, params: list[Any],
+                  dialect: str = "sqlite") -> list[str]:
     """Conditions on the item row: every `tags` entry names tags of which the item has one
     (ASCII letters in any case), and the label filter."""
     filters: list[str] = []
     for accepted in tags:
         wanted = _marks(sorted({tag.lower() for tag in accepted}), params)
-        filters.append(f"EXISTS (SELECT 1 FROM json_each(items.tags) WHERE lower(json_each.value) IN ({wanted}))")
+        filters.append(f"EXISTS (SELECT 1 FROM {_TAGS[dialect]} WHERE lower(tag.value) IN ({wanted}))")
     if label is not None:
         options = ["items.id LIKE ? ESCAPE '\\'"] * len(label.id_prefixes)
         params.extend(_like_escaped(prefix) + "%" for prefix in label.id_prefixes)
         if label.section_prefix is not None:
             options.append("items.section LIKE ? ESCAPE '\\'")
             params.append(_like_escaped(label.section_prefix) + "%")
-        filters.append(f"items.source_no IS NULL AND ({' OR '.join(options) if options else '0'})")
+        filters.append(f"items.source_no IS NULL AND ({' OR '.join(options) if options else '1 = 0'})")
     return filters
 
 
@@ -106,7 +111,7 @@ def search_rows(
     where_params: list[Any] = []
     joins: list[str] = []
     where = _card_filters(kind, include_retired, where_params)
-    item_filters = _item_filters(tags, label, where_params)
+    item_filters = _item_filters(tags, label, where_params, cur.dialect)
     if item_filters:
         joins.append("JOIN items ON items.id = cards.item_id")
         where.extend(item_filters)
@@ -116,6 +121,15 @@ def search_rows(
         # By the items' bank-number index (the cards' copy has none).
         where.append("cards.item_id IN (SELECT items.id FROM items WHERE items.source_no = ?)")
         where_params.append(number)
+    elif text and cur.dialect == "postgresql":
+        # items_search (revision 0001 on PostgreSQL): the same text, a pg_trgm GIN index
+        # that serves the substring match itself (3 characters or more).
+        joins.append("JOIN items_search AS body ON body.card_id = cards.id")
+        where.append("body.body ILIKE ? ESCAPE '\\'")
+        where_params.append("%" + _like_escaped(text) + "%")
+        if len(text) >= 3:
+            ranks = ["strpos(lower(body.body), lower(?)) - length(cards.item_id)", "length(body.body)"]
+            rank_params.append(text)
     elif text:
         # The text itself is read from the index's content table by rowid: through the
         # virtual table's column each hit's text costs a lookup statement of its own (half
@@ -140,9 +154,11 @@ def search_rows(
               f"WHERE {' AND '.join(where)} {picked_order} LIMIT ? OFFSET ?")
     # The display columns, for the chosen rows only (the payload's question, not the payload).
     display_order = ", ".join([f"picked.rank{n}" for n in range(len(ranks))] + [_ORDER])
+    question = ("json_quote(json_extract(items.payload, '$.question'))" if cur.dialect == "sqlite"
+                else "coalesce((items.payload -> 'question')::text, 'null')")
     sql = (
         "SELECT items.id, items.kind, items.source_no, items.\"group\", items.section, items.question, items.tags, "
-        "items.retired_at IS NOT NULL, cards.suspended, json_quote(json_extract(items.payload, '$.question')) "
+        f"items.retired_at IS NOT NULL, cards.suspended, {question} "
         f"FROM ({picked}) AS picked JOIN cards ON cards.id = picked.card_id JOIN items ON items.id = cards.item_id "
         f"ORDER BY {display_order}"
     )

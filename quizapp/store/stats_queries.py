@@ -14,10 +14,14 @@ from quizapp.store.tx import Tx
 CRAM = MODES.index("cram")
 _TALLY_TOTAL = " + ".join(TALLY_COLUMNS)
 
-def _ranges(bounds: Sequence[tuple[Any, Any]]) -> tuple[str, dict[str, Any]]:
+def _ranges(bounds: Sequence[tuple[Any, Any]], cast: str | None = None) -> tuple[str, dict[str, Any]]:
     """A VALUES list of (index, low, high) rows, named w(column1, column2, column3) as both
-    SQLite and PostgreSQL name them, and its parameters."""
-    rows = ", ".join(f"({i}, :low{i}, :high{i})" for i in range(len(bounds)))
+    SQLite and PostgreSQL name them, and its parameters (with `cast`, as that type: a
+    PostgreSQL VALUES list of parameters is text otherwise)."""
+    def typed(name: str) -> str:
+        return f"CAST(:{name} AS {cast})" if cast else f":{name}"
+
+    rows = ", ".join(f"({i}, {typed(f'low{i}')}, {typed(f'high{i}')})" for i in range(len(bounds)))
     params: dict[str, Any] = {}
     for i, (low, high) in enumerate(bounds):
         params[f"low{i}"], params[f"high{i}"] = low, high
@@ -53,7 +57,8 @@ def due_in_ranges(tx: Tx, ranges: Sequence[tuple[datetime, datetime]]) -> list[t
     index range of ix_cards_due_studied each."""
     if not ranges:
         return []
-    values, params = _ranges([(stored_time(low), stored_time(high)) for low, high in ranges])
+    values, params = _ranges([(stored_time(low), stored_time(high)) for low, high in ranges],
+                             None if tx.dialect == "sqlite" else "timestamp")
     return tx.execute(
         f"SELECT w.column1, (SELECT count(*) FROM cards WHERE due >= w.column2 AND due < w.column3 "
         f"AND {STUDIED_SHOWN}) FROM {values}",
@@ -79,18 +84,26 @@ def interval_counts(tx: Tx, buckets: Sequence[tuple[str, int, int | None]]) -> l
         f"WHEN ivl >= {int(low)}" + (f" AND ivl < {int(high)}" if high is not None else "") + " THEN ?"
         for _label, low, high in buckets
     )
+    days = ("julianday(due) - julianday(last_review)" if tx.dialect == "sqlite"
+            else "EXTRACT(EPOCH FROM due - last_review) / 86400.0")
     return tx.execute(
         f"SELECT CASE {cases} END, count(*) FROM ("
-        "  SELECT julianday(due) - julianday(last_review) AS ivl FROM cards"
+        f"  SELECT {days} AS ivl FROM cards"
         f"  WHERE state = {REVIEW_STATE} AND NOT suspended AND last_review IS NOT NULL"
         "  LIMIT -1"  # evaluated once per card, not once per WHEN (LIMIT keeps the subquery whole)
-        ") GROUP BY 1",
+        ") AS intervals GROUP BY 1",
         [label for label, _, _ in buckets],
     ).fetchall()
 
 
 def state_counts(tx: Tx) -> list[tuple[str, Any, int]]:
     """(kind, 'suspended' | 'new' | the state code, cards) of the cards not retired."""
+    if tx.dialect != "sqlite":  # one type per CASE: the state as text, then its number again
+        rows = tx.execute(
+            "SELECT kind, CASE WHEN suspended THEN 'suspended' WHEN reps = 0 THEN 'new' "
+            "ELSE CAST(state AS text) END, count(*) FROM cards WHERE retired = 0 GROUP BY 1, 2"
+        ).fetchall()
+        return [(kind, int(what) if what.isdigit() else what, n) for kind, what, n in rows]
     return tx.execute(
         "SELECT kind, CASE WHEN suspended THEN 'suspended' WHEN reps = 0 THEN 'new' "
         "ELSE state END, count(*) FROM cards WHERE retired = 0 GROUP BY 1, 2"
@@ -119,6 +132,8 @@ def completed_mocks(tx: Tx) -> list[tuple[int, datetime, float]]:
 
 def frequent_mistakes(tx: Tx, limit: int) -> list[tuple[str, str, int, datetime]]:
     """(drill type, mistake, attempts that made it, last made) most frequent first."""
+    if tx.dialect == "postgresql":
+        return _frequent_mistakes_pg(tx, limit)
     rows = tx.execute(
         # Per attempt, not per part: one mistake made in three parts of one attempt is
         # one mistake. Only well-formed entries count: a stored value of another shape
@@ -128,6 +143,19 @@ def frequent_mistakes(tx: Tx, limit: int) -> list[tuple[str, str, int, datetime]
         "FROM drill_attempts d JOIN json_each(CASE WHEN json_valid(d.diagnosis) "
         "AND json_type(d.diagnosis) = 'array' THEN d.diagnosis ELSE '[]' END) m "
         "WHERE m.type = 'object' AND json_type(m.value, '$.mistake') = 'text' "
+        "GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC LIMIT :limit",
+        {"limit": limit},
+    ).fetchall()
+    return [(str(t), str(m), int(n), datetime.fromisoformat(str(last))) for t, m, n, last in rows]
+
+
+def _frequent_mistakes_pg(tx: Tx, limit: int) -> list[tuple[str, str, int, datetime]]:
+    """frequent_mistakes in PostgreSQL's words (json, not SQLite's json_each)."""
+    rows = tx.execute(
+        "SELECT d.type, m.value ->> 'mistake' AS mistake, count(DISTINCT d.id), max(d.created_at) "
+        "FROM drill_attempts d CROSS JOIN LATERAL json_array_elements(CASE WHEN json_typeof(d.diagnosis) = 'array' "
+        "THEN d.diagnosis ELSE CAST('[]' AS json) END) AS m(value) "
+        "WHERE json_typeof(m.value) = 'object' AND json_typeof(m.value -> 'mistake') = 'string' "
         "GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC LIMIT :limit",
         {"limit": limit},
     ).fetchall()

@@ -165,6 +165,12 @@ _INSERT_NEW_CARDS = text(
     "INSERT INTO cards (item_id, state, step, due, reps, lapses, suspended, leech, version) "
     "SELECT value, 1, 0, :due, 0, 0, 0, 0, 0 FROM json_each(:ids) ORDER BY key"
 ).bindparams(bindparam("due", type_=Card.__table__.c.due.type))
+# PostgreSQL's words for the same (quizapp.store.pg): a JSON array's elements in order.
+_INSERT_NEW_CARDS_PG = text(
+    "INSERT INTO cards (item_id, state, step, due, reps, lapses, suspended, leech, version) "
+    "SELECT value, 1, 0, :due, 0, 0, false, false, 0 FROM json_array_elements_text(CAST(:ids AS json)) "
+    "WITH ORDINALITY AS ids(value, n) ORDER BY n"
+).bindparams(bindparam("due", type_=Card.__table__.c.due.type))
 
 
 def _quote(name: str) -> str:
@@ -221,7 +227,8 @@ def _upsert(session: Session, wanted: dict[str, dict], existing: dict[str, Row],
         # the search index (the cards insert trigger) makes FTS5 flush its pending terms into
         # a new segment, so a row per statement wrote (and merged) a segment per card: 2.2x
         # the time of the cards insert at 400 cards, and more as the index grows.
-        session.execute(_INSERT_NEW_CARDS, {"ids": json.dumps(new_cards), "due": now})
+        statement = _INSERT_NEW_CARDS if session.get_bind().dialect.name == "sqlite" else _INSERT_NEW_CARDS_PG
+        session.execute(statement, {"ids": json.dumps(new_cards), "due": now})
     return SyncReport(added=added, updated=updated, restored=restored, unchanged=unchanged)
 
 

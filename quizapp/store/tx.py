@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first counts run without it
 class Tx(sqlite3.Cursor):
     """A cursor inside one transaction (see the module docstring); `session()` for the ORM."""
 
+    dialect = "sqlite"  # PostgreSQL's Tx: quizapp.store.pg.PgTx
     db: Database | None
     _pooled: Any
     _connection: Connection | None

@@ -27,6 +27,7 @@ from textual.signal import Signal
 from textual.theme import Theme
 from textual.worker import Worker, WorkerState
 
+from quizapp.paths import db_location
 from quizapp.srs.clock import Clock
 from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
@@ -77,7 +78,7 @@ def _quiz_commands() -> type[Provider]:
 
 @dataclass(frozen=True)
 class AppConfig:
-    db_path: Path | None = None
+    db_path: Path | str | None = None  # a file, or a postgresql:// URL (quizapp.store.pg)
     lang: str | None = None  # --lang: overrides the stored language for this run
     start: str | None = None
     start_options: tuple[tuple[str, Any], ...] = ()  # e.g. drill type/seed/difficulty, mock seed
@@ -353,11 +354,12 @@ class QuizApp(App[None]):
     def _early_keys(self) -> None:
         """Your keys from the first frame: the one stored row, read at once and checked against
         Home and the app's own bindings (the full check comes when the service opens)."""
-        from quizapp.paths import default_db_path
+        from quizapp.paths import default_db_location, is_server_url
         from quizapp.tui import keymap
         from quizapp.tui.screens.home import HomeScreen
 
-        keys = keymap.stored_keys(Path(self.config.db_path) if self.config.db_path else default_db_path())
+        where = self.config.db_path or default_db_location()
+        keys = {} if is_server_url(where) else keymap.stored_keys(Path(where))
         if keys:
             keymap.apply(self, keys, screens=[HomeScreen])
 
@@ -630,7 +632,7 @@ def make_app(
     if start is not None and start not in START_MODES:
         raise ValueError(f"unknown start screen {start!r}")
     config = AppConfig(
-        db_path=Path(db_path) if db_path is not None else None,
+        db_path=db_location(db_path) if db_path is not None else None,
         lang=lang,
         start=start,
         start_options=tuple((start_options or {}).items()),

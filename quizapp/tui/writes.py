@@ -7,6 +7,13 @@ same write is tried again until it goes through or the screen's worker is cancel
 user left the screen). A write that lost a race (ChangedElsewhere) is not retried: it is
 re-raised for the screen, and BaseScreen shows the "changed elsewhere" notice.
 
+A write whose connection the database server dropped (ConnectionLost: a restart of the
+PostgreSQL server, a network cut) rolled back whole; it is tried once more at once, on a
+new connection. If that fails too, it is re-raised: BaseScreen says the answer was not
+saved, and the screen keeps it, to be given again. A retry never doubles an answer: had
+the first commit gone through after all, the card's version moved on, and the retry is
+refused as changed elsewhere.
+
 A write that found no room (a full disk, the file size limit) rolled back whole, so it is
 kept and tried again the same way, every few seconds, with a notice naming the cause: the
 screen goes on as soon as there is room, and nothing typed is lost meanwhile.
@@ -17,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
-from quizapp.store.errors import DatabaseBusy, StorageFull
+from quizapp.store.errors import ConnectionLost, DatabaseBusy, StorageFull
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -29,6 +36,7 @@ BUSY_IMPORTING_KEY = "db.busy_importing"
 FULL_KEY = "db.full"
 FULL_RETRY_S = 2.0
 CHANGED_KEY = "db.changed_elsewhere"
+LOST_KEY = "db.connection_lost"
 
 
 def busy_notice(screen: Screen, exc: Exception, notice: str) -> str:
@@ -43,9 +51,14 @@ def write_retrying(screen: Screen, write: Callable[[], T], *, notice: str) -> T:
     from textual.worker import NoActiveWorker, get_current_worker
 
     notified: set[str] = set()
+    reconnected = False
     while True:
         try:
             return write()
+        except ConnectionLost:
+            if reconnected:
+                raise
+            reconnected = True  # the pool hands out a new connection: once more
         except (DatabaseBusy, StorageFull) as exc:
             try:
                 worker: object | None = get_current_worker()

@@ -3,7 +3,9 @@
 Each of two worker processes opens the database itself and, per trial, reads the card (the
 version it would show), meets the other at a barrier, and answers. The loser must get
 "changed elsewhere" (StaleCard) and store nothing. The same holds for suspend, settings
-and a mock answer, which race the same way.
+and a mock answer, which race the same way. On SQLite (a file) and on PostgreSQL (one
+database on a real server, two client processes): the compare-and-swap is the same
+`UPDATE … WHERE version = ?`, under each one's write lock.
 """
 
 from __future__ import annotations
@@ -19,13 +21,15 @@ from quizapp.store.models import Card, Review
 
 TRIALS = 50
 
+pytestmark = pytest.mark.both_backends
+
 
 def _worker(db_path: str, card_ids: list[int], barrier, results) -> None:
     from quizapp.srs.cas import StaleCard
     from quizapp.srs.service import StudyService
     from quizapp.store.database import open_database
 
-    db = open_database(Path(db_path))
+    db = open_database(db_path if "://" in db_path else Path(db_path))
     service = StudyService(db)
     outcome = []
     for card_id in card_ids:
@@ -42,8 +46,8 @@ def _worker(db_path: str, card_ids: list[int], barrier, results) -> None:
 
 
 @pytest.fixture
-def race_db(tmp_path):
-    path = tmp_path / "race.db"
+def race_db(tmp_path, backend, pg_servers):
+    path = tmp_path / "race.db" if backend == "sqlite" else pg_servers.get().new_database()
     prepared = prepare(path)
     with prepared.db.session() as session:
         ids = session.scalars(select(Card.id).order_by(Card.id).limit(TRIALS)).all()

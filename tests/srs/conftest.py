@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockService
 from quizapp.srs.service import StudyService
-from tests.db_cache import prepared_database
+from tests.db_cache import content_key, prepared_database
 
 TEST_CONTENT = Path(__file__).parent / "content"
 
@@ -31,8 +32,13 @@ def clock() -> FixedClock:
 
 
 @pytest.fixture
-def db_path(tmp_path) -> Path:
-    return tmp_path / "quizapp.db"
+def db_path(request, tmp_path, backend, pg_servers) -> Path | str:
+    """The test's database: a file, or in a `both_backends` test also a PostgreSQL
+    database's URL (a fresh copy of one with the test deck synced)."""
+    if backend == "sqlite":
+        return tmp_path / "quizapp.db"
+    request.getfixturevalue("test_deck")
+    return _pg_prepared_copy(pg_servers, request.getfixturevalue("clock"))
 
 
 def _prepared_copy(db_path: Path, clock: FixedClock) -> None:
@@ -44,9 +50,29 @@ def _prepared_copy(db_path: Path, clock: FixedClock) -> None:
     prepared_database(db_path, ("srs", clock.now().isoformat()), build)
 
 
+def _pg_prepared_copy(holder, clock: FixedClock) -> str:
+    """A fresh database with the test deck synced: a copy of a template prepared once per
+    (clock, content files), as `_prepared_copy` does with files."""
+    server = holder.get()
+    key = (clock.now().isoformat(), content_key())
+    if key not in holder.prepared:
+        template = server.new_database()
+        made = bootstrap.prepare(template, clock=clock)
+        assert made.content.ok, made.content.errors
+        made.db.close()
+        name = server.name_of(template)
+        server.admin(f"ALTER DATABASE {name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
+        holder.prepared[key] = name
+    server._databases += 1
+    fresh = f"p{os.getpid()}_{server._databases}"
+    server.admin(f"CREATE DATABASE {fresh} TEMPLATE {holder.prepared[key]}")
+    return server.url(fresh)
+
+
 @pytest.fixture
-def prepared(test_deck, db_path, clock):
-    _prepared_copy(db_path, clock)
+def prepared(test_deck, db_path, clock, backend):
+    if backend == "sqlite":
+        _prepared_copy(db_path, clock)
     result = bootstrap.prepare(db_path, clock=clock)
     assert result.content.ok, result.content.errors
     yield result

@@ -11,6 +11,8 @@ from quizapp.srs.service import StudyService
 from quizapp.store.errors import ChangedElsewhere
 from quizapp.store.models import Card, MockAnswer, Review
 
+pytestmark = pytest.mark.both_backends
+
 
 def _card(study: StudyService):
     shown = study.next_card("qa")
@@ -129,14 +131,9 @@ def test_a_mock_answer_given_twice_keeps_the_first(mocks: MockService):
 def test_an_answer_is_stored_as_compact_utf8_json(study, prepared):
     """The study step writes through the driver, not the engine's JSON serializer: it must
     write the same compact UTF-8 (revision 0006), not `\\uXXXX` escapes and spaces."""
-    import sqlite3
-
     card = study.next_card("qa")
     result = study.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version,
                           answer={"typed": "方差", "ok": True})
-    conn = sqlite3.connect(prepared.db.path)
-    try:
-        raw = conn.execute("SELECT answer FROM reviews WHERE id = ?", (result.review_id,)).fetchone()[0]
-    finally:
-        conn.close()
+    with prepared.db.transaction() as tx:  # the stored text itself (PostgreSQL's json keeps it as written)
+        raw = tx.execute("SELECT answer FROM reviews WHERE id = ?", (result.review_id,)).fetchone()[0]
     assert raw == '{"typed":"方差","ok":true}'

@@ -3,7 +3,6 @@ changed with `cram_reschedules`, cram answers counted apart, and undo."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import timedelta
 
 import pytest
@@ -13,6 +12,8 @@ from quizapp.srs.cram import CramSet, CramSetError
 from quizapp.srs.cram_window import cram_offered
 from quizapp.srs.settings import Settings
 from quizapp.srs.stats import study_stats
+
+pytestmark = pytest.mark.both_backends
 
 FSRS_COLUMNS = "item_id, state, step, stability, difficulty, due, last_review, reps, lapses, leech, suspended"
 # Four of the six Q&A cards studied, with different ratings; t-shapes and t-qkv stay new.
@@ -30,8 +31,8 @@ def studied(study, clock):
 
 
 def schedule(study) -> list[tuple]:
-    with sqlite3.connect(study.db.path) as conn:
-        return conn.execute(f"SELECT {FSRS_COLUMNS} FROM cards ORDER BY id").fetchall()
+    with study.db.transaction() as tx:
+        return [tuple(row) for row in tx.execute(f"SELECT {FSRS_COLUMNS} FROM cards ORDER BY id").fetchall()]
 
 
 def items_of(study, card_ids: list[int]) -> list[str]:

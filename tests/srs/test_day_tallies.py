@@ -18,6 +18,8 @@ from quizapp.srs.service import KINDS, StudyService
 from quizapp.store import reviews
 from quizapp.store.models import Card, Review, to_micros
 
+pytestmark = pytest.mark.both_backends
+
 
 def _walk(study: StudyService, start: datetime, end: datetime) -> dict[str, tuple[int, int]]:
     """kind -> (first answers, answers of studied cards) by reading every review in [start, end)."""
@@ -62,8 +64,8 @@ def _all_from_reviews(study: StudyService) -> list[tuple]:
     with study.db.engine.connect() as conn:
         rows = conn.execute(text(
             "SELECT r.reviewed_at / 900000000 AS q, "
-            + ", ".join(f"sum(c.kind = '{k}' AND r.prev_reps = 0), sum(c.kind = '{k}' AND r.prev_reps > 0)"
-                        for k in KINDS)
+            + ", ".join(f"sum(CASE WHEN c.kind = '{k}' AND r.prev_reps = 0 THEN 1 ELSE 0 END), "
+                        f"sum(CASE WHEN c.kind = '{k}' AND r.prev_reps > 0 THEN 1 ELSE 0 END)" for k in KINDS)
             + " FROM reviews r JOIN cards c ON c.id = r.card_id GROUP BY q ORDER BY q"
         ))
         return [tuple(r) for r in rows]
@@ -110,7 +112,7 @@ def test_rows_written_by_raw_sql_and_a_change_of_kind_are_counted(study, clock):
         at = to_micros(to_naive_utc(clock.current)) - 3_600_000_000
         conn.execute(text(
             "INSERT INTO reviews (card_id, mode, rating, reviewed_at, prev_state, prev_reps, prev_lapses, "
-            "prev_leech, prev_suspended) VALUES (:c, 0, 3, :at, 2, 4, 0, 0, 0)"
+            "prev_leech, prev_suspended) VALUES (:c, 0, 3, :at, 2, 4, 0, FALSE, FALSE)"
         ), {"c": card_id, "at": at})
         assert conn.execute(text("SELECT count(*) FROM reviews WHERE card_id = :c"), {"c": card_id}).scalar_one()
         item_id = conn.execute(text("SELECT item_id FROM cards WHERE id = :c"), {"c": card_id}).scalar_one()
@@ -135,6 +137,7 @@ def test_a_retired_item_leaves_the_queue_and_comes_back(study, clock):
     assert study.next_card("qa").card.card_id == first.card.card_id
 
 
+@pytest.mark.sqlite_only  # SQLite's storage classes (PostgreSQL's columns are BIGINT by declaration)
 def test_reviews_store_time_and_mode_as_integers(study, clock):
     review_id = _answer(study, "mcq")
     with study.db.engine.connect() as conn:

@@ -3,12 +3,13 @@ fallback, and tags and labels narrowed by the database before the limit."""
 
 from __future__ import annotations
 
-import sqlite3
-
+import pytest
 from sqlalchemy import update
 
 from quizapp.srs.search import LabelFilter
 from quizapp.store.models import Card, Item
+
+pytestmark = pytest.mark.both_backends
 
 
 def _ids(results) -> list[str]:
@@ -17,13 +18,11 @@ def _ids(results) -> list[str]:
 
 def _indexed(prepared, word: str) -> list[tuple]:
     """(item, kind, bank number, indexed text) of the Q&A and MCQ cards whose text holds `word`."""
-    conn = sqlite3.connect(prepared.db.path)
-    try:
-        rows = conn.execute(
-            "SELECT c.item_id, c.kind, c.source_no, f.body FROM items_fts f JOIN cards c ON c.id = f.rowid "
-            "WHERE c.kind IN ('qa', 'mcq')").fetchall()
-    finally:
-        conn.close()
+    index = ("items_fts f JOIN cards c ON c.id = f.rowid" if prepared.db.dialect == "sqlite"
+             else "items_search f JOIN cards c ON c.id = f.card_id")
+    with prepared.db.transaction() as tx:
+        rows = tx.execute(f"SELECT c.item_id, c.kind, c.source_no, f.body FROM {index} "
+                          "WHERE c.kind IN ('qa', 'mcq')").fetchall()
     return [row for row in rows if word.lower() in row[3].lower()]
 
 
@@ -90,18 +89,14 @@ def test_retired_and_suspended_items(study, prepared):
 
 
 def test_an_items_history_is_newest_first_by_time_with_an_imported_older_answer(study, prepared):
-    conn = sqlite3.connect(prepared.db.path)
-    try:
-        card_id, item_id = conn.execute("SELECT id, item_id FROM cards WHERE kind = 'qa' ORDER BY id").fetchone()
+    with prepared.db.transaction(write=True) as tx:  # another program's rows, older ones after newer
+        card_id, item_id = tx.execute("SELECT id, item_id FROM cards WHERE kind = 'qa' ORDER BY id").fetchone()
         day = 86_400_000_000
         start = 1_767_225_600_000_000  # 2026-01-01
-        conn.executemany(
+        tx.executemany(
             "INSERT INTO reviews (id, card_id, mode, rating, reviewed_at, prev_state, prev_reps, prev_lapses, "
-            "prev_leech, prev_suspended) VALUES (?, ?, 0, 3, ?, 2, 1, 0, 0, 0)",
+            "prev_leech, prev_suspended) VALUES (?, ?, 0, 3, ?, 2, 1, 0, FALSE, FALSE)",
             [(901, card_id, start + 2 * day), (902, card_id, start), (903, card_id, start + day)])
-        conn.commit()
-    finally:
-        conn.close()
     assert [r.review_id for r in study.item_detail(item_id).reviews] == [901, 903, 902]
 
 

@@ -14,6 +14,8 @@ from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.stats import study_stats
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review
 
+pytestmark = pytest.mark.both_backends
+
 INTERVIEW = "2026-03-12"
 T = datetime  # naive UTC, as stored
 

@@ -19,6 +19,8 @@ from sqlalchemy import select
 from quizapp.srs.stats import FORECAST_DAYS, HEATMAP_DAYS, INTERVAL_BUCKETS, RETENTION_BUCKETS, study_stats
 from quizapp.store.models import Card, Item, Review
 
+pytestmark = pytest.mark.both_backends
+
 NOW = datetime(2026, 3, 2, 8, 0)  # naive UTC, the `clock` fixture's now
 
 

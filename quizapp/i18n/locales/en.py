@@ -89,6 +89,7 @@ MESSAGES: dict[str, str] = {
     "session.progress": "{done} / {total}",
     "session.stale": "This card was changed elsewhere; nothing was saved. Showing it again.",
     "db.full": "Not saved yet: {detail}. Your answer stays here and is saved as soon as there is room.",
+    "db.connection_lost": "Not saved: the connection to the database server was lost. Your answer stays here; give it again.",
     "db.busy": "The database is busy (another quizapp is writing) — retrying; nothing is lost.",
     "db.busy_importing": "The database is busy: another quizapp is importing, {percent}% done — retrying; nothing is lost.",
     "db.changed_elsewhere": "This was changed elsewhere (another quizapp window); nothing was saved.",

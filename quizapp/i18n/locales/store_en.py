@@ -14,4 +14,10 @@ MESSAGES: dict[str, str] = {
     "store.damaged": "{path} is damaged ({detail}); run `quizapp db check` for details",
     "store.disk_full": "the disk holding {path} is full; free some space (quizapp tries again)",
     "store.cannot_read": "cannot read {path} ({detail})",
+    "store.pg_not_quizapp": "{path} holds tables but is not a quizapp database",
+    "store.connection_lost": "lost the connection to {url} ({detail}); nothing was saved",
+    "store.pg_unreachable": "cannot use {url} ({detail})",
+    "store.pg_no_driver": "PostgreSQL needs the psycopg package: pip install 'quizapp[postgres]'",
+    "store.pg_no_dump": "pg_dump is not installed (Debian: apt-get install postgresql-client); no backup was written",
+    "store.pg_dump_failed": "pg_dump failed ({detail}); no backup was written",
 }

@@ -13,4 +13,10 @@ MESSAGES: dict[str, str] = {
     "store.damaged": "{path} 已损坏（{detail}）；运行 `quizapp db check` 查看详情",
     "store.disk_full": "{path} 所在的磁盘已满；请腾出空间（quizapp 会重试）",
     "store.cannot_read": "无法读取 {path}（{detail}）",
+    "store.pg_not_quizapp": "{path} 中有数据表，但不是 quizapp 数据库",
+    "store.connection_lost": "与 {url} 的连接已断开（{detail}）；未保存任何内容",
+    "store.pg_unreachable": "无法使用 {url}（{detail}）",
+    "store.pg_no_driver": "使用 PostgreSQL 需要 psycopg：pip install 'quizapp[postgres]'",
+    "store.pg_no_dump": "未安装 pg_dump（Debian：apt-get install postgresql-client）；未写入备份",
+    "store.pg_dump_failed": "pg_dump 失败（{detail}）；未写入备份",
 }

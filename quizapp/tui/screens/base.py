@@ -104,12 +104,14 @@ class BaseScreen(LocalizedMixin, Screen[None]):
         # a write that lost a race or found the database busy is a notice, not an error;
         # anything else that reaches here is a bug or a broken database: show it, keep running.
         if event.state == WorkerState.ERROR and event.worker.error is not None:
-            from quizapp.store.errors import ChangedElsewhere, DatabaseBusy
-            from quizapp.tui.writes import BUSY_KEY, CHANGED_KEY, busy_notice
+            from quizapp.store.errors import ChangedElsewhere, ConnectionLost, DatabaseBusy
+            from quizapp.tui.writes import BUSY_KEY, CHANGED_KEY, LOST_KEY, busy_notice
 
             error = event.worker.error
             if isinstance(error, ChangedElsewhere):
                 self.notify(self.t(CHANGED_KEY), severity="warning", timeout=5)
+            elif isinstance(error, ConnectionLost):
+                self.notify(self.t(LOST_KEY), severity="error", timeout=10)
             elif isinstance(error, DatabaseBusy):
                 self.notify(busy_notice(self, error, self.t(BUSY_KEY)), severity="warning", timeout=6)
             else:

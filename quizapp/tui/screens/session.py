@@ -151,12 +151,16 @@ class SessionScreen(BaseScreen):
         answered: int,
     ) -> None:
         from quizapp.srs.cas import StaleCard
+        from quizapp.store.errors import ConnectionLost
 
         try:
             result = self.db_write(lambda: self.store_answer(card, rating, duration_ms, answer))
         except StaleCard:
             self.post_message(self.Problem("session.stale"))
             self.post_message(self._fetch(answered))
+            return
+        except ConnectionLost:  # retried once already (quizapp.tui.writes): kept on screen, to give again
+            self.post_message(self.Problem("db.connection_lost"))
             return
         self.post_message(self.Answered(result, card))
         if then_load:
