@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -528,6 +528,6 @@ class SettingsScreen(BaseScreen):
                 choice.value = picked
                 # A Select redraws its label only when its value changes: the first option
                 # (`ui`, `on`) kept its old language's label on screen.
-                choice.mutate_reactive(Select.value)
+                choice.mutate_reactive(cast(Any, Select).value)  # the var itself; mypy: generic class
             if self.errors:
                 self.read_form()
