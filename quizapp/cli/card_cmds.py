@@ -46,7 +46,7 @@ def cmd_card(args: argparse.Namespace) -> int:
     item = _item(args.item_id, args) if args.command == "edit" else None
     try:
         card_editing.editor_command()  # before any work: a clear line if there is no editor
-        plan = card_editing.plan_for(item)
+        plan = card_editing.plan_for(item, lang=t.lang)
         if item is not None and plan.variant_of == item.id and plan.item_id != item.id:
             print(t("cli.card.variant", id=item.id, variant=plan.item_id), file=sys.stderr)
         card = card_editing.edit_in_editor(plan)

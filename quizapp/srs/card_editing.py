@@ -60,15 +60,16 @@ class Plan:
     is_new: bool = True
 
 
-def plan_for(item: QAItem | None, folder: Path | None = None) -> Plan:
+def plan_for(item: QAItem | None, folder: Path | None = None, lang: str = "en") -> Plan:
     """A new card (None); your own card `item` (edited in place, same id: progress kept);
-    or anyone else's, built-in or another deck's, copied as your variant."""
+    or anyone else's, built-in or another deck's, copied as your variant. The form's
+    comments are in `lang`."""
     if item is None:
-        return Plan(user_cards.card_form(), user_cards.new_id())
+        return Plan(user_cards.card_form(lang=lang), user_cards.new_id())
     if user_cards.in_deck(item.id, folder):
-        return Plan(user_cards.card_form(item), item.id, item.variant_of, is_new=False)
+        return Plan(user_cards.card_form(item, lang), item.id, item.variant_of, is_new=False)
     variant = user_cards.variant_of_item(item)
-    return Plan(user_cards.card_form(variant), variant.id, item.id)
+    return Plan(user_cards.card_form(variant, lang), variant.id, item.id)
 
 
 def edit_in_editor(plan: Plan, edit: Callable[[Path], None] = run_editor, max_rounds: int = 20) -> QAItem | None:

@@ -27,6 +27,7 @@ from pydantic import ValidationError
 from quizapp.atomic import write_text
 from quizapp.content.models import QAItem
 from quizapp.content.safe_yaml import UnsafeYaml, safe_load
+from quizapp.i18n import LANGUAGES, Translator
 from quizapp.paths import user_decks_dir
 
 DECK_NAME = "my-cards.yaml"
@@ -34,12 +35,10 @@ GROUP = "My cards"
 SECTION = "my-cards"
 FORM_FIELDS = ("question", "answer", "long_answer", "key_points", "tags")
 
-_HELP = """\
-# Your card. Save and close the editor to keep it; leave it unchanged or empty to cancel.
-# A text is a plain string (one language) or {zh: ..., en: ...} (both).
-# key_points: 3 to 6, each with the keywords that show it in a typed answer.
-# Lines starting with '#' are ignored.
-"""
+def _help(lang: str) -> str:
+    """The form's comment lines in `lang` (the zh UI showed them in English)."""
+    return Translator(lang if lang in LANGUAGES else "en")("cards.form_help", both="{zh: ..., en: ...}")
+
 
 _BLANK = {
     "question": "",
@@ -68,15 +67,15 @@ def _dump(data: Any) -> str:
     return yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
 
 
-def card_form(item: QAItem | None = None) -> str:
-    """The form for a new card (no item) or for `item`'s texts."""
+def card_form(item: QAItem | None = None, lang: str = "en") -> str:
+    """The form for a new card (no item) or for `item`'s texts, its comments in `lang`."""
     if item is None:
-        return _HELP + _dump(_BLANK)
+        return _help(lang) + _dump(_BLANK)
     data = item.model_dump(mode="json", include=set(FORM_FIELDS), exclude_none=True)
     for point in data["key_points"]:
         if not point.get("requires"):
             point.pop("requires", None)
-    return _HELP + _dump({key: data[key] for key in FORM_FIELDS if key in data})
+    return _help(lang) + _dump({key: data[key] for key in FORM_FIELDS if key in data})
 
 
 def strip_comments(text: str) -> str:

@@ -47,7 +47,7 @@ async def _write(screen: BaseScreen, payload: dict[str, Any] | None) -> None:
             app.notify(app.tr("cards.unreadable"), severity="error", timeout=6)
             return
     try:
-        plan = card_editing.plan_for(item)
+        plan = card_editing.plan_for(item, lang=app.tr.lang)
     except user_cards.DeckUnusable as exc:
         app.notify(str(exc), severity="error", timeout=10)
         return

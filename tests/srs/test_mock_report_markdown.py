@@ -30,7 +30,7 @@ def test_markdown_has_questions_scores_topics_and_weakest(mocks, clock):
     text = report_markdown(report)
     assert text.startswith(f"# 模拟面试报告 #{view.mock_id}\n")
     assert "2026-03-02 08:00 UTC" in text
-    assert f"总分: **{round(report.score * 100)}%**" in text
+    assert f"总分：**{round(report.score * 100)}%**" in text  # the zh colon, not `: `
     for q in view.questions[:4]:
         assert q.question in text
     drill = view.questions[4].spec
@@ -130,6 +130,7 @@ def test_kind_is_named_as_the_tui_names_it_and_math_is_unicode(mocks, clock):
     text = report_markdown(report, lang="en")
     drill_row = next(line for line in text.splitlines() if line.startswith("| 5 |"))
     assert f"| {Translator('en')('mock.kind.drill')} |" in drill_row  # "Calculation", as on screen
+    assert "Calculation: " not in drill_row  # said twice: "| Calculation | Calculation: Row-wise softmax …"
     assert "| Drill |" not in text
     assert "$" not in text.split("## Scores by topic")[0].replace("`", "")
     assert "d_{model}" not in text and "Why is d_model=512 split over h heads?" in text  # as the TUI draws it

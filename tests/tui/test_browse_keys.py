@@ -223,3 +223,16 @@ async def test_a_new_query_typed_in_the_list_in_a_burst_arrives_whole(db, clock)
         await burst(pilot, list("softmax"))
         assert field.value == "softmax" and app.focused is field
         assert all(not r.suspended for r in app.screen.results)
+
+
+def test_the_quiz_labels_fit_their_column_in_both_languages():
+    # 「测验 7.25 第 1 题」 was shown as 「测验 7.25 第 …」 in the 14-cell column (the 80×24 tour
+    # of issue 27).
+    from quizapp.tui.format import item_label, one_line
+    from quizapp.tui.screens.browse import number_width
+
+    for lang in ("zh", "en"):
+        tr = Translator(lang)
+        for n in (1, 12):
+            label = item_label(f"mcq-quiz-{n:02d}", None, "7.25", None, tr)
+            assert one_line(label, number_width(tr)) == label, label

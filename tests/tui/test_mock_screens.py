@@ -937,3 +937,16 @@ async def test_the_next_question_shows_loading_and_its_clock_starts_once_it_is_d
         assert seen and seen[-1][0] and seen[-1][1].strip()  # a loading line, not a blank body
         assert screen.question_used() == 0  # the 30 s of building are not the question's
         assert not screen.query_one("#mock-loading").display
+
+
+def test_the_question_bar_names_its_topics_and_leaves_out_the_drill_id():
+    # At 80×24 the bar said `1/3 · Q&A   #soft…` (raw ids) and `3/3 · Calculation…` (its
+    # `#drill:softmax` cut); set-up and Stats name the topics (the 80×24 tour of issue 27).
+    from quizapp.tui.i18n import Translator
+    from quizapp.tui.screens.mock_run import position_line
+
+    en, zh = Translator("en"), Translator("zh")
+    assert position_line(en, 0, 3, "qa", ["kv-cache", "softmax"]) == "1/3 · Q&A   #KV cache #Softmax"
+    assert position_line(en, 2, 3, "drill", ["drill:softmax"]) == "3/3 · Calculation"
+    assert position_line(zh, 0, 3, "qa", ["kv-cache"]) == "第 1/3 题 · 问答   #KV 缓存"
+    assert position_line(en, 0, 1, "qa", ["no-such-tag"]) == "1/1 · Q&A   #no-such-tag"

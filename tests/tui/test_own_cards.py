@@ -161,3 +161,19 @@ def test_card_form_snapshot(snap_compare, db, clock, no_editor, size):
         await pilot.pause()
 
     assert snap_compare(app, run_before=open_form, terminal_size=size)
+
+
+async def test_textarea_form_comments_are_in_the_ui_language(db, clock, no_editor):
+    # The zh form's comment lines were English (found on the 80×24 tour of issue 27).
+    app = make_app(db_path=db, clock=clock, lang="zh", start="study")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, CardEditorScreen))
+        text = app.screen.query_one(TextArea).text
+        comments = [line for line in text.splitlines() if line.startswith("#")]
+        assert comments and "你的卡片" in comments[0]
+        assert not any("Save and close" in line for line in comments)
+        await pilot.press("ctrl+s")  # unchanged: cancelled, as before
+        await until(pilot, lambda: not isinstance(app.screen, CardEditorScreen))
+    assert deck_entries() == []

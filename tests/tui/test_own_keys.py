@@ -161,3 +161,26 @@ def _description_column(prompt: str, binding_id: str, keys: str) -> int:
     """Where a keys-list row's description starts: after its id, its key and their padding."""
     after_key = prompt.index(keys, len(binding_id)) + len(keys)
     return after_key + len(prompt[after_key:]) - len(prompt[after_key:].lstrip(" "))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_settings_keys_list_names_screens_as_the_user_knows_them(tmp_path, clock, lang):
+    # The list said `App`, `BrowseScreen` (class names, English in zh too), and the zh help
+    # above it folded `Ctr⏎l+S` mid-word (found on the 80×24 tour of issue 27).
+    from textual.geometry import Region
+    from textual.widgets import OptionList, Static
+
+    from quizapp.tui.keymap import catalog
+
+    db = make_db(tmp_path / "w.db", clock)
+    app = make_app(db_path=db, clock=clock, lang=lang, start="settings")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        listing = app.screen.query_one("#keys-list", OptionList)
+        shown = " ".join(str(listing.get_option(row.binding_id).prompt) for row in app.screen.bindings)
+        classes = {name for row in catalog(QuizApp) for name in row.screens}
+        assert not [name for name in classes if f"  {name}" in shown or f", {name}" in shown]
+        assert ("Browse" if lang == "en" else "浏览") in shown
+        help_text = app.screen.query_one("#keys-help", Static)
+        lines = [strip.text for strip in help_text.render_lines(Region(0, 0, *help_text.size))]
+        assert len(lines) >= 2 and any("Ctrl+S" in line for line in lines), lines  # on one line

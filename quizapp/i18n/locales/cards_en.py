@@ -1,6 +1,8 @@
 """English: your own cards (`n`/`e`, the card form). Keys match `cards_zh.py`."""
 
 MESSAGES: dict[str, str] = {
+    # The card form's comment lines (srs/user_cards.py), in the UI language.
+    "cards.form_help": "# Your card. Save and close the editor to keep it; leave it unchanged or empty to cancel.\n# A text is a plain string (one language) or {both} (both).\n# key_points: 3 to 6, each with the keywords that show it in a typed answer.\n# Lines starting with '#' are ignored.\n",
     "binding.study.new_card": "New card",
     "binding.study.edit_card": "Edit card",
     "binding.browse.new_card": "New card",

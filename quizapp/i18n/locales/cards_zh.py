@@ -1,6 +1,8 @@
 """中文：自己的卡片（`n`/`e`、卡片表单）。键与 `cards_en.py` 一致。"""
 
 MESSAGES: dict[str, str] = {
+    # The card form's comment lines (srs/user_cards.py), in the UI language.
+    "cards.form_help": "# 你的卡片。保存并关闭编辑器即保留；不改动或清空则取消。\n# 文字可以是普通字符串（一种语言），也可以是 {both}（两种语言）。\n# key_points：3 到 6 条，每条带上在作答中体现它的关键词（keywords）。\n# 以 '#' 开头的行会被忽略。\n",
     "binding.study.new_card": "新卡片",
     "binding.study.edit_card": "编辑卡片",
     "binding.browse.new_card": "新卡片",

@@ -2,6 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     "report.title": "Mock interview report #{mock_id}",
+    "report.field": "{label}: {value}",  # a header line of the export
     "report.date": "Date",
     "report.status": "Status",
     "report.seed": "Seed",
@@ -27,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "report.no_weak": "No weak topics: everything was answered correctly.",
     "report.unanswered": "not answered",
     "report.over_time": "Over time",
-    "report.drill_question": "Calculation: {title} · `{type}` · seed {seed} · difficulty {difficulty}",
+    "report.drill_question": "{title} · `{type}` · seed {seed} · difficulty {difficulty}",
     "report.status.completed": "completed",
     "report.status.abandoned": "abandoned",
     "report.status.in_progress": "in progress",

@@ -2,6 +2,7 @@
 
 MESSAGES: dict[str, str] = {
     "report.title": "模拟面试报告 #{mock_id}",
+    "report.field": "{label}：{value}",  # a header line of the export
     "report.date": "日期",
     "report.status": "状态",
     "report.seed": "种子",
@@ -27,7 +28,7 @@ MESSAGES: dict[str, str] = {
     "report.no_weak": "没有薄弱主题，全部答对。",
     "report.unanswered": "未作答",
     "report.over_time": "超时题数",
-    "report.drill_question": "计算题：{title} · `{type}` · 种子 {seed} · 难度 {difficulty}",
+    "report.drill_question": "{title} · `{type}` · 种子 {seed} · 难度 {difficulty}",
     "report.status.completed": "已完成",
     "report.status.abandoned": "已中止",
     "report.status.in_progress": "进行中",

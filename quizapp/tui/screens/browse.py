@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from quizapp.srs.views import ItemDetail, ItemSummary
     from quizapp.tui.i18n import Translator
 
-NUMBER_WIDTH = 14
+NUMBER_WIDTH = 14  # `§7.9 myth 16g`; the zh quiz label is wider (number_width)
 QUESTION_WIDTH = 26
 # Rows per page: the first page comes with each keystroke, the next ones as the cursor or
 # the scroll nears the end of the list. Reading and drawing a few hundred rows per keystroke
@@ -38,6 +38,14 @@ PAGE = 100
 
 
 _NUMBERED_TAG = re.compile(r"#\d")
+
+
+def number_width(tr: Translator) -> int:
+    """The label column: wide enough for a two-digit quiz label in the UI language
+    (「测验 7.25 第 10 题」 takes 18 cells and was cut to 「测验 7.25 第 …」)."""
+    from rich.cells import cell_len
+
+    return max(NUMBER_WIDTH, cell_len(tr("meta.quiz_label", section="7.25", n=10)))
 
 
 class ResultsTable(DataTable):
@@ -165,6 +173,7 @@ class BrowseScreen(BaseScreen):
         self.detail: ItemDetail | None = None
         self._filled_width = -1  # the table width the question column was last sized for
         self._question_width = QUESTION_WIDTH
+        self._number_width = NUMBER_WIDTH
         self._searched = 0  # search rows read for the results shown (the next page starts there)
         self._more = False  # the last page was full: there may be more
         self._loading_more = False
@@ -340,10 +349,11 @@ class BrowseScreen(BaseScreen):
         table = self.query_one(DataTable)
         self._filled_width = table.size.width
         table.clear(columns=True)
-        table.add_column(self.t("browse.col.number"), key="number", width=NUMBER_WIDTH)
+        self._number_width = number_width(self.quiz_app.tr)
+        table.add_column(self.t("browse.col.number"), key="number", width=self._number_width)
         table.add_column(self.t("browse.col.kind"), key="kind")
         # The question column takes what the list's width leaves (wide when stacked at 80 columns).
-        self._question_width = max(QUESTION_WIDTH, table.size.width - NUMBER_WIDTH - 14)
+        self._question_width = max(QUESTION_WIDTH, table.size.width - self._number_width - 14)
         table.add_column(self.t("browse.col.question"), key="question", width=self._question_width)
         self._add_rows(self.results)
 
@@ -353,7 +363,7 @@ class BrowseScreen(BaseScreen):
             # Suspended items stay listed, struck through and dimmed.
             style = "dim strike" if summary.suspended else ""
             table.add_row(
-                Text(one_line(summary_label(summary, self.quiz_app.tr), NUMBER_WIDTH), style=style),
+                Text(one_line(summary_label(summary, self.quiz_app.tr), self._number_width), style=style),
                 Text(self.t(f"kind.short.{summary.kind}"), style=style),
                 Text(one_line(render_math(self._question_of(summary)), self._question_width), style=style),
                 key=summary.item_id,

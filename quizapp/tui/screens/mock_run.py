@@ -24,6 +24,7 @@ from textual.containers import Container, Horizontal
 from textual.reactive import reactive
 from textual.widgets import Header, Static
 
+from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.screens.mock_quit import FinishMockModal, MockPhase, QuitMockModal
 from quizapp.tui.screens.mock_saver import AnswerStored, MockSaver, Review
@@ -35,9 +36,22 @@ from quizapp.tui.widgets.qa_pane import QAPane
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from quizapp.srs.mock import MockQuestion, MockReport, MockView, OpenQuestion
+    from quizapp.tui.i18n import Translator
 
 log = logging.getLogger(__name__)
+
+
+def position_line(tr: Translator, position: int, total: int, kind: str, tags: Iterable[str]) -> str:
+    """`3/10 · Q&A   #KV cache #Softmax`: the topics by their names, as set-up and Stats name
+    them (the raw ids, `#kv-cache`, and a calculation's `#drill:softmax` were cut to
+    `#drill:…` at 80 columns; the calculation names its type below anyway)."""
+    line = tr("mock.run.position", n=position + 1, total=total, kind=tr(f"mock.kind.{kind}"))
+    names = " ".join(f"#{tag_name(tag, tr)}" for tag in tags if not tag.startswith("drill:"))
+    return f"{line}   {names}" if names else line
+
 
 class MockRunScreen(BaseScreen):
     CSS_PATH = ["cards.tcss", "mock.tcss"]
@@ -398,11 +412,8 @@ class MockRunScreen(BaseScreen):
         question = self.current
         position = ""
         if question is not None and self.view is not None:
-            position = self.t("mock.run.position", n=question.position + 1, total=len(self.view.questions),
-                              kind=self.t(f"mock.kind.{question.kind}"))
-            tags = " ".join(f"#{tag}" for tag in question.tags)
-            if tags:
-                position += "   " + tags
+            position = position_line(self.quiz_app.tr, question.position, len(self.view.questions),
+                                     question.kind, question.tags)
         self.query_one("#mock-run-position", Static).update(Text(position))
         pane = self.pane
         if pane is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 from rich.text import Text
@@ -414,11 +414,16 @@ class SettingsScreen(BaseScreen):
             described = tr(f"binding.{row.binding_id}") if tr.has(f"binding.{row.binding_id}") else row.description
             prompt = Text.assemble((f"{row.binding_id:<{id_width}}", "bold" if row.binding_id in self.keys_draft else ""),
                                    (f" {keys:<{key_width}} ", "reverse" if row.binding_id in self.keys_draft else "bold"),
-                                   f" {described}", (f"  {', '.join(row.screens)}", "dim"),
+                                   f" {described}", (f"  {', '.join(self._where(name) for name in row.screens)}", "dim"),
                                    no_wrap=True, overflow="ellipsis")
             listing.add_option(Option(prompt, id=row.binding_id))
         if self.bindings:
             listing.highlighted = min(highlighted or 0, len(self.bindings) - 1)
+
+    def _where(self, screen_class: str) -> str:
+        """A screen as the user knows it (`Browse`, `浏览`), not its class (`BrowseScreen`)."""
+        key = f"settings.keys.where.{screen_class}"
+        return self.t(key) if self.quiz_app.tr.has(key) else screen_class
 
     @on(OptionList.OptionSelected, "#keys-list")
     def _key_chosen(self, event: OptionList.OptionSelected) -> None:
@@ -523,6 +528,6 @@ class SettingsScreen(BaseScreen):
                 choice.value = picked
                 # A Select redraws its label only when its value changes: the first option
                 # (`ui`, `on`) kept its old language's label on screen.
-                choice.mutate_reactive(Select.value)
+                choice.mutate_reactive(cast(Any, Select).value)  # the var itself; mypy: generic class
             if self.errors:
                 self.read_form()
