@@ -261,4 +261,12 @@ MESSAGES: dict[str, str] = {
     'cli.help.quizapp.type': 'with --start drill: the problem type',
     'cli.help.quizapp.seed': 'with --start drill or mock: the seed',
     'cli.help.quizapp.difficulty': 'with --start drill: 1, 2 or 3',
+    'cli.optimize.reset': "FSRS's default parameters are in force",
+    'cli.optimize.reset_already': "FSRS's default parameters are in force (they already were)",
+    'cli.optimize.not_enough': "not fitted: {usable} usable reviews (answers a day or more after the card's previous answer, of {reviews} answers in all); a fit needs {minimum}: {needed} more",
+    'cli.optimize.summary': '{usable} usable reviews ({reviews} answers, {cards} cards), fitted in {seconds} s',
+    'cli.optimize.parameters': 'fitted parameters: {parameters}',
+    'cli.optimize.not_saved_worse': 'not saved: the parameters in force predict these reviews at least as well',
+    'cli.optimize.saved': 'saved: the schedule now uses these parameters (fitted {date})',
+    'cli.optimize.not_saved': 'not saved: run `quizapp optimize --yes` to use them',
 }

@@ -251,4 +251,12 @@ MESSAGES: dict[str, str] = {
     'cli.help.quizapp.type': '与 --start drill 一起用：题型',
     'cli.help.quizapp.seed': '与 --start drill 或 mock 一起用：种子',
     'cli.help.quizapp.difficulty': '与 --start drill 一起用：1、2 或 3',
+    'cli.optimize.reset': '已改用 FSRS 的默认参数',
+    'cli.optimize.reset_already': '已改用 FSRS 的默认参数（原本就是）',
+    'cli.optimize.not_enough': '未拟合：可用的复习 {usable} 条（距该卡上次作答一天或更久的作答，共 {reviews} 次作答）；拟合至少需要 {minimum} 条：还差 {needed} 条',
+    'cli.optimize.summary': '可用的复习 {usable} 条（作答 {reviews} 次，卡片 {cards} 张），拟合用时 {seconds} 秒',
+    'cli.optimize.parameters': '拟合出的参数：{parameters}',
+    'cli.optimize.not_saved_worse': '未保存：现用参数对这些复习的预测至少一样准',
+    'cli.optimize.saved': '已保存：日程从现在起使用这些参数（{date} 拟合）',
+    'cli.optimize.not_saved': '未保存：运行 `quizapp optimize --yes` 才会启用',
 }
