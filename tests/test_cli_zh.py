@@ -288,3 +288,72 @@ def test_help_in_english_is_argparse_s(capsys):
     out = capsys.readouterr().out
     assert out.startswith("usage: quizapp drill") and "\noptions:\n" in out and "show this help message" in out
     assert "list the problem types" in out and not re.search(CJK, out)
+
+
+def english_words(text: str, allowed: tuple[str, ...] = ()) -> list[str]:
+    """English words left in a Chinese line, once paths, quoted values and `allowed` names are out."""
+    for name in allowed:
+        text = text.replace(name, "")
+    text = re.sub(r"\S*/\S*|'[^']*'", "", text)
+    return re.findall(r"[A-Za-z]{3,}", text)
+
+
+def test_lower_layers_messages_are_chinese(tmp_path, capsys, isolated_user_dirs):
+    """A deck's validation errors, its weak keywords, an export's schema errors and a drill's
+    given inputs said their reason in English under `--lang zh` (issue 27 item 10)."""
+    deck = tmp_path / "deck"
+    deck.mkdir()
+    (deck / "bad.yaml").write_text(
+        "qa:\n  - id: my-1\n    question: {zh: 什么是注意力？, en: What is attention?}\n"
+        "    answer: {zh: 加权求和, en: ''}\n    key_points:\n      - text: {zh: 加权, en: weights}\n"
+        "        keywords: {zh: [的], en: [the]}\n    tags: 5\n"
+        "  - id: my-2\n    group: X\n    section: '1'\n    question: {zh: 什么是注意力？, en: What is attention?}\n"
+        "    answer: {zh: 加权求和, en: weighted sum}\n    key_points:\n"
+        "      - {text: {zh: 加权, en: weights}, keywords: {zh: [的], en: [attention]}}\n"
+        "      - {text: {zh: 求和, en: sum}, keywords: {zh: [求和], en: [su*]}}\n"
+        "      - {text: {zh: 输出, en: output}, keywords: {zh: [输出], en: [output]}}\n"
+        "    tags: [basics]\n", encoding="utf-8")
+    assert main(["--lang", "zh", "content", "check", "--content", str(deck)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.endswith("answer.en：至少要有 1 个字符") for line in lines), lines
+    assert any(line.endswith("tags：应为合法的列表") for line in lines), lines
+    assert any("key_points：至少要有 3 项，现在是 1 项" in line for line in lines), lines
+    assert any("关键词 '的' 只有一个汉字" in line for line in lines), lines
+    assert any("关键词 'su*' 是只有 2 个字母的词干" in line for line in lines), lines
+    for line in lines:
+        assert_chinese_line(line)
+        assert not english_words(line, ("key_points", "keywords", "answer", "tags", "group", "section")), line
+
+    db = tmp_path / "q.db"
+    export = tmp_path / "export.json"
+    assert main(["--lang", "en", "--db", str(db), "export", "--format", "json", "-o", str(export)]) == 0
+    capsys.readouterr()
+    import json
+
+    data = json.loads(export.read_text(encoding="utf-8"))
+    err = []
+    for change in ({"settings": {"desired_retention": 5}}, {"drill_attempts": [{"type": "nope"}]}):
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**data, **change}), encoding="utf-8")
+        assert main(["--lang", "zh", "--db", str(db), "import", str(bad)]) == 2
+        err += capsys.readouterr().err.splitlines()
+    assert "settings.desired_retention：应小于或等于 0.99" in "\n".join(err)
+    assert "drill_attempts[0].seed：缺少必填字段" in "\n".join(err)
+    assert "'qkv'、'scores'" in "\n".join(err)
+    for line in err:
+        assert_chinese_line(line)
+        assert not english_words(line, ("quizapp", "settings.desired_retention", "drill_attempts", "seed", "type",
+                                        "difficulty", "given", "answers", "verdict", "diagnosis", "score",
+                                        "duration_ms", "created_at", "review_ref", "mock_ref", "ref")), line
+
+    for given, expected in (("S=[1,2", "quizapp：S：缺少 ']'"), ("S=abc", "quizapp：S：无法把 'abc' 读成数"),
+                            ("S=[1,2]", "quizapp：S 必须是矩阵（行的列表），收到的是 1 维、形状 2"),
+                            ("S=[[1,2],[3]]", "quizapp：S：第 2 行："),
+                            ("S=[[-inf,-inf]]", "quizapp：S 的每一行至少要有一个有限的分数")):
+        assert main(["--lang", "zh", "drill", "--type", "softmax", "--given", given]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(expected) and err.count("\n") == 1, err
+        assert_chinese_line(err)
+        assert not english_words(err, ("quizapp", "softmax", "-inf")), err
+    assert main(["--lang", "en", "drill", "--type", "softmax", "--given", "S=[1,2]"]) == 2
+    assert capsys.readouterr().err == "quizapp: S must be a matrix (list of rows), got 1-D with shape 2\n"

@@ -37,6 +37,7 @@ from quizapp.engine import (
     verdict_to_json,
 )
 from quizapp.engine.text import block, num, shape_text, table_num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 from quizapp.i18n.formatting import percent
 
@@ -158,6 +159,8 @@ def _problem(args: argparse.Namespace, allow_random_seed: bool) -> Problem:
         if not 0 <= args.seed <= MAX_SEED:
             raise UsageError(key="cli.error.seed_range", max=MAX_SEED)
         return generate(args.type_id, args.seed, args.difficulty)
+    except InputError as exc:  # a given input refused: the catalogue's text in the CLI's language
+        raise UsageError(exc.message(args.lang or "en")) from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

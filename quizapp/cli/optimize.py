@@ -7,13 +7,17 @@ import json
 import sys
 from pathlib import Path
 
+from rich.cells import cell_len
+
 
 def cmd_optimize(args: argparse.Namespace) -> int:
     from quizapp.cli.db_cmds import db_path
+    from quizapp.i18n import Translator
     from quizapp.srs.bootstrap import open_for_reading, prepare
     from quizapp.srs.clock import Clock
     from quizapp.srs.optimize import FitFailed, NotEnoughReviews, fit_collection, reset_parameters, save_fit
 
+    t = Translator(args.lang or "en")
     # Without --yes or --reset nothing is written: a read-only database can be fitted too.
     writing = bool(args.yes or args.reset)
     extra = [Path(d) for d in args.content or []]
@@ -25,7 +29,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"reset": True, "changed": changed}))
             else:
-                print("FSRS's default parameters are in force" + ("" if changed else " (they already were)"))
+                print(t("cli.optimize.reset" if changed else "cli.optimize.reset_already"))
             return 0
         try:
             fit = fit_collection(db, Clock())
@@ -34,13 +38,15 @@ def cmd_optimize(args: argparse.Namespace) -> int:
                 print(json.dumps({"ok": False, "reason": "not_enough_reviews", "usable_reviews": exc.usable,
                                   "reviews": exc.reviews, "minimum": exc.usable + exc.needed, "needed": exc.needed}))
             else:
-                print(f"quizapp: not fitted: {exc}", file=sys.stderr)
+                print(t("cli.error_line", message=t("cli.optimize.not_enough", usable=exc.usable, reviews=exc.reviews,
+                                                    minimum=exc.usable + exc.needed, needed=exc.needed)),
+                      file=sys.stderr)
             return 1
         except FitFailed as exc:
             if args.json:
                 print(json.dumps({"ok": False, "reason": "fit_failed", "message": str(exc)}))
             else:
-                print(f"quizapp: {exc}", file=sys.stderr)
+                print(t("cli.error_line", message=t("optimize.failed", message=exc.message(t.lang))), file=sys.stderr)
             return 1
         worth_saving = fit.worth_saving
         saved = False
@@ -52,21 +58,24 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": True, **fit.to_json(), "saved": saved}, indent=2))
         return 0
-    print(f"{fit.usable_reviews} usable reviews ({fit.reviews} answers, {fit.cards} cards), fitted in {fit.seconds:.2f} s")
-    print(f"{'':16}{'log loss':>10}{'RMSE (bins)':>13}")
-    rows = [("defaults", fit.defaults)]
+    print(t("cli.optimize.summary", usable=fit.usable_reviews, reviews=fit.reviews, cards=fit.cards,
+            seconds=f"{fit.seconds:.2f}"))
+    rows = [(t("optimize.row.defaults"), fit.defaults)]
     if fit.in_force is not None:
-        rows.append(("in force", fit.in_force))
-    rows.append(("fitted", fit.fitted))
+        rows.append((t("optimize.row.in_force"), fit.in_force))
+    rows.append((t("optimize.row.fitted"), fit.fitted))
+    width = max(16, *(cell_len(name) + 2 for name, _ in rows))
+    log_loss, rmse = t("optimize.col.log_loss"), t("optimize.col.rmse")
+    print(" " * (width + max(1, 10 - cell_len(log_loss))) + log_loss + " " * max(1, 13 - cell_len(rmse)) + rmse)
     for name, figures in rows:
-        print(f"{name:16}{figures.log_loss:>10.4f}{figures.rmse_bins:>13.2%}")
-    print("fitted parameters: " + ", ".join(f"{value:g}" for value in fit.parameters))
+        print(name + " " * (width - cell_len(name)) + f"{figures.log_loss:>10.4f}{figures.rmse_bins:>13.2%}")
+    print(t("cli.optimize.parameters", parameters=", ".join(f"{value:g}" for value in fit.parameters)))
     if not worth_saving:
-        print("not saved: the parameters in force predict these reviews at least as well")
+        print(t("cli.optimize.not_saved_worse"))
     elif saved:
-        print(f"saved: the schedule now uses these parameters (fitted {fit.day.isoformat()})")
+        print(t("cli.optimize.saved", date=fit.day.isoformat()))
     else:
-        print("not saved: run `quizapp optimize --yes` to use them")
+        print(t("cli.optimize.not_saved"))
     return 0
 
 

@@ -48,6 +48,53 @@ _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern,
     (r"unsupported export version (?P<version>.+) \(this quizapp reads version (?P<supported>\S+)\)",
      "cli.text.export_version"),
     (r"the file changed since it was checked; nothing imported", "cli.text.file_changed"),
+    # pydantic's validation messages (content items, export records), by their fixed texts
+    (r"Field required", "cli.text.field_required"),
+    (r"Extra inputs are not permitted", "cli.text.v.extra"),
+    (r"Input should be a valid datetime or date(?:,.*)?", "cli.text.v.type_datetime"),
+    *((rf"Input should be a valid {kind}(?:,.*)?", f"cli.text.v.type_{kind}")
+      for kind in ("string", "list", "dictionary", "integer", "number", "boolean", "datetime", "date")),
+    (r"Input should be a finite number", "cli.text.v.finite"),
+    (r"Input should be greater than or equal to (?P<n>\S+)", "cli.text.v.ge"),
+    (r"Input should be greater than (?P<n>\S+)", "cli.text.v.gt"),
+    (r"Input should be less than or equal to (?P<n>\S+)", "cli.text.v.le"),
+    (r"Input should be less than (?P<n>\S+)", "cli.text.v.lt"),
+    (r"String should have at least (?P<n>\d+) characters?", "cli.text.v.min_chars"),
+    (r"String should have at most (?P<n>\d+) characters?", "cli.text.v.max_chars"),
+    (r"(?:List|Tuple|Set|Dictionary) should have at least (?P<n>\d+) items? after validation, not (?P<actual>\d+)",
+     "cli.text.v.min_items"),
+    (r"(?:List|Tuple|Set|Dictionary) should have at most (?P<n>\d+) items? after validation, not (?P<actual>\d+)",
+     "cli.text.v.max_items"),
+    (r"String should match pattern '(?P<pattern>.+)'", "cli.text.v.pattern"),
+    (r"Input should be (?P<expected>'.+')", "cli.text.v.one_of"),
+    (r"Value error, (?P<message>.+)", "cli.text.v.value"),
+    # the content models' own checks (quizapp.content.models)
+    (r"give the text in zh and/or en", "cli.text.v.give_text"),
+    (r"give at least one keyword", "cli.text.v.give_keyword"),
+    (r"unknown drill type (?P<type>.+)", "cli.text.v.unknown_drill_type"),
+    (r"unknown drill type\(s\): (?P<types>.+)", "cli.text.v.unknown_drill_types"),
+    (r"options must be 4 distinct texts", "cli.text.v.four_options"),
+    # the export records' checks (quizapp.store.export_schema)
+    (r"is out of range \(years 1970–9000 UTC\)", "cli.text.v.year_range"),
+    (r"lies in the future \(more than a day after now\)", "cli.text.v.future"),
+    (r"must be a finite number", "cli.text.v.finite"),
+    (r"must be 1–4", "cli.text.v.rating"),
+    (r"refs must be unique", "cli.text.v.refs_unique"),
+    (r"item ids must be unique", "cli.text.v.ids_unique"),
+    (r"ref numbers must be unique", "cli.text.v.refs_unique"),
+    (r"no review with ref (?P<ref>\S+)", "cli.text.v.no_review_ref"),
+    (r"no mock interview with ref (?P<ref>\S+)", "cli.text.v.no_mock_ref"),
+    (r"positions must be unique", "cli.text.v.positions_unique"),
+    (r"unknown ref (?P<ref>\S+)", "cli.text.v.unknown_ref"),
+    (r"… and (?P<n>\d+) more", "cli.text.v.more"),
+    # the weak keywords of `content check` (quizapp.srs.keyword_check)
+    (r"keyword (?P<keyword>.+) is in the item's own question: typing the question back would tick the point",
+     "cli.text.weak.question"),
+    (r"keyword (?P<keyword>.+) is one Chinese character: it matches as a word of its own, often not the one meant",
+     "cli.text.weak.one_char"),
+    (r"keyword (?P<keyword>.+) is a stem of (?P<n>\d+) letters: it starts too many words", "cli.text.weak.stem"),
+    (r"keyword (?P<keyword>.+) is common: (?P<hits>\d+) of (?P<total>\d+) built-in answers contain it, so it says little",
+     "cli.text.weak.common"),
     # the drill engine (quizapp.engine.registry)
     (r"unknown problem type (?P<type>.+?); known types: (?P<types>.+)", "cli.text.unknown_type"),
     (r"unknown input (?P<name>.+?) for (?P<type>\S+); it takes (?P<names>.+)", "cli.text.unknown_input"),
@@ -61,14 +108,29 @@ _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern,
 ))
 
 
+# A located message: `items[0].reviews[2].rating: must be 1–4`, `S: missing ']'`.
+_LOCATED = re.compile(r"(?P<where>[A-Za-z_][\w.\[\]-]*): (?P<message>.+)", re.DOTALL)
+
+
 def localize_text(message: str, lang: str) -> str:
-    """`message` in `lang` when a template knows it (English is returned as it is)."""
+    """`message` in `lang` when a template knows it (English is returned as it is). A
+    located message keeps its place and has the rest translated, joined by the language's
+    colon; a value error's message is translated in turn."""
     if lang == "en":
         return message
     for pattern, key in _TEMPLATES:
         match = pattern.fullmatch(message)
         if match is not None:
-            return translate(lang, key, **match.groupdict())
+            values = match.groupdict()
+            if "message" in values:
+                values["message"] = localize_text(values["message"], lang)
+            if "expected" in values:  # pydantic's list of literals: 'a', 'b' or 'c'
+                values["expected"] = re.sub(r"', '|' or '", translate(lang, "cli.text.v.or"), values["expected"])
+            return translate(lang, key, **values)
+    located = _LOCATED.fullmatch(message)
+    if located is not None:
+        return translate(lang, "cli.text.located", where=located["where"],
+                         message=localize_text(located["message"], lang))
     return message
 
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from quizapp.engine.ops import EXACT, Calc
-from quizapp.engine.types import Hint, Params, PartSpec, Problem, Scalar
+from quizapp.engine.types import Hint, InputError, Params, PartSpec, Problem, Scalar
 
 
 class Stage(NamedTuple):
@@ -148,30 +148,29 @@ def need_ndim(given: dict[str, np.ndarray], name: str, ndim: int | tuple[int, ..
     arr = given[name]
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if arr.ndim not in allowed:
-        kinds = {0: "a number", 1: "a vector (1-D list)", 2: "a matrix (list of rows)"}
-        want = " or ".join(kinds[n] for n in allowed)
-        raise ValueError(f"{name} must be {want}, got {arr.ndim}-D with shape {arr.shape}")
+        key = "engine.input.ndim_" + "_or_".join(map(str, allowed))
+        raise InputError(key, name=name, ndim=arr.ndim, shape="×".join(map(str, arr.shape)) or "1")
     if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
+        raise InputError("engine.input.empty", name=name)
     return arr
 
 
 def need_finite(given: dict[str, np.ndarray], *names: str) -> None:
     for name in names:
         if name in given and not np.all(np.isfinite(given[name])):
-            raise ValueError(f"{name} must contain finite numbers only")
+            raise InputError("engine.input.finite", name=name)
 
 
 def need_equal(what: str, a: int, b: int, a_desc: str, b_desc: str) -> None:
     if a != b:
-        raise ValueError(f"{what}: {a_desc} is {a} but {b_desc} is {b}")
+        raise InputError("engine.input.unequal", what=what, a_desc=a_desc, a=a, b_desc=b_desc, b=b)
 
 
 def need_positive_int(params: dict[str, Scalar], *names: str) -> None:
     for name in names:
         value = params[name]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-            raise ValueError(f"parameter {name} must be a positive integer, got {value!r}")
+            raise InputError("engine.input.positive_int", name=name, value=repr(value))
 
 
 def need_scores(given: dict[str, np.ndarray], name: str, masked: np.ndarray | None = None) -> None:
@@ -179,9 +178,9 @@ def need_scores(given: dict[str, np.ndarray], name: str, masked: np.ndarray | No
     softmax — also after the cells in `masked` are hidden."""
     scores = given[name]
     if np.isnan(scores).any() or (scores == np.inf).any():
-        raise ValueError(f"{name} may contain numbers and -inf only")
+        raise InputError("engine.input.scores_values", name=name)
     visible = scores if masked is None else np.where(masked, -np.inf, scores)
     rows = visible.reshape(-1, visible.shape[-1]) if visible.ndim else visible.reshape(1, 1)
     if not np.isfinite(rows).any(axis=1).all():
-        where = "" if masked is None else " once masked"
-        raise ValueError(f"every row of {name} needs at least one finite score{where} (a row of -inf has no softmax)")
+        key = "engine.input.row_all_masked" if masked is not None else "engine.input.row_all_inf"
+        raise InputError(key, name=name)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from quizapp.engine.types import AnswerFormatError, FormatError
+from quizapp.engine.types import AnswerFormatError, FormatError, InputError
 
 MAX_ANSWER_CHARS = 10_000
 MAX_DEPTH = 2
@@ -370,7 +370,7 @@ def to_array(value: Any, name: str) -> np.ndarray:
         else:
             arr = value.astype(float)
             if arr.ndim > 2:
-                raise ValueError(f"{name}: at most 2 dimensions are supported, got {arr.ndim}")
+                raise InputError("engine.input.too_many_dims", name=name)
             return arr
     if isinstance(value, bool):
         return np.array(float(value))
@@ -382,34 +382,35 @@ def to_array(value: Any, name: str) -> np.ndarray:
             try:
                 return parse_value(stripped)
             except AnswerFormatError as exc:
-                raise ValueError(f"{name}: {exc.message_en}") from None
+                raise InputError("engine.input.unreadable", name=name,
+                                 reason={"zh": exc.error.message_zh, "en": exc.error.message_en}) from None
         try:
             return np.array(read_cell(normalise(stripped)))
         except ValueError:
-            raise ValueError(f"{name}: cannot read {value!r} as a number") from None
+            raise InputError("engine.input.not_a_number", name=name, value=repr(value)) from None
     if isinstance(value, (list, tuple)):
         if not value:
-            raise ValueError(f"{name}: empty list")
+            raise InputError("engine.input.empty", name=name)
         if all(isinstance(v, (list, tuple, np.ndarray)) for v in value):
             rows = [[_scalar(v, name) for v in row] for row in value]
             if any(isinstance(v, (list, tuple)) for row in value for v in row):
-                raise ValueError(f"{name}: at most 2 dimensions are supported")
+                raise InputError("engine.input.too_many_dims", name=name)
             widths = {len(row) for row in rows}
             if len(widths) != 1:
-                raise ValueError(f"{name}: rows have different lengths {sorted(widths)}")
+                raise InputError("engine.input.ragged", name=name, widths=", ".join(map(str, sorted(widths))))
             return np.array(rows, dtype=float)
         if any(isinstance(v, (list, tuple, np.ndarray)) for v in value):
-            raise ValueError(f"{name}: mixes numbers and lists")
+            raise InputError("engine.input.mixed", name=name)
         return np.array([_scalar(v, name) for v in value], dtype=float)
-    raise ValueError(f"{name}: cannot use a {type(value).__name__} as a number or matrix")
+    raise InputError("engine.input.not_a_matrix", name=name)
 
 
 def _scalar(value: Any, name: str) -> float:
     if isinstance(value, (list, tuple, np.ndarray)):
-        raise ValueError(f"{name}: at most 2 dimensions are supported")
+        raise InputError("engine.input.too_many_dims", name=name)
     arr = to_array(value, name)
     if arr.ndim != 0:
-        raise ValueError(f"{name}: expected a number, got {value!r}")
+        raise InputError("engine.input.expected_number", name=name, value=repr(value))
     return float(arr)
 
 

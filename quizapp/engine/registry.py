@@ -20,7 +20,7 @@ from quizapp.engine.generators import ALL_FAMILIES
 from quizapp.engine.ops import Calc, sqrt_table
 from quizapp.engine.parse import to_array
 from quizapp.engine.sampling import MAX_TRIES
-from quizapp.engine.types import Hint, Params, Problem, Scalar, TypeInfo
+from quizapp.engine.types import Hint, InputError, Params, Problem, Scalar, TypeInfo
 
 DIFFICULTIES = (1, 2, 3)
 
@@ -92,7 +92,7 @@ def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
     if missing:
         for name, (kind, _) in restated.items():
             raise ValueError(_unknown(fam, kind, name))
-        raise ValueError(f"{fam.id} needs {', '.join(missing)}")
+        raise InputError("engine.input.needs", type=fam.id, names=", ".join(missing))
     fam.check(arrays, scalars)
     if restated:
         derived = fam.derive(arrays, scalars)
@@ -100,7 +100,7 @@ def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
             if name not in derived or not isinstance(derived[name], (int, float, str)):
                 raise ValueError(_unknown(fam, kind, name))
             if _same_scalar(value, derived[name]) is False:
-                raise ValueError(f"{name} is derived from the inputs ({derived[name]!r}), not {value!r}")
+                raise InputError("engine.input.derived", name=name, derived=repr(derived[name]), value=repr(value))
     ordered = {name: arrays[name] for name in (*fam.required, *fam.optional) if name in arrays}
     return _build(fam, ordered, scalars, None, difficulty)
 
@@ -130,9 +130,9 @@ MAX_PARAM = 1e9  # |scalar parameter| (sequence lengths, model sizes, batch)
 def _in_range(arr: np.ndarray, name: str) -> np.ndarray:
     finite = arr[np.isfinite(arr)]
     if finite.size and float(np.abs(finite).max()) > MAX_INPUT:
-        raise ValueError(f"{name}: numbers must be at most {MAX_INPUT:.0e} in size")
+        raise InputError("engine.input.too_large", name=name, limit=f"{MAX_INPUT:.0e}")
     if (arr == np.inf).any():
-        raise ValueError(f"{name}: +inf is not a valid input")
+        raise InputError("engine.input.plus_inf", name=name)
     return arr
 
 
@@ -140,7 +140,7 @@ def _param_value(fam: Family, name: str, value: Any) -> Scalar:
     default = fam.param_defaults.get(name)
     if isinstance(default, str):
         if not isinstance(value, str):
-            raise ValueError(f"parameter {name} must be text, got {value!r}")
+            raise InputError("engine.input.param_text", name=name, value=repr(value))
         return value
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = float(value)
@@ -148,11 +148,11 @@ def _param_value(fam: Family, name: str, value: Any) -> Scalar:
         try:
             value = float(value)
         except ValueError:
-            raise ValueError(f"parameter {name} must be a number, got {value!r}") from None
+            raise InputError("engine.input.param_number", name=name, value=repr(value)) from None
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"parameter {name} must be a number, got {value!r}")
+        raise InputError("engine.input.param_number", name=name, value=repr(value))
     if not math.isfinite(float(value)) or abs(float(value)) > MAX_PARAM:
-        raise ValueError(f"parameter {name} must be a finite number of at most {MAX_PARAM:.0e} in size, got {value!r}")
+        raise InputError("engine.input.param_range", name=name, limit=f"{MAX_PARAM:.0e}", value=repr(value))
     if float(value) == int(value):
         return int(value)
     return float(value)

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from quizapp.i18n import translate
+from quizapp.i18n.localized_error import LocalizedError
+
 if TYPE_CHECKING:  # pragma: no cover
     from quizapp.engine.family import Family, Stage
 
@@ -86,6 +89,21 @@ class FormatError:
 
     def with_part(self, part: str) -> FormatError:
         return FormatError(part, self.row, self.col, self.message_zh, self.message_en)
+
+
+class InputError(LocalizedError, ValueError):
+    """A given input or parameter the engine refuses (`quizapp drill --given`, a deck's
+    drill inputs): `str(error)` is English, `error.message(lang)` the catalogue's text
+    (`engine.input.*`). A value may itself be a {lang: text} mapping (a parse error's
+    reason, written in both languages where it is found)."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key, self.values, self.input_key = key, values, key
+        ValueError.__init__(self, self.message("en"))
+
+    def message(self, lang: str) -> str:
+        filled = {k: v.get(lang, v.get("en")) if isinstance(v, Mapping) else v for k, v in self.values.items()}
+        return translate(lang, self.input_key, **filled)
 
 
 class AnswerFormatError(ValueError):

@@ -16,6 +16,7 @@ A fit that can move every parameter needs 64 usable reviews, so that is the mini
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from typing import Any
 
 from fsrs_rs_python import FSRS, FSRSItem, FSRSReview
 
+from quizapp.i18n.localized_error import LocalizedError
 from quizapp.srs.clock import Clock, to_naive_utc
 
 # MIN_USABLE_REVIEWS, REFIT_GROWTH and FitStatus live with the parameters (Home reads them
@@ -42,6 +44,7 @@ from quizapp.store.database import Database
 from quizapp.store.reviews import history_rows
 from quizapp.store.tx import Tx
 
+log = logging.getLogger(__name__)
 
 class NotEnoughReviews(Exception):
     """Too few usable reviews to fit; the message says how many more are needed."""
@@ -56,8 +59,14 @@ class NotEnoughReviews(Exception):
         )
 
 
-class FitFailed(Exception):
-    """fsrs-rs-python could not fit these reviews (its reason in the message)."""
+class FitFailed(LocalizedError):
+    """fsrs-rs-python could not fit these reviews: a catalogue line (`optimize.error.*`) in
+    the user's language; fsrs-rs's own reason goes to the log, not to the user."""
+
+    def __init__(self, key: str, detail: object = None, **values: object) -> None:
+        super().__init__(key=key, **values)
+        if detail is not None:
+            log.warning("%s: %s", key, detail)
 
 
 @dataclass(frozen=True)
@@ -142,17 +151,17 @@ def fit_reviews(data: TrainingSet, in_force: Sequence[float] | None = None,
         # fsrs-rs holds Python's lock while it fits (about 0.1 s at 100k reviews).
         raw = FSRS(list(DEFAULTS)).compute_parameters(data.items, card_ids=data.card_ids)
     except (ValueError, RuntimeError) as exc:  # fsrs-rs's errors (NotEnoughData, InvalidInput, …)
-        raise FitFailed(f"FSRS could not fit these reviews: {exc}") from None
+        raise FitFailed("optimize.error.fit", exc) from None
     except BaseException as exc:
         # A panic inside the Rust code arrives as pyo3's PanicException, a BaseException:
         # one line for the user, not a dead worker.
         if type(exc).__name__ != "PanicException":
             raise
-        raise FitFailed(f"FSRS could not fit these reviews: {exc}") from None
+        raise FitFailed("optimize.error.fit", exc) from None
     # float32 from Rust: rounded as Anki stores them, then checked against the scheduler's bounds.
     parameters = [round(float(value), 4) for value in raw]
     if (problem := parameters_problem(parameters)) is not None:
-        raise FitFailed(f"FSRS produced parameters the scheduler cannot use ({problem})")
+        raise FitFailed("optimize.error.unusable", problem)
     say("evaluate")
     defaults = evaluate(DEFAULTS, data)
     fitted = evaluate(parameters, data)
@@ -167,7 +176,7 @@ def evaluate(parameters: Sequence[float], data: TrainingSet) -> Evaluation:
     try:
         result = FSRS(list(parameters)).evaluate(data.items)
     except (ValueError, RuntimeError) as exc:
-        raise FitFailed(f"FSRS could not evaluate these reviews: {exc}") from None
+        raise FitFailed("optimize.error.evaluate", exc) from None
     return Evaluation(float(result.log_loss), float(result.rmse_bins))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -161,7 +162,16 @@ def test_cli_optimize_json_reports_then_saves_on_yes_and_everything_uses_the_par
     again = json.loads(capsys.readouterr().out)
     assert again["in_force"]["parameters"] == saved["fitted"]["parameters"] and again["saved"] is False
 
-    assert main(["--db", str(db_path), "optimize", "--reset"]) == 0
+    # The text report in the CLI's language (Chinese by default), English with --lang en.
+    assert main(["--db", str(db_path), "optimize"]) == 0
+    out = capsys.readouterr().out
+    assert "可用的复习" in out and "对数损失" in out and "拟合出的参数：" in out and "未保存：" in out, out
+    assert not re.search(r"\b(usable|reviews|fitted|saved|defaults)\b", out), out
+    assert main(["--lang", "en", "--db", str(db_path), "optimize"]) == 0
+    out = capsys.readouterr().out
+    assert "usable reviews" in out and "Log loss" in out and "fitted parameters: " in out, out
+
+    assert main(["--lang", "en", "--db", str(db_path), "optimize", "--reset"]) == 0
     assert "default parameters are in force" in capsys.readouterr().out
     assert study.settings().fsrs_parameters is None
 
@@ -169,9 +179,13 @@ def test_cli_optimize_json_reports_then_saves_on_yes_and_everything_uses_the_par
 def test_cli_optimize_with_too_few_reviews_exits_1_with_one_line(prepared, db_path, capsys):
     from quizapp.cli.main import main
 
-    assert main(["--db", str(db_path), "optimize"]) == 1
+    assert main(["--lang", "en", "--db", str(db_path), "optimize"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"a fit needs {MIN_USABLE_REVIEWS}" in err[0]
+    assert main(["--lang", "zh", "--db", str(db_path), "optimize"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"quizapp：未拟合：可用的复习 0 条（距该卡上次作答一天或更久的作答，共 0 次作答）；"
+                   f"拟合至少需要 {MIN_USABLE_REVIEWS} 条：还差 {MIN_USABLE_REVIEWS} 条"], err
     assert main(["--db", str(db_path), "optimize", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data == {"ok": False, "reason": "not_enough_reviews", "usable_reviews": 0, "reviews": 0,

@@ -163,3 +163,28 @@ async def test_a_picked_type_loads_as_that_type_not_as_the_due_queue(db, clock, 
         gate.set()
         await settle(pilot)
         assert "attention" in text and "due skill" not in text
+
+
+@pytest.mark.parametrize("type_id", ["online_softmax", "rmsnorm", "residual_gradient", "layernorm", "rope"])
+async def test_chinese_statement_wraps_between_characters_never_inside_a_vector(db, clock, type_id):
+    """In Chinese a run without spaces was one word to Textual: a line ended early before it
+    (`小数保留 3` / `位（或更精确）…`), and an inline vector broke at its commas
+    (`v = [2, 3, −2, 0, 1,` / `0]。…`)."""
+    from rich.cells import cell_len
+    from textual.geometry import Region
+
+    app = make_app(db_path=db, clock=clock, lang="zh")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_drill(pilot, type=type_id, seed=5, difficulty=3)
+        await steady(pilot)
+        prompt = screen.sheet.query_one(".sheet-prompt")
+        width = prompt.content_region.width
+        strips = prompt.render_lines(Region(0, 0, prompt.size.width, prompt.size.height))
+        lines = [strip.text.strip() for strip in strips if strip.text.strip()]
+        assert len(lines) >= 2, lines
+        for index, line in enumerate(lines):
+            assert line.count("[") == line.count("]"), lines  # a vector on one line
+            assert line[0] not in "，。；：、）", lines  # closing punctuation never starts a line
+            assert cell_len(line) <= width, lines
+            if index < len(lines) - 1:
+                assert cell_len(line) > width - 24, lines  # full lines: no early break before Chinese

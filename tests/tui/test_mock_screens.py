@@ -950,3 +950,38 @@ def test_the_question_bar_names_its_topics_and_leaves_out_the_drill_id():
     assert position_line(en, 2, 3, "drill", ["drill:softmax"]) == "3/3 · Calculation"
     assert position_line(zh, 0, 3, "qa", ["kv-cache"]) == "第 1/3 题 · 问答   #KV 缓存"
     assert position_line(en, 0, 1, "qa", ["no-such-tag"]) == "1/1 · Q&A   #no-such-tag"
+
+
+LONG_POINT = ("Dividing by the square root of d_k brings the variance of the scores back to one, "
+              "so softmax does not saturate")
+
+
+def continuation_indents(lines: list[str], marker: str) -> list[int]:
+    """How far each line after the one holding `marker` is indented, up to a blank line."""
+    start = next(i for i, line in enumerate(lines) if marker in line)
+    first = lines[start].index(marker) + len(marker)
+    rest = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            break
+        rest.append(len(line) - len(line.lstrip()) - first)
+    return rest
+
+
+async def test_a_wrapped_key_point_keeps_its_hanging_indent_at_80x24(db, clock):
+    """Its next lines start under its text, not under its number (review and report)."""
+    from textual.geometry import Region
+
+    from quizapp.tui.widgets.qa_pane import point_line
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_small_mock(pilot)
+        await type_text(pilot, "softmax")
+        await press(pilot, "ctrl+s")
+        row = app.screen.query_one("#mock-point-0", Static)
+        row.update(point_line(app.tr, 0, LONG_POINT, True, "stated", "the variance", corrected=False))
+        await settle(pilot)
+        lines = [strip.text.rstrip() for strip in row.render_lines(Region(0, 0, row.size.width, row.size.height))]
+        assert len(lines) >= 3, lines  # the point wraps, then the evidence
+        assert continuation_indents(lines, "1 ☑ ") == [0] * (len(lines) - 1), lines

@@ -40,4 +40,7 @@ MESSAGES: dict[str, str] = {
     "optimize.calibration.defaults": "default parameters",
     "optimize.calibration.fitted": "parameters fitted {date}",
     "optimize.readiness_range": "A range, not one figure: {reviews} past reviews are too few to pin readiness down closer (see Calibration).",
+    'optimize.error.fit': 'FSRS could not fit these reviews',
+    'optimize.error.unusable': 'FSRS produced parameters the scheduler cannot use',
+    'optimize.error.evaluate': 'FSRS could not evaluate these reviews',
 }

@@ -40,4 +40,7 @@ MESSAGES: dict[str, str] = {
     "optimize.calibration.defaults": "默认参数",
     "optimize.calibration.fitted": "{date} 拟合的参数",
     "optimize.readiness_range": "给出区间而非单一数字：过往复习仅 {reviews} 条，尚不足以更精确地估计准备度（见“校准”）。",
+    'optimize.error.fit': 'FSRS 无法拟合这些复习',
+    'optimize.error.unusable': 'FSRS 拟合出的参数无法用于排程',
+    'optimize.error.evaluate': 'FSRS 无法评估这些复习',
 }

@@ -13,6 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -148,7 +150,7 @@ class MockReportScreen(BaseScreen):
         self.query_one("#mock-report-summary", Static).update(self._summary(report))
         self.query_one("#mock-report-questions", Static).update(self._questions(report))
         points = self._points(report)
-        self.query_one("#mock-report-points", Static).update(points)
+        self.query_one("#mock-report-points", Static).update(points or "")
         self.query_one("#mock-report-points", Static).display = bool(points)
         self.query_one("#mock-report-points-title", Static).display = bool(points)
         self.query_one("#mock-report-topics", Static).update(self._topics(report))
@@ -204,28 +206,28 @@ class MockReportScreen(BaseScreen):
             )
         return table
 
-    def _points(self, report: MockReport) -> Text:
+    def _points(self, report: MockReport) -> Group | None:
         """Per answered Q&A question: its key points, ticked as they counted, each with the
         answer's words behind it; ticks the candidate changed are said so."""
         from quizapp.tui.widgets.qa_pane import point_line
 
-        text = Text()
+        parts: list[RenderableType] = []
         for row in report.questions:
             if row.kind != "qa" or not row.answered or not row.points:
                 continue
-            if text:
-                text.append("\n")
+            text = Text("\n" if parts else "")
             covered = sum(1 for p in row.points if p.ticked)
             text.append(f"{row.position + 1}. ", style="bold")
             text.append(self.t("mock.report.points_line", covered=covered, total=len(row.points)), style="bold")
             if row.corrected:
                 text.append("  " + self.t("mock.report.points_corrected", n=row.corrected), style="italic")
+            parts.append(text)
             for n, point in enumerate(row.points):
                 shown = self.material({"question": point.texts}).question
-                text.append("\n  ")
-                text.append(point_line(self.t, n, str(shown), point.ticked, point.status,
-                                       point.evidence, corrected=point.corrected))
-        return text
+                # Indented two, each point a grid: its wrapped lines keep their hanging indent.
+                parts.append(Padding(point_line(self.t, n, str(shown), point.ticked, point.status,
+                                                point.evidence, corrected=point.corrected), (0, 0, 0, 2)))
+        return Group(*parts) if parts else None
 
     def _topics(self, report: MockReport) -> Table:
         table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")

@@ -241,7 +241,7 @@ class SettingsScreen(BaseScreen):
                 "optimize.not_enough", usable=exc.usable, minimum=exc.usable + exc.needed, needed=exc.needed), True))
             return
         except FitFailed as exc:
-            self.post_message(self.FitProgress(self.t("optimize.failed", message=str(exc)), True))
+            self.post_message(self.FitProgress(self.t("optimize.failed", message=exc.message(self.quiz_app.tr.lang)), True))
             return
         self.post_message(self.FitReady(fit))
 

@@ -25,6 +25,7 @@ from textual.widgets import Static
 from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.i18n.formatting import num
 from quizapp.tui.localized import LocalizedMixin, translate_bindings
+from quizapp.tui.widgets.cjk_wrap import CJKWrapped
 from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
 from quizapp.tui.widgets.key_scroll import KeyScroll
@@ -376,7 +377,8 @@ class AnswerSheet(LocalizedMixin, Widget):
         translate_bindings(self.parts, self.quiz_app.tr)
         problem = self.problem
         self._static("meta").update(meta_line(problem, self.labels, self.t, self.lang))
-        self._static("prompt").update(Text(problem_prompt(problem, self.lang)))
+        # Wrapped between Chinese characters too, never inside an inline vector (cjk_wrap.py).
+        self._static("prompt").update(CJKWrapped(Text(problem_prompt(problem, self.lang))))
         self._static("given-title").update(Text(self.t("drill.given")))
         params = [f"{name} = {v if isinstance(v, str) else num(float(v or 0))}" for name, v in problem.params.items()]
         params_widget = self._static("params")

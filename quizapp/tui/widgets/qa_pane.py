@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -40,13 +41,15 @@ def quoted(evidence: str) -> str:
 
 
 def point_line(t: Any, index: int, text: str, ticked: bool, status: str, evidence: str | None,
-               corrected: bool) -> Text:
+               corrected: bool) -> Table:
     """A key point with its tick (☑ stated, ☒ stated wrongly, ☐ not said) and, on the next
-    line, the words of the answer behind the tick, and whether the candidate changed it."""
-    line = Text(f"{index + 1} ")
+    line, the words of the answer behind the tick, and whether the candidate changed it.
+    The number and tick are a column of their own: a wrapped point's next lines, and the
+    evidence, start under its text."""
     wrong = status == "contradicted" and not ticked
-    line.append("☑ " if ticked else "☒ " if wrong else "☐ ", style="bold")
-    line.append(render_math(text))
+    mark = Text(f"{index + 1} ")
+    mark.append("☑ " if ticked else "☒ " if wrong else "☐ ", style="bold")
+    line = Text(render_math(text))
     notes: list[str] = []
     if evidence and status == "contradicted":
         notes.append(t("mock.run.point_contradicted", evidence=quoted(evidence)))
@@ -55,8 +58,12 @@ def point_line(t: Any, index: int, text: str, ticked: bool, status: str, evidenc
     if corrected:
         notes.append(t("mock.run.point_corrected"))
     if notes:  # plain strings appended as text, never parsed as markup
-        line.append("\n    " + "  ".join(notes), style="dim")
-    return line
+        line.append("\n" + "  ".join(notes), style="dim")
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(mark, line)
+    return grid
 
 
 class QAPane(QuestionPane):
