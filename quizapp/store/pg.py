@@ -233,9 +233,29 @@ def _params(params: Any) -> Any:
 # -- the database ----------------------------------------------------------------------
 
 
-def make_pg_engine(url: str) -> Engine:
+def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
+    from quizapp.store.database import _IMMEDIATE, busy_timeout_ms
+
     engine = create_engine(sqlalchemy_url(url), json_serializer=json_text, pool_pre_ping=True, pool_size=2,
                            max_overflow=8, hide_parameters=True)
+    timeout = busy_timeout_ms() if lock_timeout_ms is None else lock_timeout_ms
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # A Session's explicit begin() (QuizSession: a write) takes the write lock first, as
+        # a Tx with `write` does; the Tx's own Sessions join its transaction instead.
+        if conn.get_execution_options().get(_IMMEDIATE):
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, timeout)}")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        # The same one-line errors through the engine as through a Tx.
+        original = context.original_exception
+        if isinstance(original, psycopg.errors.LockNotAvailable):
+            raise DatabaseBusy(key="store.busy") from context.sqlalchemy_exception
+        if isinstance(original, psycopg.OperationalError) and context.is_disconnect:
+            raise _lost(url, original) from None
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial

@@ -202,3 +202,16 @@ def test_a_client_killed_holding_the_write_lock_loses_its_write_and_frees_the_lo
     finally:
         if holder.poll() is None:
             holder.kill()
+
+
+def test_an_orm_write_transaction_takes_the_same_write_lock(server, monkeypatch):
+    from quizapp.store.models import Setting
+
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "200")
+    url = server.new_database()
+    db = open_database(url)
+    try:
+        with db.transaction(write=True), pytest.raises(DatabaseBusy), db.session() as session, session.begin():
+            session.add(Setting(key="orm", value=1))
+    finally:
+        db.close()
