@@ -32,10 +32,17 @@ at once); the copy's first open is not measured.
 
     pip install -e ".[bench]"
     python benchmarks/scale.py [--sizes 1000,10000,100000] [--runs 3] [--ops open,review_step]
-                               [--compare-with REF] [--json] [--save results.json]
+                               [--compare-with REF] [--backend postgresql] [--json] [--save results.json]
 
 `--compare-with main~5` measures that commit's quizapp too, in the same interleaved runs
 (a before/after on one machine load); its collections are its own schema revision's.
+
+`--backend postgresql` measures quizapp on PostgreSQL too, beside SQLite and Anki: each
+size's collection is the SQLite one moved with `quizapp db copy` (quizapp.store.copy) into
+a database of a local server on a unix socket — one this script starts
+(tests/pg_server.py: Debian's `postgresql` binaries, a temporary folder), or the server
+of `--pg-url URL` (a role that may CREATE DATABASE). Home's first figures read SQLite
+directly, so on PostgreSQL "open" is the full open.
 """
 
 from __future__ import annotations
@@ -882,11 +889,13 @@ class AppPath:
         return posted
 
 
-def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
+def measure_quizapp(folder: Path, db: Path | str, ops: set[str]) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="quizapp-bench-run-"))
     # The copy's own data folder (kept from its first open, as a user's is between starts),
-    # with no user decks in it: only the bench deck.
-    os.environ["QUIZAPP_DATA_DIR"] = str(db.with_name(db.name + "-data"))
+    # with no user decks in it: only the bench deck. (A PostgreSQL database: one of its own.)
+    data = (Path(tempfile.gettempdir()) / f"quizapp-bench-pg-data-{db.rsplit('/', 1)[-1].split('?')[0]}"
+            if isinstance(db, str) else db.with_name(db.name + "-data"))
+    os.environ["QUIZAPP_DATA_DIR"] = str(data)
     deck = folder / "deck"
     out: dict[str, Any] = {}
     try:
@@ -975,8 +984,8 @@ def measure_quizapp(folder: Path, db: Path, ops: set[str]) -> dict[str, Any]:
             target = work / "export.json"
 
             def export() -> None:
-                with service.db.session() as session:
-                    write_json(session, target)
+                with service.db.transaction() as tx:
+                    write_json(tx.session(), target)
 
             out["export"] = timed(export)[0]
             out["export_mb"] = target.stat().st_size / 2**20
@@ -1312,6 +1321,8 @@ def medians(results: dict[int, dict[str, list[dict[str, Any]]]]) -> dict[str, di
 def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dict[str, dict[str, Any]]],
           ops: list[str]) -> str:
     sizes = sorted(med, key=int)
+    if any("postgresql" in med[n] for n in sizes):
+        return _pg_table(med, sizes, ops)
     before = any("before" in med[n] for n in sizes)
     heading = "quizapp / before / Anki (ratio now; before)" if before else "quizapp / Anki (ratio)"
     lines = ["| operation | " + " | ".join(f"{int(n):,} cards: {heading}" for n in sizes) + " |",
@@ -1376,6 +1387,33 @@ def table(med: dict[str, dict[str, dict[str, float]]], sizes_info: dict[str, dic
     return "\n".join([*lines, "", *NOTES])
 
 
+def _pg_table(med: dict[str, dict[str, dict[str, float]]], sizes: list[str], ops: list[str]) -> str:
+    """quizapp on SQLite and on PostgreSQL beside Anki: ms each, and PostgreSQL ÷ SQLite."""
+    lines = ["| operation | " + " | ".join(f"{int(n):,} cards: SQLite / PostgreSQL / Anki (PG ÷ SQLite)"
+                                          for n in sizes) + " |", "| --- |" + " --- |" * len(sizes)]
+
+    def fmt(value: float | None) -> str:
+        if value is None:
+            return "–"
+        return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+
+    for key, label in OPS:
+        if key not in ops:
+            continue
+        cells = []
+        for n in sizes:
+            q, p, a = (med[n].get(s, {}).get(key) for s in ("quizapp", "postgresql", "anki"))
+            ratio = f"{p / q:.1f}×" if p is not None and q else "–"
+            cells.append(f"{fmt(q)} / {fmt(p)} / {fmt(a)} ms ({ratio})")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    if "export" in ops:
+        lines.append("| export file | " + " | ".join(
+            f"{fmt(med[n].get('quizapp', {}).get('export_mb'))} / {fmt(med[n].get('postgresql', {}).get('export_mb'))}"
+            f" / {fmt(med[n].get('anki', {}).get('export_mb'))} MiB" for n in sizes) + " |")
+    return "\n".join([*lines, "", *NOTES, "* PostgreSQL: a local server on a unix socket (synchronous_commit on);",
+                      "  \"open\" on PostgreSQL is the full open (Home's quick read is SQLite's)."])
+
+
 NOTES = (
     "Read with care:",
     "* Both commit every answer with synchronous=FULL (an fsync of the WAL: 0.5-4 ms on this",
@@ -1391,6 +1429,57 @@ NOTES = (
     "* Export: quizapp writes JSON (uncompressed, both languages of every item); Anki a zstd-",
     "  compressed .apkg.",
 )
+
+
+class PgServer:
+    """The PostgreSQL side of `--backend postgresql`: a server (started here unless a URL is
+    given) and a database per size, filled from that size's SQLite copy by `db copy`."""
+
+    def __init__(self, url: str | None) -> None:
+        self.started: Any = None
+        if url is None:
+            sys.path.insert(0, str(REPO))
+            from tests.pg_server import start_server
+
+            self.started = start_server(durable=True)  # each commit on disk, as SQLite's synchronous=FULL
+            url = self.started.url()
+        self.url = url
+        self.made: list[str] = []
+
+    def _admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute(sql)
+
+    def copy_of(self, sqlite_copy: Path, n: int) -> str:
+        from quizapp.store.copy import copy_collection
+        from quizapp.store.database import open_database
+
+        name = f"quizapp_bench_{n}_{os.getpid()}"
+        self._admin(f"DROP DATABASE IF EXISTS {name}")
+        self._admin(f"CREATE DATABASE {name}")
+        self.made.append(name)
+        head, _, query = self.url.partition("?")
+        target = head.rsplit("/", 1)[0] + "/" + name + (f"?{query}" if query else "")
+        source, dest = open_database(sqlite_copy), open_database(target)
+        try:
+            copy_collection(source, dest)
+        finally:
+            source.close()
+            dest.close()
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            conn.execute("VACUUM ANALYZE")  # the planner's statistics, as autovacuum would make them
+        return target
+
+    def stop(self) -> None:
+        for name in self.made:
+            with contextlib.suppress(Exception):
+                self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        if self.started is not None:
+            self.started.stop()
 
 
 def git_head(ref: str = "HEAD") -> str:
@@ -1413,6 +1502,10 @@ def main() -> int:
     parser.add_argument("--build-only", action="store_true", help="build (and check) the collections, measure nothing")
     parser.add_argument("--compare-with", metavar="REF",
                         help="also measure quizapp at this commit (e.g. a baseline), interleaved in the same runs")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="postgresql: also measure quizapp on a local PostgreSQL server, beside SQLite")
+    parser.add_argument("--pg-url", metavar="URL",
+                        help="with --backend postgresql: a server to use (default: one started here)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of the table")
     parser.add_argument("--save", metavar="FILE.json", help="also write the JSON there and the table next to it (.txt)")
     parser.add_argument("--worker", nargs=3, metavar=("SYSTEM", "FOLDER", "DB"), help=argparse.SUPPRESS)
@@ -1424,8 +1517,10 @@ def main() -> int:
         parser.error(f"unknown --ops {', '.join(unknown)} (choose from {', '.join(ALL_OPS)})")
     if options.worker:
         system, folder, db = options.worker
-        measure = measure_quizapp if system == "quizapp" else measure_anki
-        print(json.dumps(measure(Path(folder), Path(db), set(ops))))
+        if system == "quizapp":
+            print(json.dumps(measure_quizapp(Path(folder), db if "://" in db else Path(db), set(ops))))
+        else:
+            print(json.dumps(measure_anki(Path(folder), Path(db), set(ops))))
         return 0
     if options.build:
         system, n, folder, now = options.build
@@ -1437,6 +1532,8 @@ def main() -> int:
     systems = [System("quizapp", "quizapp")]
     if options.compare_with:
         systems.append(System("before", "quizapp", checkout(options.compare_with, cache)))
+    if options.backend == "postgresql":
+        systems.append(System("postgresql", "quizapp"))
     systems.append(System("anki", "anki"))
     folders = {}
     for n in sizes:
@@ -1446,10 +1543,18 @@ def main() -> int:
         return 0
 
     run_dir = Path(tempfile.mkdtemp(prefix="runs-", dir=cache))
+    server = PgServer(options.pg_url) if options.backend == "postgresql" else None
     try:
         copies, sizes_info, first_open = {}, {}, {}
         for n in sizes:
             for system in systems:
+                if system.name == "postgresql":
+                    assert server is not None
+                    start = time.perf_counter()
+                    copies[n, system.name] = server.copy_of(copies[n, "quizapp"], n)
+                    first_open[f"copy-to-postgresql-{n}"] = round(time.perf_counter() - start, 1)
+                    spawn_worker(system, folders[n, system.name], copies[n, system.name], [])
+                    continue
                 copies[n, system.name] = private_copy(system, folders[n, system.name], run_dir)
                 if system.kind == "quizapp":
                     # The copy's first open (the content cache check, or a sync if the content
@@ -1458,7 +1563,8 @@ def main() -> int:
                     spawn_worker(system, folders[n, system.name], copies[n, system.name], [])
                     first_open[f"{system.name}-{n}"] = round(time.perf_counter() - start, 1)
             if "size" in ops:
-                sizes_info[str(n)] = {system.name: storage(system.kind, copies[n, system.name]) for system in systems}
+                sizes_info[str(n)] = {system.name: storage(system.kind, copies[n, system.name]) for system in systems
+                                      if system.name != "postgresql"}
         load: dict[str, Any] = {"start": loadavg(), "runs": []}
         results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {s.name: [] for s in systems} for n in sizes}
         measured = [op for op in ops if op != "size"]
@@ -1472,6 +1578,8 @@ def main() -> int:
             print(f"run {run + 1}/{options.runs} done (load {load['runs'][-1]})", file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
+        if server is not None:
+            server.stop()
 
     med = medians(results)
     builds = {str(n): {system.name: built_info(folders[n, system.name]) for system in systems} for n in sizes}

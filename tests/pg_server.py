@@ -77,12 +77,14 @@ class PgServer:
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise NoServer(f"{Path(command[0]).name} could not run: {exc}") from None
 
-    def start(self) -> PgServer:
+    def start(self, durable: bool = False) -> PgServer:
         self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
                   "--encoding=UTF8", "--locale=C", "--no-sync")
-        # Durability is not what these tests measure: no fsync, and a small footprint.
-        options = (f"-k {self.socket} -c listen_addresses='' -c fsync=off -c synchronous_commit=off "
-                   "-c full_page_writes=off -c shared_buffers=32MB -c max_connections=60")
+        # Durability is not what the tests measure: no fsync, and a small footprint. The
+        # benchmark (`durable`) commits as a real server does.
+        speed = "" if durable else "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
+        options = (f"-k {self.socket} -c listen_addresses='' {speed}"
+                   f"-c shared_buffers={'128MB' if durable else '32MB'} -c max_connections=60")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-w",
                   "-o", options, "start")
         return self
@@ -138,14 +140,14 @@ class PgServer:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def start_server() -> PgServer:
+def start_server(durable: bool = False) -> PgServer:
     try:
         import psycopg  # noqa: F401
     except ImportError:
         raise NoServer("psycopg is not installed (pip install '.[test]')") from None
     server = PgServer()
     try:
-        return server.start()
+        return server.start(durable)
     except BaseException:
         server.stop()
         raise

@@ -86,7 +86,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from quizapp.cli.db_cmds import db_path
+    from quizapp.cli.db_paths import db_location
     from quizapp.cli.errors import UsageError
     from quizapp.i18n import Translator
     from quizapp.paths import is_server_url
@@ -95,7 +95,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
     from quizapp.store.pg import redacted
 
     t = Translator(getattr(args, "lang", None) or "en")
-    source = db_path(args, writing=False)
+    source = db_location(args, writing=False)
     target: Path | str = args.to if is_server_url(args.to) else Path(args.to).expanduser()
     shown_source = redacted(source) if isinstance(source, str) else str(source)
     shown_target = redacted(target) if isinstance(target, str) else str(target)

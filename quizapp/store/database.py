@@ -14,17 +14,15 @@ import logging
 import os
 import sqlite3
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from quizapp.paths import default_db_path
-from quizapp.resources import migrations_dir
 from quizapp.store.errors import (
     DatabaseBusy,
     DatabaseDamaged,
@@ -39,6 +37,8 @@ from quizapp.store.errors import (
     storage_problem,
 )
 from quizapp.store.models import json_text
+from quizapp.store.opening import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from quizapp.store.opening import IMMEDIATE, OpenResult, QuizSession, alembic_config, busy_timeout_ms
 from quizapp.store.preflight import (
     closed_here,
     connect_uri,
@@ -54,7 +54,7 @@ from quizapp.store.tx import Tx, transaction
 from quizapp.store.wal_guard import Seen, WalLost, lost_message, wal_committed, wal_problem
 
 if TYPE_CHECKING:
-    from alembic.config import Config
+    pass
 
 __all__ = [
     "Database",
@@ -77,24 +77,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-BUSY_TIMEOUT_MS = 5000
-
-
-def busy_timeout_ms() -> int:
-    """How long a connection waits for another writer; QUIZAPP_BUSY_TIMEOUT_MS overrides it
-    (the reliability tests shorten it to keep their run time modest)."""
-    try:
-        return max(0, int(os.environ.get("QUIZAPP_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
-    except ValueError:
-        return BUSY_TIMEOUT_MS
-
-
-def _alembic_config() -> Config:
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()))
-    return cfg
+_alembic_config = alembic_config
 
 
 def connect_readonly(path: Path, timeout_s: float | None = None) -> sqlite3.Connection:
@@ -168,13 +151,6 @@ def backup_file(path: Path, suffix: str = "backup") -> Path:
     return target
 
 
-@dataclass
-class OpenResult:
-    path: Path
-    upgraded_from: str | None
-    backup: Path | None
-
-
 # -- connections and transactions ------------------------------------------------------
 #
 # pysqlite's own transaction handling emits BEGIN only before the first INSERT/UPDATE, so
@@ -185,7 +161,7 @@ class OpenResult:
 # what it reads cannot change before it writes, and a write never fails half-way on a
 # stale snapshot.
 
-_IMMEDIATE = "quizapp_immediate"
+_IMMEDIATE = IMMEDIATE
 
 
 def _configure_engine(engine: Engine, path: Path, readonly: bool = False, lost: list[str] | None = None,
@@ -263,18 +239,6 @@ def _check_wal(path: Path, lost: list[str], seen: list[Seen]) -> None:
         lost.append(problem)
         log.error("%s", lost_message(problem))
         raise WalLost(lost_message(problem))
-
-
-class QuizSession(Session):
-    """A Session whose explicit `begin()` is a write transaction (BEGIN IMMEDIATE).
-
-    Reads use autobegin (a plain BEGIN: a snapshot, no lock), so they never wait for a writer.
-    """
-
-    def begin(self, nested: bool = False) -> SessionTransaction:
-        if not nested and not self.in_transaction():
-            self.execution_options = self.execution_options.union({_IMMEDIATE: True})
-        return super().begin(nested=nested)
 
 
 def make_engine(path: Path, readonly: bool = False, lost: list[str] | None = None,
@@ -480,4 +444,5 @@ def open_server(url: str, readonly: bool = False) -> Database:
         from quizapp.store.pg import PgDatabase
     except ImportError:
         raise DatabaseError(key="store.pg_no_driver") from None
-    return PgDatabase(url, readonly)
+    # The same interface, not a subclass (quizapp.store.pg imports nothing of this module).
+    return cast(Database, PgDatabase(url, readonly))

@@ -43,6 +43,7 @@ from sqlalchemy.orm import sessionmaker
 
 from quizapp.store.codes import json_text
 from quizapp.store.errors import ConnectionLost, DatabaseBusy, DatabaseError, NotAQuizappDatabase, SchemaTooNew
+from quizapp.store.opening import IMMEDIATE, OpenResult, QuizSession, alembic_config, busy_timeout_ms
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -233,9 +234,28 @@ def _params(params: Any) -> Any:
 # -- the database ----------------------------------------------------------------------
 
 
-def make_pg_engine(url: str) -> Engine:
+def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
+
     engine = create_engine(sqlalchemy_url(url), json_serializer=json_text, pool_pre_ping=True, pool_size=2,
                            max_overflow=8, hide_parameters=True)
+    timeout = busy_timeout_ms() if lock_timeout_ms is None else lock_timeout_ms
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        # A Session's explicit begin() (QuizSession: a write) takes the write lock first, as
+        # a Tx with `write` does; the Tx's own Sessions join its transaction instead.
+        if conn.get_execution_options().get(IMMEDIATE):
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, timeout)}")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+
+    @event.listens_for(engine, "handle_error")
+    def _on_error(context: Any) -> None:
+        # The same one-line errors through the engine as through a Tx.
+        original = context.original_exception
+        if isinstance(original, psycopg.errors.LockNotAvailable):
+            raise DatabaseBusy(key="store.busy") from context.sqlalchemy_exception
+        if isinstance(original, psycopg.OperationalError) and context.is_disconnect:
+            raise _lost(url, original) from None
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:  # pragma: no cover - trivial
@@ -259,13 +279,11 @@ def migrate_url(url: str, target: str = "head", *, down: bool = False) -> None:
     quizapps opening a new database at once: one creates the schema, the other waits)."""
     from alembic import command
 
-    from quizapp.store.database import _alembic_config
-
     engine = make_pg_engine(url)
     try:
         with engine.begin() as connection:
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK})")
-            cfg = _alembic_config()
+            cfg = alembic_config()
             cfg.attributes["connection"] = connection
             (command.downgrade if down else command.upgrade)(cfg, target)
     except Exception as exc:
@@ -312,22 +330,18 @@ def check_url(url: str, engine: Engine | None = None) -> tuple[str | None, str]:
     return revision, head_revision()
 
 
-from quizapp.store.database import Database, OpenResult  # noqa: E402 - Database imports this module lazily
-
-
-class PgDatabase(Database):
-    """An open, upgraded quizapp database on a PostgreSQL server."""
+class PgDatabase:
+    """An open, upgraded quizapp database on a PostgreSQL server: the interface of
+    quizapp.store.database.Database (which opens it: `open_database` with a URL)."""
 
     dialect = "postgresql"
 
     def __init__(self, url: str, readonly: bool = False) -> None:
-        from quizapp.store.database import QuizSession, busy_timeout_ms
-
         self.url = url
         self.location = redacted(url)
         self.path = Path(self.location)  # for messages only: there is no file
         self.readonly = readonly
-        self.wal_lost, self.wal_seen = [], []
+        self.wal_lost: list[str] = []  # (SQLite's -wal guard: nothing to guard here)
         self.lock_timeout_ms = busy_timeout_ms()
         self.engine = make_pg_engine(url)
         try:
@@ -343,6 +357,9 @@ class PgDatabase(Database):
             raise
         self._open = True
         self.Session = sessionmaker(self.engine, class_=QuizSession, expire_on_commit=False)
+
+    def session(self) -> Session:
+        return self.Session()
 
     def transaction(self, write: bool = False) -> AbstractContextManager[Tx]:
         return cast("AbstractContextManager[Tx]", pg_transaction(self, write))

@@ -166,3 +166,52 @@ def test_the_tui_starts_on_a_server_database(server):
     from quizapp.cli.app_cmd import preflight
 
     assert preflight(server.new_database(), [], lang="en") is None
+
+
+_HOLDER = """
+import sys, time
+from quizapp.store.database import open_database
+db = open_database(sys.argv[1])
+with db.transaction(write=True) as tx:
+    tx.execute("INSERT INTO settings (key, value) VALUES ('half', '1')")
+    print("holding", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_client_killed_holding_the_write_lock_loses_its_write_and_frees_the_lock(server, tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    url = server.new_database()
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, url], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        os.kill(holder.pid, signal.SIGKILL)  # kill -9 mid-transaction
+        holder.wait(timeout=30)
+        db = open_database(url)
+        try:
+            with db.transaction(write=True) as tx:  # the server ended its session: the lock is free
+                tx.execute("INSERT INTO settings (key, value) VALUES ('after', '2')")
+            with db.transaction() as tx:
+                assert [row[0] for row in tx.execute("SELECT key FROM settings")] == ["after"]
+        finally:
+            db.close()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+
+
+def test_an_orm_write_transaction_takes_the_same_write_lock(server, monkeypatch):
+    from quizapp.store.models import Setting
+
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "200")
+    url = server.new_database()
+    db = open_database(url)
+    try:
+        with db.transaction(write=True), pytest.raises(DatabaseBusy), db.session() as session, session.begin():
+            session.add(Setting(key="orm", value=1))
+    finally:
+        db.close()
