@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 import textual._wait
 
+from tests import backends
+
 # Pilot's `press` and `pause` wait until the app is idle by sleeping in 20 ms steps until a
 # step used almost no CPU (textual/_wait.py): at least 40 ms a key, which made the TUI tests
 # spend most of their time asleep. 4 ms steps with the same 5% idle threshold test the same
@@ -12,8 +14,6 @@ import textual._wait
 assert textual._wait.SLEEP_GRANULARITY == 1 / 50, "Textual's idle wait changed: re-check tests/conftest.py"
 textual._wait.SLEEP_GRANULARITY = 1 / 250
 textual._wait.SLEEP_IDLE = textual._wait.SLEEP_GRANULARITY / 20
-
-from tests import backends
 
 
 def pytest_configure(config):
