@@ -421,6 +421,9 @@ def pg_transaction(db: PgDatabase, write: bool = False) -> Iterator[PgTx]:
             raise DatabaseBusy(key="store.busy") from None
         if isinstance(original, psycopg.OperationalError) and (driver.broken or driver.closed):
             pooled.invalidate()
+            # A restart ends every connection, the pooled ones too, and one that is still
+            # being terminated passes the pre-ping: the next transaction connects afresh.
+            db.reconnect()
             raise _lost(db.url, original) from None
         if isinstance(original, psycopg.errors.SerializationFailure):
             from quizapp.store.errors import ChangedElsewhere

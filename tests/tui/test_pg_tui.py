@@ -44,7 +44,8 @@ def _drop_connections(server, url: str, refuse: bool = False) -> None:
     name = server.name_of(url)
     if refuse:
         server.admin(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
-    server.admin(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}' "
+    # The timeout makes each termination complete before this returns, as a restart's would.
+    server.admin(f"SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '{name}' "
                  "AND pid <> pg_backend_pid()")
 
 
@@ -81,7 +82,8 @@ async def test_a_dropped_connection_is_retried_once_and_the_answer_saved_once(pg
         await press(pilot, "space")
         _drop_connections(server, url)  # the server ends every connection (a restart, say)
         await press(pilot, "3")
-        assert [a.rating for a in app.screen.history] == [3]
+        notices = [n.message for n in app._notifications]
+        assert [a.rating for a in app.screen.history] == [3], notices
     assert [rating for _, rating in _reviews(url, clock)] == [3]
 
 
