@@ -104,9 +104,11 @@ def binding_groups(screen: Screen[Any], app: App[Any], tr: Translator) -> list[H
         else:
             scope = "widget"
         rows = []
-        named = _named_by_others(by_action.values(), app)
-        for entries in by_action.values():
+        actions = list(by_action.values())
+        for index, entries in enumerate(actions):
             binding, _ = entries[0]
+            # Named by another row only: a row's own `j/k` never hides the row itself.
+            named = _named_by_others(actions[:index] + actions[index + 1:], app)
             if all(not b.show and (b.key in named.keys or b.description in named.descriptions)
                    for b, _ in entries):
                 continue  # already a row's `j/k` or `1–5`
