@@ -217,4 +217,9 @@ MESSAGES: dict[str, str] = {
     'engine.input.k_like_v': 'K must have the shape of V ({want}), got {got}',
     'engine.input.dropout_mask': 'mask must hold 0s and 1s, one per component of x',
     'engine.input.dropout_p': 'parameter p must be in [0, 1), got {value}',
+    'engine.input.optional': '{name} (optional)',
+    'engine.input.as_parameter': '{name} (parameter)',
+    'engine.input.none': 'none',
+    'engine.input.unknown_input': 'unknown input {name} for {type}; it takes {names}',
+    'engine.input.unknown_parameter': 'unknown parameter {name} for {type}; it takes {names}',
 }

@@ -216,4 +216,9 @@ MESSAGES: dict[str, str] = {
     'engine.input.k_like_v': 'K 必须与 V 同形（{want}），收到的是 {got}',
     'engine.input.dropout_mask': 'mask 只能含 0 和 1，x 的每个分量一个',
     'engine.input.dropout_p': '参数 p 必须在 [0, 1) 内，收到的是 {value}',
+    'engine.input.optional': '{name}（可选）',
+    'engine.input.as_parameter': '{name}（参数）',
+    'engine.input.none': '无',
+    'engine.input.unknown_input': '{type} 没有输入 {name}；它的输入是 {names}',
+    'engine.input.unknown_parameter': '{type} 没有参数 {name}；它接受 {names}',
 }
