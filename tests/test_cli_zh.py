@@ -355,5 +355,12 @@ def test_lower_layers_messages_are_chinese(tmp_path, capsys, isolated_user_dirs)
         assert err.startswith(expected) and err.count("\n") == 1, err
         assert_chinese_line(err)
         assert not english_words(err, ("quizapp", "softmax", "-inf")), err
+    for argv, expected in ((["--type", "layernorm", "--given", "x=[1,1,1]"], "quizapp：x 不能是常数：它的方差为 0"),
+                           (["--type", "dropout", "--given", "x=[1,2]", "--given", "mask=[1,0]", "--param", "p=2"],
+                            "quizapp：参数 p 必须在 [0, 1) 内，收到的是 2")):
+        assert main(["--lang", "zh", "drill", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(expected) and err.count("\n") == 1, err
+        assert_chinese_line(err)
     assert main(["--lang", "en", "drill", "--type", "softmax", "--given", "S=[1,2]"]) == 2
     assert capsys.readouterr().err == "quizapp: S must be a matrix (list of rows), got 1-D with shape 2\n"

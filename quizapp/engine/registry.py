@@ -21,6 +21,7 @@ from quizapp.engine.ops import Calc, sqrt_table
 from quizapp.engine.parse import to_array
 from quizapp.engine.sampling import MAX_TRIES
 from quizapp.engine.types import Hint, InputError, Params, Problem, Scalar, TypeInfo
+from quizapp.i18n import Translator
 
 DIFFICULTIES = (1, 2, 3)
 
@@ -91,25 +92,32 @@ def from_given(type_id: str, given: Mapping[str, Any], difficulty: int = 1,
     missing = [name for name in (*fam.required, *fam.required_params) if name not in arrays and name not in scalars]
     if missing:
         for name, (kind, _) in restated.items():
-            raise ValueError(_unknown(fam, kind, name))
+            raise _unknown(fam, kind, name)
         raise InputError("engine.input.needs", type=fam.id, names=", ".join(missing))
     fam.check(arrays, scalars)
     if restated:
         derived = fam.derive(arrays, scalars)
         for name, (kind, value) in restated.items():
             if name not in derived or not isinstance(derived[name], (int, float, str)):
-                raise ValueError(_unknown(fam, kind, name))
+                raise _unknown(fam, kind, name)
             if _same_scalar(value, derived[name]) is False:
                 raise InputError("engine.input.derived", name=name, derived=repr(derived[name]), value=repr(value))
     ordered = {name: arrays[name] for name in (*fam.required, *fam.optional) if name in arrays}
     return _build(fam, ordered, scalars, None, difficulty)
 
 
-def _unknown(fam: Family, kind: str, name: str) -> str:
-    inputs = [*fam.required, *(f"{n} (optional)" for n in fam.optional)]
-    params = [*fam.required_params, *(f"{p} (optional)" for p in fam.param_defaults)]
-    names = ", ".join(inputs + [f"{p} (parameter)" for p in params]) or "none"
-    return f"unknown {kind} {name!r} for {fam.id}; it takes {names}"
+def _unknown(fam: Family, kind: str, name: str) -> InputError:
+    """An input or parameter the type does not take, naming those it does (in both languages)."""
+
+    def names(lang: str) -> str:
+        t = Translator(lang)
+        inputs = [*fam.required, *(t("engine.input.optional", name=n) for n in fam.optional)]
+        params = [*fam.required_params, *(t("engine.input.optional", name=p) for p in fam.param_defaults)]
+        listed = inputs + [t("engine.input.as_parameter", name=p) for p in params]
+        return t("engine.list_sep").join(listed) or t("engine.input.none")
+
+    return InputError(f"engine.input.unknown_{kind}", name=repr(name), type=fam.id,
+                      names={lang: names(lang) for lang in ("en", "zh")})
 
 
 def _same_scalar(value: Any, derived: Scalar) -> bool:

@@ -212,3 +212,13 @@ def test_per_topic_mock_score_is_the_reports_for_a_single_interview(prepared, st
     for topic in compared:
         assert (shown[topic.topic].mock_score, shown[topic.topic].mock_answers) == (
             pytest.approx(topic.score), topic.questions), topic.topic
+
+
+def test_a_mistake_made_in_several_parts_of_one_attempt_counts_once(prepared, study, clock):
+    """Stats' frequent mistakes counted per part: one mistake made once showed ×3 (issue 27 item 7)."""
+    with prepared.db.session() as session, session.begin():
+        session.add(DrillAttempt(type="attention", seed=1, difficulty=1, answers={}, verdict={}, score=0.2,
+                                 diagnosis=[{"part": p, "mistake": "no_scaling"} for p in ("S", "A", "O")],
+                                 created_at=clock.now().replace(tzinfo=None) - timedelta(hours=1)))
+    stats = study_stats(prepared.db, clock, study.settings())
+    assert [(m.type, m.mistake, m.count) for m in stats.mistakes] == [("attention", "no_scaling", 1)]

@@ -188,3 +188,15 @@ async def test_chinese_statement_wraps_between_characters_never_inside_a_vector(
             assert cell_len(line) <= width, lines
             if index < len(lines) - 1:
                 assert cell_len(line) > width - 24, lines  # full lines: no early break before Chinese
+
+
+def test_cjk_wrap_keeps_indents_and_vectors_and_starts_no_line_with_a_space():
+    from quizapp.tui.widgets.cjk_wrap import wrap_offsets
+
+    text = ("title\n  第 1 行：e^[0, 1] ≈ [1, 2.718]，和 = 3.718 → [0.269, 0.731]\n"
+            "S = [[−1, −∞, −∞, −∞], [−0.5, −1, −∞, −∞], [−1, 1, 1, −∞], [0.5, −0.5, −0.5, −0.5]]")
+    lines = [text[a:b] for a, b in wrap_offsets(text, 40)]
+    assert lines[1].startswith("  第 1 行")  # a step's own indent stays
+    assert all(not line.startswith(" ") for i, line in enumerate(lines) if i != 1), lines
+    assert "[0.269, 0.731]" in "\n".join(lines) and "[1, 2.718]" in "\n".join(lines)  # short vectors whole
+    assert not any(line.startswith(("，", "。", "）")) for line in lines), lines

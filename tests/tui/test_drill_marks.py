@@ -109,7 +109,7 @@ async def test_giving_up_shows_the_solution_stores_the_attempt_and_rates_again(d
         await press(pilot, "w")
         assert graded(app)
         assert "已放弃" in result_text(screen)
-        steps = str(screen.sheet.query_one(".sheet-steps").render())
+        steps = str(screen.sheet.query_one(".sheet-steps").content)
         total = len(problem_steps(problem, "zh"))
         assert f"{total}/{total}" in steps  # the whole worked solution
     (attempt,) = stored_attempts(db, clock)

@@ -341,7 +341,7 @@ async def test_worked_solution_hints_heatmap_retry_and_new(db, clock):
         assert heatmap.display
         assert "0.731" in str(heatmap.render())
 
-        shown = lambda: str(screen.query_one(".sheet-steps").render())  # noqa: E731
+        shown = lambda: str(screen.query_one(".sheet-steps").content)  # noqa: E731
         await pilot.press("w")
         assert steps[0] in shown() and steps[1] not in shown()
         await pilot.press("w")

@@ -14,6 +14,7 @@ from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import eq, mat, num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (H choices, n)
@@ -46,7 +47,7 @@ class AlibiFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "H", "head", "n")
         if params["head"] > params["H"] or params["H"] > 64 or params["n"] > 8:
-            raise ValueError("need 1 ≤ head ≤ H ≤ 64 and n ≤ 8")
+            raise InputError("engine.input.alibi_range")
 
     def stages(self, given, params):
         return [Stage("m", ("H", "head"), slope_stage), Stage("bias", ("m", "n"), bias_stage)]

@@ -21,6 +21,7 @@ from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 GIGA = 1e9
@@ -78,9 +79,9 @@ class AttentionCostFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "B", "h", "S", "d")
         if params["dtype"] not in DTYPE_BYTES:
-            raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}")
+            raise InputError("engine.input.dtype", names=', '.join(DTYPE_BYTES))
         if params["B"] * params["h"] * params["S"] ** 2 * params["d"] > 1e18:
-            raise ValueError("B·h·S²·d must be at most 10¹⁸")
+            raise InputError("engine.input.cost_range")
 
     def derive(self, given, params):
         return {"bytes": DTYPE_BYTES[str(params["dtype"])]}

@@ -15,6 +15,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
 from quizapp.engine.text import num, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (n, p choices, x range)
@@ -54,10 +55,10 @@ class DropoutFamily(Family):
         x = need_ndim(given, "x", 1)
         mask = need_ndim(given, "mask", 1)
         if mask.shape != x.shape or not np.isin(mask, (0.0, 1.0)).all():
-            raise ValueError("mask must hold 0s and 1s, one per component of x")
+            raise InputError("engine.input.dropout_mask")
         need_finite(given, "x")
         if not 0 <= float(params["p"]) < 1:
-            raise ValueError(f"parameter p must be in [0, 1), got {params['p']!r}")
+            raise InputError("engine.input.dropout_p", value=repr(params['p']))
 
     def stages(self, given, params):
         return [Stage("y_train", ("x", "mask", "p"), train_stage), Stage("y_eval", ("x", "p"), eval_stage)]

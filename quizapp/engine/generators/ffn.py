@@ -15,6 +15,7 @@ from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_n
 from quizapp.engine.generators.common import all_int, answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
 from quizapp.engine.text import vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (d_model, d_ff, weight range, bias range)
@@ -60,7 +61,7 @@ class FFNFamily(Family):
         need_equal("W2 needs one row per hidden unit", w2.shape[0], w1.shape[1], "rows of W2", "columns of W1 (d_ff)")
         for name, width in (("b1", w1.shape[1]), ("b2", w2.shape[1])):
             if name in given and given[name].shape != (width,):
-                raise ValueError(f"{name} must be a vector of length {width}, got shape {given[name].shape}")
+                raise InputError("engine.input.vector_length", name=name, n=width)
         need_finite(given, *self.required, *self.optional)
 
     def derive(self, given, params):

@@ -15,6 +15,7 @@ from quizapp.engine.generators.common import part
 from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> choices for (L, B, S, h, g, d_head, dtype)
@@ -63,9 +64,9 @@ class GQAKVFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "L", "B", "S", "h", "g", "d_head")
         if params["h"] % params["g"] or params["g"] in (1, params["h"]):
-            raise ValueError("g (KV groups) must divide h and lie strictly between 1 and h")
+            raise InputError("engine.input.gqa_groups")
         if params["dtype"] not in DTYPE_BYTES:
-            raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}")
+            raise InputError("engine.input.dtype", names=', '.join(DTYPE_BYTES))
 
     def derive(self, given, params):
         return {"bytes": DTYPE_BYTES[str(params["dtype"])]}

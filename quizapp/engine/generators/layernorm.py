@@ -16,6 +16,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
 from quizapp.engine.text import MINUS, approx_sign, eq, exact_text, num, signed, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
@@ -69,17 +70,17 @@ class LayerNormFamily(Family):
     def check(self, given, params):
         x = need_ndim(given, "x", 1)
         if x.shape[0] < 2:
-            raise ValueError("x needs at least 2 components")
+            raise InputError("engine.input.two_components")
         for name in ("gamma", "beta"):
             if name in given:
                 v = given[name]
                 if v.ndim == 0:
                     given[name] = np.full(x.shape, float(v))
                 elif v.shape != x.shape:
-                    raise ValueError(f"{name} must have the length of x ({x.shape[0]}), got shape {v.shape}")
+                    raise InputError("engine.input.length_of_x", name=name, n=x.shape[0])
         need_finite(given, "x", "gamma", "beta")
         if np.all(x == x[0]):
-            raise ValueError("x must not be constant: its variance is 0 and there is no epsilon")
+            raise InputError("engine.input.constant_x")
 
     def derive(self, given, params):
         n = given["x"].shape[0]

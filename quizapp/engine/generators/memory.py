@@ -18,6 +18,7 @@ from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 MIB = 2 ** 20
@@ -64,11 +65,11 @@ class MemoryFamily(Family):
     def check(self, given, params):
         need_positive_int(params, *self.required_params)
         if params["dtype"] not in DTYPE_BYTES:
-            raise ValueError(f"dtype must be one of {', '.join(DTYPE_BYTES)}, got {params['dtype']!r}")
+            raise InputError("engine.input.dtype", names=', '.join(DTYPE_BYTES))
         if params.get("kv_heads") is not None:
             need_positive_int(params, "kv_heads")
             if params["h"] % params["kv_heads"]:
-                raise ValueError(f"kv_heads = {params['kv_heads']} must divide h = {params['h']}")
+                raise InputError("engine.input.kv_heads", kv=params['kv_heads'], h=params['h'])
 
     def derive(self, given, params):
         kv_heads = params.get("kv_heads")

@@ -16,6 +16,7 @@ from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 UNIT = 1e-4
@@ -62,7 +63,7 @@ class NoamLRFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "d_model", "warmup", "step_before", "step_after")
         if not params["step_before"] < params["warmup"] < params["step_after"]:
-            raise ValueError("need step_before < warmup < step_after")
+            raise InputError("engine.input.noam_order")
 
     def stages(self, given, params):
         return [Stage("lr_before", ("d_model", "step_before", "warmup"), before_stage),

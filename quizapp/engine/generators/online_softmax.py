@@ -18,6 +18,7 @@ from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import significant, softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
 from quizapp.engine.text import mat, num, table_num, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (blocks, keys per block, score range, value range)
@@ -90,12 +91,12 @@ class OnlineSoftmaxFamily(Family):
         s, v = need_ndim(given, "s", 1), need_ndim(given, "v", 1)
         need_finite(given, "s", "v")
         if s.shape != v.shape:
-            raise ValueError("s and v need one entry per key each")
+            raise InputError("engine.input.online_lengths")
         size = params["block"]
         if isinstance(size, bool) or not isinstance(size, int) or size < 1 or len(s) % size or len(s) // size > 8:
-            raise ValueError("parameter block must divide the number of keys into at most 8 blocks")
+            raise InputError("engine.input.online_block")
         if np.abs(s).max() > 20:
-            raise ValueError("scores must lie within ±20")
+            raise InputError("engine.input.online_scores")
 
     def stages(self, given, params):
         return [Stage("m", ("s", "block"), max_stage), Stage("l", ("s", "m", "block"), sum_stage),

@@ -17,6 +17,7 @@ from quizapp.engine.generators.causal_mask import mask_stage, weights_stage
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
 from quizapp.engine.text import mat, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 HALVES = np.array([-1.0, -0.5, 0, 0.5, 1, 1.5, 2, 2.5])
@@ -54,13 +55,13 @@ class PaddingMaskFamily(Family):
         s = need_ndim(given, "S", (1, 2))
         mask = need_ndim(given, "mask", (1, 2))
         if not np.isin(mask, (0.0, 1.0)).all():
-            raise ValueError("mask must contain only 1 (keep) and 0 (PAD)")
+            raise InputError("engine.input.pad_values")
         if mask.ndim == 1 and mask.shape[0] != s.shape[-1]:
-            raise ValueError(f"mask has {mask.shape[0]} positions but S has {s.shape[-1]} keys")
+            raise InputError("engine.input.pad_length", n=mask.shape[0], keys=s.shape[-1])
         if mask.ndim == 2 and mask.shape != s.shape:
-            raise ValueError(f"a 2-D mask needs the shape of S {s.shape}, got {mask.shape}")
+            raise InputError("engine.input.pad_shape", want='×'.join(map(str, s.shape)), got='×'.join(map(str, mask.shape)))
         if not np.broadcast_to(mask, s.shape).reshape(-1, s.shape[-1]).any(axis=1).all():
-            raise ValueError("every row must keep at least one position (mask 1)")
+            raise InputError("engine.input.pad_row")
         need_scores(given, "S", self.derive(given, params)["pad"])
 
     def derive(self, given, params):

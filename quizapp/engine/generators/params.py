@@ -18,6 +18,7 @@ from __future__ import annotations
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import pick
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> choices for (d_model, h, d_ff multiplier, bias)
@@ -71,9 +72,9 @@ class ParamsFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "d_model", "h", "d_ff")
         if params["bias"] not in (0, 1):
-            raise ValueError("bias must be 1 (linear layers have biases) or 0 (no biases)")
+            raise InputError("engine.input.bias")
         if params["d_model"] % params["h"]:
-            raise ValueError(f"h = {params['h']} must divide d_model = {params['d_model']}")
+            raise InputError("engine.input.h_divides", h=params['h'], d_model=params['d_model'])
 
     def stages(self, given, params):
         return [Stage("mha", ("d_model", "bias"), mha_stage),

@@ -15,7 +15,7 @@ from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num, table_num, vec
-from quizapp.engine.types import Hint
+from quizapp.engine.types import Hint, InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (positions, d)
@@ -57,9 +57,9 @@ class PositionalEncodingFamily(Family):
     def check(self, given, params):
         need_positive_int(params, "d")
         if params["d"] % 2 or params["d"] > MAX_D:
-            raise ValueError(f"parameter d must be even and at most {MAX_D}, got {params['d']!r}")
+            raise InputError("engine.input.pe_d", limit=MAX_D, value=repr(params['d']))
         if isinstance(params["pos"], bool) or not isinstance(params["pos"], int) or not 0 <= params["pos"] <= 10_000:
-            raise ValueError(f"parameter pos must be an integer from 0 to 10000, got {params['pos']!r}")
+            raise InputError("engine.input.pe_pos", value=repr(params['pos']))
 
     def stages(self, given, params):
         return [Stage("theta", ("pos", "d"), theta_stage), Stage("PE", ("theta",), pe_stage)]

@@ -17,6 +17,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, pick, pick_blocks
 from quizapp.engine.text import eq, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 DERIVATIVES = np.array([0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 1.1, 1.2, 1.5])
@@ -59,7 +60,7 @@ class ResidualGradientFamily(Family):
         a = need_ndim(given, "a", 1)
         need_finite(given, "a")
         if len(a) > 64 or np.abs(a).max() > 10:
-            raise ValueError("a needs at most 64 blocks with local derivatives within ±10")
+            raise InputError("engine.input.residual_range")
 
     def stages(self, given, params):
         return [Stage("plain", ("a",), plain_stage), Stage("residual", ("a",), residual_stage)]

@@ -18,6 +18,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick, pick_blocks
 from quizapp.engine.text import eq, num, signed, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 GAMMAS = np.array([0.5, 1.0, 1.0, 2.0])
@@ -70,13 +71,13 @@ class RMSNormFamily(Family):
     def check(self, given, params):
         x = need_ndim(given, "x", 1)
         if x.shape[0] < 2:
-            raise ValueError("x needs at least 2 components")
+            raise InputError("engine.input.two_components")
         if "gamma" in given and given["gamma"].shape != x.shape:
-            raise ValueError(f"gamma must have the length of x ({x.shape[0]})")
+            raise InputError("engine.input.length_of_x", name='gamma', n=x.shape[0])
         need_finite(given, "x", "gamma")
         eps = float(params["eps"])
         if not 0 < eps <= 1:
-            raise ValueError(f"parameter eps must be in (0, 1], got {params['eps']!r}")
+            raise InputError("engine.input.eps_range", value=repr(params['eps']))
 
     def derive(self, given, params):
         return {} if "gamma" in given else {"gamma": np.ones(given["x"].shape[0])}

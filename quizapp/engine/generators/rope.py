@@ -17,7 +17,7 @@ from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
 from quizapp.engine.text import num, table_num, vec
-from quizapp.engine.types import Hint
+from quizapp.engine.types import Hint, InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (theta choices, position range, vector range)
@@ -78,14 +78,14 @@ class RopeFamily(Family):
     def check(self, given, params):
         for name in ("q", "k"):
             if need_ndim(given, name, 1).shape != (2,):
-                raise ValueError(f"{name} must be a pair of 2 numbers")
+                raise InputError("engine.input.rope_pair", name=name)
         need_finite(given, "q", "k")
         for name in ("m", "n", "shift"):
             value = params[name]
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
-                raise ValueError(f"parameter {name} must be an integer from 0 to 1000, got {value!r}")
+                raise InputError("engine.input.rope_position", name=name, value=repr(value))
         if not 0 < float(params["theta"]) <= 10:
-            raise ValueError(f"parameter theta must be in (0, 10] radians, got {params['theta']!r}")
+            raise InputError("engine.input.rope_theta", value=repr(params['theta']))
 
     def stages(self, given, params):
         return [Stage("q_rot", ("q", "m", "theta"), q_stage), Stage("k_rot", ("k", "n", "theta"), k_stage),

@@ -18,6 +18,7 @@ from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
 from quizapp.engine.text import num, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (row length, score range, d_k values)
@@ -62,7 +63,7 @@ class SaturationFamily(Family):
             given["d_k"] = d_k = d_k.reshape(1)
         need_finite(given, "s", "d_k")
         if (d_k <= 0).any():
-            raise ValueError("every d_k must be positive")
+            raise InputError("engine.input.dk_positive")
 
     def stages(self, given, params):
         return [Stage("p_unscaled", ("s",), unscaled_stage), Stage("p_scaled", ("s", "d_k"), scaled_stage)]

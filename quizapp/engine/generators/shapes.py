@@ -18,6 +18,7 @@ from __future__ import annotations
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, pick
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> choices for (B, S, d_model, h, S_dec, S_enc)
@@ -73,7 +74,7 @@ class ShapesFamily(Family):
     def check(self, given, params):
         need_positive_int(params, *self.required_params)
         if params["d_model"] % params["h"]:
-            raise ValueError(f"h = {params['h']} must divide d_model = {params['d_model']}")
+            raise InputError("engine.input.h_divides", h=params['h'], d_model=params['d_model'])
 
     def stages(self, given, params):
         return [Stage("d_head", ("d_model", "h"), d_head_stage),

@@ -15,6 +15,7 @@ from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
 from quizapp.engine.text import mat, vec
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (n tokens, d, value range, identity W)
@@ -60,7 +61,7 @@ class SymmetricScoresFamily(Family):
         if "W" in given:
             w = need_ndim(given, "W", 2)
             if w.shape != (x.shape[1], x.shape[1]):
-                raise ValueError(f"W must be {x.shape[1]}×{x.shape[1]} (d×d)")
+                raise InputError("engine.input.w_square", d=x.shape[1])
         need_finite(given, "X", "W")
 
     def derive(self, given, params):

@@ -14,6 +14,7 @@ from quizapp.engine.family import Family, Stage, batched, need_equal, need_finit
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.ops import mixed_values
 from quizapp.engine.sampling import MAX_TRIES, VALUE_RANGE, int_blocks
+from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 # difficulty -> (n, m, d_v, parts per row: weights are multiples of 1/parts)
@@ -67,7 +68,7 @@ class WeightedSumFamily(Family):
         if "K" in given:
             k = need_ndim(given, "K", 2)
             if k.shape != v.shape:
-                raise ValueError(f"K must have the shape of V {v.shape}, got {k.shape}")
+                raise InputError("engine.input.k_like_v", want='×'.join(map(str, v.shape)), got='×'.join(map(str, k.shape)))
         need_finite(given, "A", "V", "K")
 
     def derive(self, given, params):

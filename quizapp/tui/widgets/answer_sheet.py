@@ -439,4 +439,4 @@ class AnswerSheet(LocalizedMixin, Widget):
         steps_widget = self._static("steps")
         steps_widget.display = self.verdict is not None
         if self.verdict is not None:
-            steps_widget.update(steps_text(self.problem, self.lang, self.steps_shown, self.t))
+            steps_widget.update(CJKWrapped(steps_text(self.problem, self.lang, self.steps_shown, self.t)))

@@ -70,13 +70,24 @@ def _words(plain: str) -> list[tuple[int, int, bool]]:
     words: list[tuple[int, int, bool]] = []
     space = False
     glue = False  # the next atom joins the last word (after opening punctuation)
+    indent: int | None = None  # where a line's leading spaces began: they are kept
+    line_begins = True
     for start, end, kind in _atoms(plain):
         if kind == "newline":
             words.append((start, start, False))
-            space, glue = False, False
+            space, glue, line_begins = False, False, True
             continue
         if kind == "space":
-            space, glue = True, False
+            if line_begins:
+                indent = start
+            else:
+                space, glue = True, False
+            continue
+        line_begins = False
+        if indent is not None:
+            start, indent = indent, None
+            words.append((start, end, False))
+            space, glue = False, False
             continue
         text = plain[start:end]
         joins = bool(words) and not space and words[-1][0] != words[-1][1] and (
@@ -100,29 +111,42 @@ def wrap_offsets(plain: str, width: int) -> list[tuple[int, int]]:
     width = max(1, width)
     lines: list[tuple[int, int]] = []
     line_start: int | None = None
-    line_end = 0
-    used = 0
+    line_end = used = 0
     for start, end, space_before in _words(plain):
         if start == end:  # a newline
-            lines.append((line_start if line_start is not None else start, line_end if line_start is not None else start))
+            lines.append((line_start, line_end) if line_start is not None else (start, start))
             line_start, used = None, 0
             continue
         size = cell_len(plain[start:end])
         gap = 1 if space_before and line_start is not None else 0
+        if size > width:
+            # Wider than a line (a long bracketed sum): it goes on from where the line is,
+            # broken at its own spaces, else between characters.
+            room = width - used - gap if line_start is not None else width
+            piece, piece_used, last_space = start, 0, -1
+            for k in range(start, end):
+                if k < piece:  # a space the last cut skipped
+                    continue
+                w = cell_len(plain[k])
+                if piece_used + w > room and k > piece:
+                    cut = last_space if last_space > piece else k
+                    lines.append((line_start if line_start is not None else piece, cut))
+                    line_start = None
+                    piece = cut + 1 if cut == last_space else cut
+                    while piece < end and plain[piece] == " ":  # no line starts with a space
+                        piece += 1
+                    piece_used, last_space, room = cell_len(plain[piece:k]), -1, width
+                if plain[k] == " ":
+                    last_space = k
+                piece_used += w
+            if line_start is None:
+                line_start = piece
+            line_end, used = end, (used + gap + piece_used if line_start != piece else piece_used)
+            continue
         if line_start is not None and used + gap + size > width:
             lines.append((line_start, line_end))
             line_start, used, gap = None, 0, 0
         if line_start is None:
-            if size > width:  # wider than the line: folded by characters
-                piece_start, piece_used = start, 0
-                for k in range(start, end):
-                    w = cell_len(plain[k])
-                    if piece_used + w > width and k > piece_start:
-                        lines.append((piece_start, k))
-                        piece_start, piece_used = k, 0
-                    piece_used += w
-                line_start, line_end, used = piece_start, end, piece_used
-                continue
             line_start = start
         line_end = end
         used += gap + size
@@ -136,6 +160,9 @@ class CJKWrapped:
 
     def __init__(self, text: Text) -> None:
         self.text = text
+
+    def __str__(self) -> str:
+        return self.text.plain
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
         plain = self.text.plain
