@@ -28,9 +28,15 @@ from typing import Any
 
 import aiohttp_jinja2
 from aiohttp import web
+from textual_serve import download_manager
 from textual_serve.server import Server, to_int
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+# textual-serve ends a download whose next chunk takes over 4 s to come from the app (the
+# browser reports it cancelled): a busy machine, or a large export being read, can take that
+# long. Its module constant is read at each chunk; a minute still ends a dead app's download.
+DOWNLOAD_CHUNK_TIMEOUT_S = 60
+download_manager.DOWNLOAD_TIMEOUT = DOWNLOAD_CHUNK_TIMEOUT_S
 COOKIE = "quizapp_token"
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

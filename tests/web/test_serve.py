@@ -84,3 +84,13 @@ def test_a_port_in_use_is_one_line():
 def test_a_bad_port_is_one_line():
     result = _cli("--port", "70000")
     assert result.returncode == 2 and result.stderr.count("\n") == 1
+
+
+def test_a_slow_chunk_does_not_cancel_a_browser_download():
+    # textual-serve's own 4 s per chunk cancelled the export's download on a busy machine
+    # (Download.save_as: canceled, seen in CI at load ~3).
+    from textual_serve import download_manager
+
+    import quizapp.web.server as server
+
+    assert download_manager.DOWNLOAD_TIMEOUT == server.DOWNLOAD_CHUNK_TIMEOUT_S >= 30
