@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import itertools
 import json
 import lzma
 import os
@@ -214,6 +215,10 @@ def _head(path: Path) -> tuple[dict[str, Any], set[str]]:
                     seen.add(value)
                     if value not in ARRAYS:
                         head[value] = _build(events)
+                    else:
+                        opening = next(events)
+                        if opening[1] != "start_array":  # `"items": "x"`: the shell's check names it
+                            head[value] = _build(itertools.chain([opening], events))
                 elif prefix == "" and event == "end_map":
                     break
             for _ in events:  # ijson refuses anything after the top-level object
@@ -291,7 +296,7 @@ def check_file(path: Path, now: datetime | None = None) -> Checked:
         errors.extend(lines[: max(0, _LIMIT - len(errors))])
 
     # The head alone, as the whole-file model sees it (unknown keys are refused by name).
-    shell = {k: v for k, v in head.items()} | {k: [] for k in ARRAYS if k in seen}
+    shell = {k: v for k, v in head.items()} | {k: [] for k in ARRAYS if k in seen and k not in head}
     for key in seen - head.keys() - ARRAYS.keys():
         shell[key] = None
     try:

@@ -130,3 +130,12 @@ def test_a_bidi_override_in_a_deck_is_refused(isolated_user_dirs, tmp_path):
     result = quizapp("content", "check", "--content", str(tmp_path))
     assert result.returncode == 1 and "U+202E" in result.stdout
     assert "\u202e" not in result.stdout
+
+
+@pytest.mark.parametrize("key", ["items", "drill_attempts", "mock_interviews"])
+@pytest.mark.parametrize("value", ["x", {"a": 1}, 5, None])
+def test_an_array_of_another_type_is_refused_not_read_as_empty(export, tmp_path, key, value):
+    # `"items": "x"` was imported as "0 reviews added" (the streamed reader looked only for
+    # the array's elements), exit 0.
+    export[key] = value
+    _one_line(_import(export, tmp_path), f"{key}: ", "array")
