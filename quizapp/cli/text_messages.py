@@ -52,6 +52,7 @@ _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern,
     (r"Field required", "cli.text.field_required"),
     (r"Extra inputs are not permitted", "cli.text.v.extra"),
     (r"Input should be a valid datetime or date(?:,.*)?", "cli.text.v.type_datetime"),
+    (r"Input should be a valid array(?:,.*)?", "cli.text.v.type_list"),  # a JSON array
     *((rf"Input should be a valid {kind}(?:,.*)?", f"cli.text.v.type_{kind}")
       for kind in ("string", "list", "dictionary", "integer", "number", "boolean", "datetime", "date")),
     (r"Input should be a finite number", "cli.text.v.finite"),

@@ -138,4 +138,4 @@ def test_an_array_of_another_type_is_refused_not_read_as_empty(export, tmp_path,
     # `"items": "x"` was imported as "0 reviews added" (the streamed reader looked only for
     # the array's elements), exit 0.
     export[key] = value
-    _one_line(_import(export, tmp_path), f"{key}: ", "array")
+    _one_line(_import(export, tmp_path), f"{key}: Input should be a valid array")
