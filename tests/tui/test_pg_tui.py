@@ -81,7 +81,8 @@ async def test_a_dropped_connection_is_retried_once_and_the_answer_saved_once(pg
         await press(pilot, "space")
         _drop_connections(server, url)  # the server ends every connection (a restart, say)
         await press(pilot, "3")
-        assert [a.rating for a in app.screen.history] == [3]
+        errors = [(w.name, repr(w.error)) for w in app.workers if w.error is not None]
+        assert [a.rating for a in app.screen.history] == [3], ([n.message for n in app._notifications], errors)
     assert [rating for _, rating in _reviews(url, clock)] == [3]
 
 
