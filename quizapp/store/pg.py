@@ -254,7 +254,7 @@ def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
         original = context.original_exception
         if isinstance(original, psycopg.errors.LockNotAvailable):
             raise DatabaseBusy(key="store.busy") from context.sqlalchemy_exception
-        if isinstance(original, psycopg.OperationalError) and context.is_disconnect:
+        if isinstance(original, psycopg.OperationalError) and (context.is_disconnect or _is_lost(original)):
             raise _lost(url, original) from None
 
     @event.listens_for(engine, "connect")
@@ -266,7 +266,23 @@ def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
     return engine
 
 
-def _lost(url: str, exc: BaseException) -> ConnectionLost:
+def _is_lost(exc: BaseException, driver: Any = None) -> bool:
+    """A connection the server ended or cannot keep: class 08 (connection exception), 57P0x
+    (the server shutting down or restarting: "terminating connection due to administrator
+    command" arrives as an error before the socket closes), or a connection now broken."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    state = getattr(exc, "sqlstate", None) or ""
+    if state.startswith(("08", "57P")):
+        return True
+    return driver is not None and bool(driver.broken or driver.closed)
+
+
+def _lost(url: str, exc: BaseException, engine: Engine | None = None) -> ConnectionLost:
+    """ConnectionLost; with `engine`, its pool is emptied too: after a server restart every
+    pooled connection is as dead as this one, and the next transaction must connect anew."""
+    if engine is not None:
+        engine.dispose()
     return ConnectionLost(key="store.connection_lost", url=redacted(url), detail=scrub(str(exc), url))
 
 
@@ -390,7 +406,7 @@ def pg_transaction(db: PgDatabase, write: bool = False) -> Iterator[PgTx]:
     except Exception as exc:
         original = getattr(exc, "orig", exc)
         if isinstance(original, psycopg.OperationalError):
-            raise _lost(db.url, original) from None
+            raise _lost(db.url, original, db.engine) from None
         raise
     tx: PgTx | None = None
     driver: psycopg.Connection[Any] = pooled.driver_connection  # type: ignore[assignment]
@@ -415,16 +431,17 @@ def pg_transaction(db: PgDatabase, write: bool = False) -> Iterator[PgTx]:
                 with contextlib.suppress(psycopg.Error):
                     driver.execute("ROLLBACK")
             raise
+    except ConnectionLost:  # met by the engine (a Session's statement): the pool goes too
+        pooled.invalidate()
+        db.engine.dispose()
+        raise
     except Exception as exc:
         original = getattr(exc, "orig", exc)
         if isinstance(original, psycopg.errors.LockNotAvailable):
             raise DatabaseBusy(key="store.busy") from None
-        if isinstance(original, psycopg.OperationalError) and (driver.broken or driver.closed):
+        if _is_lost(original, driver):
             pooled.invalidate()
-            # A restart ends every connection, the pooled ones too, and one that is still
-            # being terminated passes the pre-ping: the next transaction connects afresh.
-            db.reconnect()
-            raise _lost(db.url, original) from None
+            raise _lost(db.url, original, db.engine) from None
         if isinstance(original, psycopg.errors.SerializationFailure):
             from quizapp.store.errors import ChangedElsewhere
 

@@ -18,6 +18,8 @@ from quizapp.store import attempts as attempts_store
 from quizapp.store import reviews as reviews_store
 from quizapp.store.models import Card, DrillAttempt, Review
 
+pytestmark = pytest.mark.both_backends
+
 
 def _count(db, model) -> int:
     with db.session() as session:

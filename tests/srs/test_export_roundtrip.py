@@ -24,6 +24,8 @@ from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, 
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json, write_json
 from tests.srs.test_mock_service import run_interview
 
+pytestmark = pytest.mark.both_backends
+
 
 def _export(db, clock) -> str:
     out = io.StringIO()

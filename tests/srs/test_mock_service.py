@@ -17,6 +17,8 @@ from quizapp.srs.mock import MockConfig, MockError, MockNotFound, MockService
 from quizapp.srs.scheduling import make_scheduler, restore, to_fsrs
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, Review
 
+pytestmark = pytest.mark.both_backends
+
 QA_IDS = {"t-softmax-axis", "t-scaling", "t-shapes", "t-causal", "t-padding", "t-qkv"}
 MCQ_IDS = {"t-mcq-shape", "t-mcq-axis", "t-mcq-scale", "t-mcq-mask", "t-mcq-qkv"}
 
