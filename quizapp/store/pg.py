@@ -255,6 +255,12 @@ def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
         if isinstance(original, psycopg.errors.LockNotAvailable):
             raise DatabaseBusy(key="store.busy") from context.sqlalchemy_exception
         if isinstance(original, psycopg.OperationalError) and (context.is_disconnect or _is_lost(original)):
+            # A disconnect to SQLAlchemy too ("terminating connection due to administrator
+            # command" is not one by its own rules): a pooled connection's ping that meets
+            # it is replaced by a new connection instead of failing the checkout.
+            context.is_disconnect = True
+            if getattr(context, "is_pre_ping", False):
+                return
             raise _lost(url, original) from None
 
     @event.listens_for(engine, "connect")
