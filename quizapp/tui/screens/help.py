@@ -160,6 +160,7 @@ class HelpScreen(BaseModal[None]):
     }
     HelpScreen #help-hint {
         color: $text-muted;
+        dock: bottom;  /* how to close it stays on screen however long the list is */
     }
     """
 
