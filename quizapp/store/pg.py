@@ -206,12 +206,9 @@ class PgTx(psycopg.Cursor[Any]):
         if self._session is None:
             if self.db is None:
                 raise RuntimeError("no database")
-            from sqlalchemy.engine import Connection
+            from quizapp.store.tx import session_on
 
-            connection = Connection(self.db.engine, connection=self._pooled)
-            connection.begin()
-            self._connection = connection
-            self._session = self.db.Session(bind=connection, join_transaction_mode="rollback_only")
+            self._connection, self._session = session_on(self.db, self._pooled)
         return self._session
 
     def written_past_orm(self, model: type, key: Any) -> None:

@@ -49,15 +49,7 @@ class Tx(sqlite3.Cursor):
         if self._session is None:
             if self.db is None:
                 raise RuntimeError("a read-only Tx of its own connection has no Session")
-            from sqlalchemy.engine import Connection
-
-            connection = Connection(self.db.engine, connection=self._pooled)
-            # The driver's transaction is already open: SQLAlchemy's begin is bookkeeping only
-            # (the engine's begin event sees it open and emits nothing), and the Session never
-            # commits it (rollback_only): the Tx does.
-            connection.begin()
-            self._connection = connection
-            self._session = self.db.Session(bind=connection, join_transaction_mode="rollback_only")
+            self._connection, self._session = session_on(self.db, self._pooled)
         return self._session
 
     def written_past_orm(self, model: type, key: Any) -> None:
@@ -141,3 +133,15 @@ def read_only(path: Path, timeout_s: float) -> Iterator[Tx]:
             conn.close()
     except sqlite3.Error as exc:
         raise reading_error(path, exc) from exc
+
+
+def session_on(db: Any, pooled: Any) -> tuple[Any, Session]:
+    """A SQLAlchemy Connection over the pooled driver connection of an open Tx (either
+    backend's), and an ORM Session bound to it. The driver's transaction is already open:
+    SQLAlchemy's begin is bookkeeping only (the engine's begin event sees it open and emits
+    nothing), and the Session never commits it (rollback_only): the Tx does."""
+    from sqlalchemy.engine import Connection
+
+    connection = Connection(db.engine, connection=pooled)
+    connection.begin()
+    return connection, db.Session(bind=connection, join_transaction_mode="rollback_only")
