@@ -210,6 +210,18 @@ def test_command_palette(snap_compare, app_for):
     assert snap_compare(app_for(), run_before=run(before=search), terminal_size=SIZE)
 
 
+def test_settings_material_list_open_at_80x24(snap_compare, app_for):
+    """The form's last choice opened: its list ends above the keys line (tests/tui/test_select_fits.py)."""
+
+    async def open_material(pilot: Pilot) -> None:
+        await press(pilot, "comma")
+        pilot.app.screen.query_one("#field-material").focus()
+        await settle(pilot)
+        await press(pilot, "enter")
+
+    assert snap_compare(app_for(lang="en"), run_before=run(before=open_material), terminal_size=(80, 24))
+
+
 def test_settings_discard_confirm(snap_compare, app_for):
     async def edit_then_leave(pilot: Pilot) -> None:
         await press(pilot, "comma")

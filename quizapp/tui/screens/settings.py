@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from quizapp.srs.settings import Settings
 from quizapp.tui.screens.base import BaseScreen
+from quizapp.tui.widgets.fitted_select import FittedSelect
 from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.ordered_keys import OrderedInput
 
@@ -150,7 +151,7 @@ class SettingsScreen(BaseScreen):
             for name in CHOICE_FIELDS:
                 with Horizontal(classes="setting-row"):
                     yield Label(id=f"label-{name}", classes="setting-label")
-                    yield Select(self._choices(name), id=f"field-{name}", compact=True, allow_blank=False, classes="setting-input")
+                    yield FittedSelect(self._choices(name), id=f"field-{name}", compact=True, allow_blank=False, classes="setting-input")
                     yield Static(id=f"error-{name}", classes="setting-error")
             yield Static(id="settings-help", classes="settings-help")
             with Horizontal(id="settings-buttons"):
