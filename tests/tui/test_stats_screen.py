@@ -151,3 +151,38 @@ async def test_stats_at_80x24_shows_long_topic_and_skill_names_whole(db, clock):
         for type_id in LONG_SKILLS:
             assert titles[type_id].title(lang) in skill_words, (lang, skills)
         assert "…" not in topics + skills
+
+
+def add_mocks(db, clock, scores) -> None:
+    from quizapp.store.models import MockInterview
+
+    service = open_service(db, clock)
+    try:
+        with service.db.session() as session, session.begin():
+            for day, score in enumerate(scores, start=1):
+                at = datetime(2026, 1, day, 10, 0)
+                session.add(MockInterview(seed=day, config={}, status="completed", started_at=at,
+                                          finished_at=at, score=score, elapsed_s=600.0))
+    finally:
+        service.db.close()
+
+
+async def test_the_mock_trend_is_drawn_on_a_0_to_100_axis(db, clock):
+    """67% beside 83% is about four fifths of its height, not a sliver (issue 27 item 8)."""
+    add_mocks(db, clock, [0.67, 0.83])
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "t")
+        await settle(pilot)
+        chart = app.screen.query_one("#stats-mocks-chart")
+        assert chart.display
+        lines = [strip.text for strip in chart.render_lines(chart.region.reset_offset)]
+        assert lines[0].startswith("100% │") and lines[-1].startswith("  0% └")
+        bars = lines[:-1]
+        first = "".join(line[6:7] for line in bars)  # the first interview's bar, top to bottom
+        second = "".join(line[8:9] for line in bars)
+        eighths = " ▁▂▃▄▅▆▇█"
+        height = sum(8 if c == "█" else eighths.index(c) for c in first)
+        full = sum(8 if c == "█" else eighths.index(c) for c in second)
+        assert abs(height / full - 0.67 / 0.83) < 0.1, (first, second)

@@ -27,6 +27,7 @@ from quizapp.i18n import formatting
 from quizapp.tui.format import tag_name
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.score_bars import ScoreBars
 
 if TYPE_CHECKING:
     from quizapp.srs.stats import StudyStats, TopicReadiness
@@ -123,7 +124,7 @@ class StatsScreen(BaseScreen):
                         if section == "forecast":
                             yield Sparkline([], id="stats-forecast-chart", classes="stats-chart")
                         if section == "mocks":
-                            yield Sparkline([], id="stats-mocks-chart", classes="stats-chart")
+                            yield ScoreBars(id="stats-mocks-chart")
                         if section == "mistakes":
                             yield OptionList(id="stats-mistakes-list")
                         yield Static(id=f"stats-{section}", classes="stats-text")
@@ -194,7 +195,7 @@ class StatsScreen(BaseScreen):
         self.query_one("#stats-intervals", Static).update(self._intervals(stats))
         self.query_one("#stats-skills", Static).update(self._skills(stats))
         scores = [p.score for p in stats.mock_trend]
-        self.query_one("#stats-mocks-chart", Sparkline).data = scores
+        self.query_one("#stats-mocks-chart", ScoreBars).show(scores)
         self.query_one("#stats-mocks-chart").display = len(scores) > 1
         if scores:
             recent = " → ".join(percent(p.score) for p in stats.mock_trend[-6:])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 _EIGHTHS = " ▁▂▃▄▅▆▇█"
 _LABEL_WIDTH = 5  # "100% "
@@ -34,13 +34,23 @@ def bar_lines(scores: Sequence[float], height: int = 4, width: int = 80) -> list
     return lines
 
 
-class ScoreBars(Static):
-    """The mock history's trend: one bar per interview, oldest first."""
+class ScoreBars(Widget):
+    """A mock trend: one bar per interview, oldest first, drawn to the widget's own size
+    (its height less the axis row is the bars' height; as many of the latest as fit)."""
+
+    DEFAULT_CSS = """
+    ScoreBars {
+        height: 5;  /* four rows of bars (eighths each) and the 0% axis */
+    }
+    """
 
     scores: list[float] = []
 
     def show(self, scores: Sequence[float]) -> None:
         self.scores = list(scores)
-        height = max(1, (self.styles.height.value if self.styles.height else 5) - 1)
+        self.refresh()
+
+    def render(self) -> Text:
         width = self.size.width or 80
-        self.update(Text("\n".join(bar_lines(scores, int(height), width))))
+        height = max(1, self.size.height - 1)
+        return Text("\n".join(bar_lines(self.scores, height, width)), no_wrap=True)
