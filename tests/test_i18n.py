@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from quizapp.i18n import LANGUAGES, Translator, catalog, catalog_parts, translate
+from quizapp.i18n import LANGUAGES, Translator, catalog, catalog_parts, fill, translate
 
 PACKAGE = Path(__file__).resolve().parents[1] / "quizapp"
 
@@ -37,7 +37,7 @@ def test_every_template_formats():
     for lang in LANGUAGES:
         for key, template in catalog(lang).items():
             try:
-                template.format(**dict.fromkeys(placeholders(template), "x"))
+                fill(template, dict.fromkeys(placeholders(template), "x"))
             except (IndexError, KeyError, ValueError) as error:
                 pytest.fail(f"{lang} {key}: {error!r}")
 
@@ -133,3 +133,15 @@ def test_every_tag_of_the_shipped_content_has_a_name(lang):
     assert tags
     names = catalog(lang)
     assert sorted(tag for tag in tags if f"tag.{tag}" not in names) == []
+
+
+@pytest.mark.parametrize(("n", "shown"), [(1, "1 card"), (0, "0 cards"), (3, "3 cards"), ("1", "1 card"), ("1,000", "1,000 cards"), ("x", "x cards")])
+def test_a_count_agrees_with_its_noun(n, shown):
+    assert fill("{n} {n:card|cards}", {"n": n}) == shown
+
+
+def test_no_english_string_hedges_a_plural():
+    """ "1 card(s)" reads as a machine's; the plural spec says "1 card" and "3 cards"."""
+    hedged = sorted(key for key, text in catalog("en").items() if re.search(r"(?<!softmax)\((?:s|es)\)", text))
+    assert hedged == []
+

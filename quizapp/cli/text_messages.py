@@ -73,7 +73,7 @@ _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern,
     (r"give the text in zh and/or en", "cli.text.v.give_text"),
     (r"give at least one keyword", "cli.text.v.give_keyword"),
     (r"unknown drill type (?P<type>.+)", "cli.text.v.unknown_drill_type"),
-    (r"unknown drill type\(s\): (?P<types>.+)", "cli.text.v.unknown_drill_types"),
+    (r"not a known drill type: (?P<types>.+)", "cli.text.v.unknown_drill_types"),
     (r"options must be 4 distinct texts", "cli.text.v.four_options"),
     # the export records' checks (quizapp.store.export_schema)
     (r"is out of range \(years 1970–9000 UTC\)", "cli.text.v.year_range"),

@@ -207,7 +207,7 @@ class QAItem(_Strict):
     def _known_drills(cls, value: list[str]) -> list[str]:
         unknown = [d for d in value if d not in DRILL_TYPES]
         if unknown:
-            raise ValueError(f"unknown drill type(s): {', '.join(unknown)}")
+            raise ValueError(f"not a known drill type: {', '.join(unknown)}")
         return value
 
 

@@ -23,6 +23,9 @@ How engine code (or any code) looks a string up::
 * A sentence is one key: never glue translated fragments in code, since word order differs.
   Pieces that really are separate (a list separator, a colon) have their own keys:
   `engine.colon`, `engine.semicolon`, `engine.list_sep`, `engine.row`.
+* A count's noun agrees with it in English: `{n} {n:card|cards}` is "1 card", "3 cards"
+  (`{n:one|many}`, the singular only for 1; a count passed as text, "1,000", works too).
+  Chinese needs none: write `{n} 张`.
 * A missing key logs a warning and shows the key itself, never a traceback; the catalog
   test catches it first.
 * Prefer the key in the code as a literal string, so `grep` and the tests find it.
@@ -33,6 +36,7 @@ from __future__ import annotations
 import importlib
 import logging
 import pkgutil
+import string
 from functools import cache
 
 LANGUAGES: tuple[str, ...] = ("zh", "en")
@@ -62,6 +66,35 @@ def catalog_parts(lang: str) -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(locales.__path__) if m.name.endswith(suffix))
 
 
+class _CatalogFormatter(string.Formatter):
+    """`str.format`, plus the plural spec `{n:card|cards}` (the singular only for a count of 1)."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, many = format_spec.split("|", 1)
+            return one if _count(value) == 1 else many
+        return super().format_field(value, format_spec)
+
+
+def _count(value: object) -> float | None:
+    if isinstance(value, (int, float)):
+        return value
+    try:
+        return float(str(value).replace(",", ""))
+    except ValueError:
+        return None
+
+
+_FORMATTER = _CatalogFormatter()
+
+
+def fill(template: str, values: dict[str, object]) -> str:
+    """A catalog template filled in: `str.format`, with plural specs (`{n:card|cards}`)."""
+    if "|" in template:  # the plural spec needs the formatter; everything else the faster str.format
+        return _FORMATTER.vformat(template, (), values)
+    return template.format(**values)
+
+
 class Translator:
     """`tr("session.done_count", n=3)` → the catalog's template for the language, filled in."""
 
@@ -77,7 +110,7 @@ class Translator:
             # A missing key is a bug the catalog test catches; show the key, never crash.
             log.warning("missing string %r for language %s", key, self.lang)
             return key
-        return text.format(**values) if values else text
+        return fill(text, values) if values else text
 
     def has(self, key: str) -> bool:
         return key in self.messages

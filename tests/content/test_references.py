@@ -62,7 +62,7 @@ def test_a_builtin_item_without_references_fails_the_check_with_a_located_error(
     assert located == [(str(deck), "b-qa-bare", "references"), (str(deck), "b-mcq-bare", "references")]
     main(["--lang", "en", "content", "check"])
     human = capsys.readouterr().out
-    assert f"{deck} [b-mcq-bare] references:" in human and "2 error(s)" in human
+    assert f"{deck} [b-mcq-bare] references:" in human and "2 errors" in human
 
 
 def test_a_builtin_bank_with_references_passes(builtin, capsys):

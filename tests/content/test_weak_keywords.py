@@ -53,7 +53,7 @@ def test_the_human_report_names_each_weak_keyword(capsys, tmp_path):
     warnings = [line for line in out.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 4
     assert any("[my-kv] key_points.1.keywords: keyword '行' is one Chinese character" in w for w in warnings)
-    assert out.splitlines()[-1].endswith("4 weak keyword(s) (user decks)")
+    assert out.splitlines()[-1].endswith("4 weak keywords (user decks)")
 
 
 def test_the_built_in_bank_alone_has_no_warnings(capsys):

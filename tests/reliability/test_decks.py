@@ -93,7 +93,7 @@ async def test_home_names_the_skipped_deck(isolated_user_dirs, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         notice = str(app.screen.query_one("#home-notice").render())
-        assert "Skipped deck(s) that cannot be loaded safely: bomb[bold]x[link=y].yaml" in notice
+        assert "Not loaded, as unsafe to load: bomb[bold]x[link=y].yaml" in notice
 
 
 @pytest.mark.parametrize(("text", "where", "message"), [

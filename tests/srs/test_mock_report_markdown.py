@@ -116,7 +116,7 @@ def test_markdown_lists_each_qa_answers_key_points_with_evidence_and_hand_change
     view2 = mocks.create(MockConfig(seed=13, n_qa=1, n_mcq=0, n_drill=0))
     mocks.answer_qa(view2.mock_id, 0, typed, 60, confirmed_points=corrected)
     text2 = report_markdown(mocks.report(view2.mock_id), "en")
-    assert "(1 tick(s) changed by you)" in text2 and "(changed by you)" in text2
+    assert "(1 tick changed by you)" in text2 and "(changed by you)" in text2
 
 
 def test_kind_is_named_as_the_tui_names_it_and_math_is_unicode(mocks, clock):

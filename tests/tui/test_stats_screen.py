@@ -79,7 +79,7 @@ async def test_home_shows_days_left_and_readiness(tmp_path, clock):
         await press(pilot, "space", "4", "escape")  # one card learnt: readiness above 0
         assert app.screen.id == "home"
         heading = app.screen.query_one("#home-heading", Static).render().plain
-        assert heading.startswith("Today · interview in 10 day(s) · readiness ")
+        assert heading.startswith("Today · interview in 10 days · readiness ")
         # A point, or a range while the calibration bins are thin ("0%–13%"): above 0 either way.
         now = [int(n) for n in re.findall(r"(\d+)%", heading.split("readiness ")[1].split(",")[0])]
         assert now and 0 < max(now) <= 100, heading

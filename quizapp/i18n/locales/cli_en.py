@@ -6,13 +6,13 @@ MESSAGES: dict[str, str] = {
     "cli.error_line": "quizapp: {message}",
     # quizapp stats (text form; --json is unchanged)
     "cli.stats.due": "due: Q&A {qa}, MCQ {mcq}, drill {drill}; new left today {new_left}",
-    "cli.stats.today": "today: {answered} answered ({reviews} reviews, {new} new); streak {streak} day(s)",
+    "cli.stats.today": "today: {answered} answered ({reviews} reviews, {new} new); streak {streak} {streak:day|days}",
     "cli.stats.all_time": ("all time: {reviews} reviews, {cards} cards studied, {drills} drill attempts, "
                            "{mocks} mock interviews"),
     "cli.stats.cram": "cram: {answers} answers (not in the reviews above)",
     "cli.stats.readiness": "readiness: {now} predicted recall now",
-    "cli.stats.readiness_interview": "readiness: {now} predicted recall now; interview {date} in {days} day(s)",
-    "cli.stats.readiness_interview_then": ("readiness: {now} predicted recall now; interview {date} in {days} day(s), "
+    "cli.stats.readiness_interview": "readiness: {now} predicted recall now; interview {date} in {days} {days:day|days}",
+    "cli.stats.readiness_interview_then": ("readiness: {now} predicted recall now; interview {date} in {days} {days:day|days}, "
                                            "{then} then without more reviews"),
     "cli.stats.calibration": "calibration (predicted → recalled, reviews): {bins}",
     "cli.stats.calibration_bin": "{low}–{high}: {predicted} → {observed} ({reviews})",
@@ -83,7 +83,7 @@ MESSAGES: dict[str, str] = {
     "cli.db.current_head": "{path}: {dialect}, schema {revision} (head)",
     "cli.db.current_older": "{path}: {dialect}, schema {revision} (older than head {head})",
     "cli.db.check_ok": "{path}: ok (schema {revision})",
-    "cli.db.check_damaged": ("{path}: damaged ({count} problem(s)); restore a backup (`{name}.backup-*`) "
+    "cli.db.check_damaged": ("{path}: damaged ({count} {count:problem|problems}); restore a backup (`{name}.backup-*`) "
                              "or export what can be read"),
     # quizapp export / import
     "cli.transfer.exported": "{path}: {count} items ({format})",
@@ -116,17 +116,17 @@ MESSAGES: dict[str, str] = {
     "cli.error.not_computable": "these inputs cannot be computed ({reason}); use smaller numbers",
     "cli.transfer.nothing_imported": "{message} (nothing imported)",
     "cli.transfer.changed_while_importing": "{message} (the file changed while importing; nothing imported)",
-    'cli.transfer.clock_ahead': ('{path}: note: this file was written by a clock {days} day(s) ahead of this one; '
+    'cli.transfer.clock_ahead': ('{path}: note: this file was written by a clock {days} {days:day|days} ahead of this one; '
                                  'its times are imported as written'),
-    "cli.transfer.deck_not_imported": "{path}: not imported ({errors} error(s))",
+    "cli.transfer.deck_not_imported": "{path}: not imported ({errors} {errors:error|errors})",
     "cli.transfer.deck_added": "{path}: {qa} Q&A, {mcq} MCQ added as a user deck",
     "cli.content.error": "error: {finding}",
     "cli.content.note": "note: {finding}",
     "cli.content.warning": "warning: {finding}",
     "cli.content.ok": "ok",
-    "cli.content.errors": "{n} error(s)",
-    "cli.content.one_language": ", {n} text(s) in one language only (user decks)",
-    "cli.content.weak_keywords": ", {n} weak keyword(s) (user decks)",
+    "cli.content.errors": "{n} {n:error|errors}",
+    "cli.content.one_language": ", {n} {n:text|texts} in one language only (user decks)",
+    "cli.content.weak_keywords": ", {n} weak {n:keyword|keywords} (user decks)",
     "cli.content.summary": "{qa} Q&A, {mcq} MCQ — {status}{extra}",
     "cli.card.variant": "{id} is not one of your cards: editing your own variant of it ({variant})",
     "cli.card.cancelled": "cancelled: nothing was saved",
@@ -146,10 +146,10 @@ MESSAGES: dict[str, str] = {
     'cli.text.v.gt': 'Input should be greater than {n}',
     'cli.text.v.le': 'Input should be less than or equal to {n}',
     'cli.text.v.lt': 'Input should be less than {n}',
-    'cli.text.v.min_chars': 'String should have at least {n} character(s)',
-    'cli.text.v.max_chars': 'String should have at most {n} character(s)',
-    'cli.text.v.min_items': 'List should have at least {n} item(s), not {actual}',
-    'cli.text.v.max_items': 'List should have at most {n} item(s), not {actual}',
+    'cli.text.v.min_chars': 'String should have at least {n} {n:character|characters}',
+    'cli.text.v.max_chars': 'String should have at most {n} {n:character|characters}',
+    'cli.text.v.min_items': 'List should have at least {n} {n:item|items}, not {actual}',
+    'cli.text.v.max_items': 'List should have at most {n} {n:item|items}, not {actual}',
     'cli.text.v.pattern': "String should match pattern '{pattern}'",
     'cli.text.v.or': "' or '",
     'cli.text.v.one_of': 'Input should be {expected}',
@@ -157,7 +157,7 @@ MESSAGES: dict[str, str] = {
     'cli.text.v.give_text': 'give the text in zh and/or en',
     'cli.text.v.give_keyword': 'give at least one keyword',
     'cli.text.v.unknown_drill_type': 'unknown drill type {type}',
-    'cli.text.v.unknown_drill_types': 'unknown drill type(s): {types}',
+    'cli.text.v.unknown_drill_types': 'not a known drill type: {types}',
     'cli.text.v.four_options': 'options must be 4 distinct texts',
     'cli.text.v.year_range': 'is out of range (years 1970–9000 UTC)',
     'cli.text.v.future': 'lies in the future (more than a day after now)',

@@ -95,7 +95,7 @@ MESSAGES: dict[str, str] = {
     "engine.causal_mask.mask": "Mask (upper triangle j > i becomes −∞, the diagonal stays): S_masked = {masked}",
     "engine.causal_mask.first_and_last": "The first token sees only itself (weight 1), the last sees every token; the mask goes before the softmax.",
     "engine.padding_mask.prompt": "Given the scores S and the padding mask (1 = real token, keep; 0 = PAD; per key position), set the PAD positions to −∞ to get S_masked, then softmax each row to get A (PAD gets weight 0, rows still sum to 1). Type −∞ as -inf. {rule}",
-    "engine.padding_mask.pad_columns": "mask = {mask}: position(s) {pads} are PAD; those columns become −∞ (in every row).",
+    "engine.padding_mask.pad_columns": "mask = {mask}: PAD at position {pads}; those columns become −∞ (in every row).",
     "engine.padding_mask.batch_rows": "One mask row per batch row: 0 (PAD) cells become −∞.",
     "engine.padding_mask.conventions": "The mask goes before the softmax; HuggingFace's attention_mask uses 1 = keep while PyTorch's attn_mask uses True = masked, the opposite convention.",
     "engine.ffn.prompt": "FFN (d_model = {d_model}, d_ff = {d_ff}): for one token x compute h = xW₁ + b₁, r = ReLU(h) and y = rW₂ + b₂ (row-vector convention). {rule}",

@@ -17,7 +17,7 @@ MESSAGES: dict[str, str] = {
     "report.col.over": "Over time",
     "report.points": "Key points of the answers",
     "report.points_line": "key points {covered}/{total}",
-    "report.points_corrected": "({n} tick(s) changed by you)",
+    "report.points_corrected": "({n} {n:tick|ticks} changed by you)",
     "report.point_wrong": "stated wrongly: {evidence}",
     "report.point_changed": "(changed by you)",
     "report.topics": "Scores by topic",

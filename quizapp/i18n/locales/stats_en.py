@@ -10,7 +10,7 @@ MESSAGES: dict[str, str] = {
     "stats.section.mocks": "Mock interview scores",
     "stats.section.mistakes": "Most frequent drill mistakes",
     "stats.section.states": "Cards by state",
-    "stats.readiness_date": "Interview {date}: {days} day(s) left · readiness {now} now, {then} on the day without more reviews",
+    "stats.readiness_date": "Interview {date}: {days} {days:day|days} left · readiness {now} now, {then} on the day without more reviews",
     "stats.readiness_past": "The interview date {date} has passed · readiness {now} now (set a new date in Settings)",
     "stats.readiness_no_date": "Readiness {now} now (mean predicted recall of every Q&A and MCQ) · set your interview date in Settings (,)",
     "stats.readiness_empty": "Nothing to measure yet.",
@@ -31,7 +31,7 @@ MESSAGES: dict[str, str] = {
     "stats.forecast_line": "Today {today} (overdue included) · 7 days {week} · 30 days {month} · busiest day {peak} · to {last}",
     "stats.month_label": "{m}",
     "stats.weekday_initials": "MTWTFSS",  # Monday first; the calendar labels rows 1, 3, 5, 7
-    "stats.heatmap_line": "{reviews} review(s) on {days} day(s) · streak {streak} day(s)",
+    "stats.heatmap_line": "{reviews} {reviews:review|reviews} on {days} {days:day|days} · streak {streak} {streak:day|days}",
     "stats.mocks_line": "{n} finished · latest scores {recent} (last on {date})",
     "stats.mocks_none": "No finished mock interview yet (i on Home).",
     "stats.skills_none": "No drills done yet (d on Home).",
