@@ -68,3 +68,20 @@ async def test_study_card_scrolls_from_the_keyboard(db, clock):
         assert scroll.scroll_y == 1
         await press(pilot, "end")
         assert scroll.scroll_y == scroll.max_scroll_y
+
+
+async def test_study_header_names_topics_not_tag_ids(db, clock):
+    """The Study header says #KV cache (as Stats and the mock bar do), not the id #kv-cache."""
+    for lang in ("en", "zh"):
+        app = make_app(db_path=db, clock=clock, lang=lang, start="study")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            card = app.screen.current
+            meta = app.screen.query_one("#study-meta", Static).render().plain
+            tr = Translator(lang)
+            assert card.content.tags
+            for tag in card.content.tags:
+                name = tr(f"tag.{tag}")
+                assert f"#{name}" in meta, (lang, meta)
+                if name.lower() != tag.lower():
+                    assert f"#{tag}" not in meta, (lang, meta)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from quizapp.tui.format import item_label, state_label
+from quizapp.tui.format import item_label, state_label, tag_name
 
 if TYPE_CHECKING:
     from quizapp.srs.views import StudyCard
@@ -36,7 +36,8 @@ def meta_line(card: StudyCard, tr: Translator) -> Text:
     tags = item.tags
     line = " · ".join(parts)
     if tags:
-        line += "   " + " ".join(f"#{tag}" for tag in tags)
+        # Topic names as Stats and the mock bar show them (#KV cache), not the content's ids (#kv-cache).
+        line += "   " + " ".join(f"#{tag_name(tag, tr)}" for tag in tags)
     return Text(line)
 
 
