@@ -71,6 +71,17 @@ def subscript(i: int) -> str:
     return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
+# How a given input is named where it is shown beside its statement: the statement writes
+# xW₁ + b₁ and γ⊙x̂ + β, so the matrices are labelled W₁, b₁, γ, β, not by the identifiers
+# (W1, b1, gamma, beta) that `quizapp drill --given NAME=…` and the stored problem use.
+_GIVEN_LABELS = {"W1": "W₁", "W2": "W₂", "b1": "b₁", "b2": "b₂", "gamma": "γ", "beta": "β"}
+
+
+def given_label(name: str) -> str:
+    """A given input's name as its statement writes it ('W1' → 'W₁', 'gamma' → 'γ')."""
+    return _GIVEN_LABELS.get(name, name)
+
+
 def table_num(x: float) -> str:
     """A hint-table value with all its digits (16.92, 0.04979, 1.4142), minus as U+2212."""
     return num(x, 6, trim=True)

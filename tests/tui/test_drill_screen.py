@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import OptionList, TextArea
@@ -757,3 +758,18 @@ async def test_a_long_type_title_wraps_under_itself_not_under_the_ids(db, clock)
         assert lines[0].startswith("attention_cost ")
         column = lines[0].index("Attention")
         assert lines[1][:column].strip() == "" and lines[1][column:].strip(), lines
+
+
+@pytest.mark.parametrize(("type_id", "shown", "hidden"), [("ffn", ("W₁", "W₂"), ("W1", "W2")),
+                                                            ("layernorm", ("γ", "β"), ("gamma", "beta"))])
+async def test_given_inputs_are_named_as_the_statement_writes_them(db, clock, type_id, shown, hidden):
+    """The statement says xW₁ + b₁ and γ⊙x̂ + β: the given matrices are labelled W₁ and γ, not W1/gamma."""
+    from quizapp.tui.widgets.matrix_view import MatrixView
+
+    seed = next(s for s in range(50) if set(hidden) <= set(engine.generate(type_id, s, 3).given))
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_drill(pilot, type=type_id, seed=seed, difficulty=3)
+        labels = [view.as_text().plain.split()[0] for view in screen.sheet.query(MatrixView)]
+        assert set(shown) <= set(labels), labels
+        assert not set(hidden) & set(labels), labels

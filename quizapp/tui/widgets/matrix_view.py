@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
+from quizapp.engine.text import given_label
 from quizapp.i18n.formatting import num
 
 
@@ -59,7 +60,7 @@ def given_text(name: str, value: Any) -> Text:
     """`name  shape` in bold/dim over the bracketed values; a scalar is `name = value`."""
     value = np.asarray(value, dtype=float)
     text = Text()
-    text.append(name, style="bold")
+    text.append(given_label(name), style="bold")
     if value.ndim == 0:
         text.append(f" = {num(float(value))}")
         return text
