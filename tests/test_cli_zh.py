@@ -187,7 +187,7 @@ def test_rarer_messages_are_chinese_without_lang(tmp_path, capsys, isolated_user
     assert main(["add"]) == 2
     assert capsys.readouterr().err == "quizapp：没有编辑器：请设置 $VISUAL 或 $EDITOR（例如 export EDITOR=nano）\n"
     assert main(["drill", "--type", "nope"]) == 2
-    assert capsys.readouterr().err.startswith("quizapp：未知的题型 'nope'；已有题型：qkv, ")
+    assert capsys.readouterr().err.startswith("quizapp：未知的题型 'nope'；已有题型：qkv、")
     assert main(["drill", "--type", "softmax", "--given", "T=1"]) == 2
     assert capsys.readouterr().err == "quizapp：softmax 没有输入 'T'；它的输入是 S\n"
     assert main(["serve", "--host", "0.0.0.0", "--no-token"]) == 2
@@ -364,3 +364,27 @@ def test_lower_layers_messages_are_chinese(tmp_path, capsys, isolated_user_dirs)
         assert_chinese_line(err)
     assert main(["--lang", "en", "drill", "--type", "softmax", "--given", "S=[1,2]"]) == 2
     assert capsys.readouterr().err == "quizapp: S must be a matrix (list of rows), got 1-D with shape 2\n"
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--lang", "zh", "drill", "--type", "nope"], "已有题型：qkv、scores、scaled_scores、"),
+    (["--lang", "zh", "drill", "--type", "attention", "--difficulty", "9"], "（可选：1、2、3）"),
+    (["--lang", "zh", "grade", "--type", "attention", "--seed", "1", "--answer", "1"], "Q、K、V、S、S_scaled、A、O"),
+])
+def test_drill_errors_list_in_chinese(argv, expected, capsys, isolated_user_dirs):
+    """A list in a Chinese message is joined by 、, not the English ", " (issue 27 item 10)."""
+    try:
+        code = main(argv)
+    except SystemExit as exited:  # argparse's own refusals
+        code = exited.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert expected in err and ", " not in err, err
+    assert_chinese_line(err)
+
+
+def test_grade_output_is_chinese_with_full_width_colons(tmp_path, capsys, isolated_user_dirs):
+    assert main(["--lang", "zh", "--db", str(tmp_path / "q.db"), "grade", "--type", "softmax", "--seed", "1",
+                 "--answer", "[[0.5, 0.5], [0.5, 0.5]]"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "A (2×2)：0%" in out and "): " not in out, out

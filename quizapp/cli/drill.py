@@ -177,7 +177,7 @@ def _answers(problem: Problem, items: list[str]) -> dict[str, str]:
         elif len(names) == 1:
             name, value = names[0], item
         else:
-            raise UsageError(key="cli.error.answer_parts", type=problem.type, parts=", ".join(names))
+            raise UsageError(key="cli.error.answer_parts", type=problem.type, parts=names)
         if name in answers:
             raise UsageError(key="cli.error.given_twice", option=f"--answer {name}")
         answers[name] = value
@@ -203,7 +203,7 @@ def render_problem(problem: Problem, lang: str, solution: bool = False) -> list[
             lines += ["  " + line for line in block(name, value)]
     shown = {k: v for k, v in problem.params.items() if v is not None}
     if shown:
-        lines.append(t("engine.cli.params", params=", ".join(f"{k} = {_param_text(v)}" for k, v in shown.items())))
+        lines.append(t("engine.cli.params", params=[f"{k} = {_param_text(v)}" for k, v in shown.items()]))
     lines += ["", t("engine.cli.parts")]
     width = max(len(spec.name) for spec in problem.parts)
     for spec in problem.parts:
@@ -246,7 +246,7 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
         if not pv.answered:
             lines.append(t("engine.cli.not_answered", part=spec.name, shape=shape_text(spec.shape)))
             continue
-        lines.append(f"{spec.name} ({shape_text(spec.shape)}): {percent(pv.score)}")
+        lines.append(t("engine.cli.part_score", part=spec.name, shape=shape_text(spec.shape), score=percent(pv.score)))
         grid = pv.status if isinstance(pv.status, list) else [pv.status]
         rows = grid if grid and isinstance(grid[0], list) else [grid]
         lines += ["  " + " ".join(MARKS[status] for status in row) for row in rows]
@@ -254,7 +254,7 @@ def render_verdict(problem: Problem, verdict: Verdict, lang: str) -> list[str]:
         carried = [f"[{i + 1},{j + 1}] = {num(truth[i, j])}" for i, row in enumerate(rows)
                    for j, status in enumerate(row) if status == CellStatus.CARRIED]
         if carried:
-            lines.append(t("engine.cli.carried_truth", cells=", ".join(carried)))
+            lines.append(t("engine.cli.carried_truth", cells=carried))
     for d in verdict.diagnosis:
         lines.append(t("engine.cli.diagnosis", part=d.part, mistake=d.mistake, message=d.message(lang)))
     for key in verdict.hints:

@@ -35,6 +35,10 @@ _TEMPLATES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(pattern,
 ))
 
 
+# Groups that hold an English ", "-separated list (types, names, choices …).
+LIST_GROUPS = {"types", "names", "choices", "matches", "args"}
+
+
 def localize(message: str, lang: str) -> str:
     """argparse's `message` in `lang` (English is returned as it is)."""
     if lang == "en":
@@ -44,6 +48,8 @@ def localize(message: str, lang: str) -> str:
         if match is None:
             continue
         values = match.groupdict()
+        for name in LIST_GROUPS & values.keys():  # an English list, shown as the language's list
+            values[name] = values[name].split(", ")
         if "message" in values:  # "argument --lang: invalid choice: …": the inner text too
             values["message"] = localize(values["message"], lang)
         return translate(lang, key, **values)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from quizapp.cli.parser_messages import LIST_GROUPS
 from quizapp.i18n import translate
 
 if TYPE_CHECKING:
@@ -123,6 +124,8 @@ def localize_text(message: str, lang: str) -> str:
         match = pattern.fullmatch(message)
         if match is not None:
             values = match.groupdict()
+            for name in LIST_GROUPS & values.keys():  # an English list, shown as the language's list
+                values[name] = values[name].split(", ")
             if "message" in values:
                 values["message"] = localize_text(values["message"], lang)
             if "expected" in values:  # pydantic's list of literals: 'a', 'b' or 'c'

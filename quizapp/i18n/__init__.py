@@ -26,6 +26,8 @@ How engine code (or any code) looks a string up::
 * A count's noun agrees with it in English: `{n} {n:card|cards}` is "1 card", "3 cards"
   (`{n:one|many}`, the singular only for 1; a count passed as text, "1,000", works too).
   Chinese needs none: write `{n} 张`.
+* A list passed as a value (a `list` or `tuple`) is joined by the language's separator
+  (`engine.list_sep`: ", " or "、"); never join it in code.
 * A missing key logs a warning and shows the key itself, never a traceback; the catalog
   test catches it first.
 * Prefer the key in the code as a literal string, so `grep` and the tests find it.
@@ -110,7 +112,11 @@ class Translator:
             # A missing key is a bug the catalog test catches; show the key, never crash.
             log.warning("missing string %r for language %s", key, self.lang)
             return key
-        return fill(text, values) if values else text
+        if not values:
+            return text
+        # A list is shown as the language's list: "a, b" in English, "a、b" in Chinese.
+        sep = self.messages.get("engine.list_sep", ", ")
+        return fill(text, {k: sep.join(map(str, v)) if isinstance(v, (list, tuple)) else v for k, v in values.items()})
 
     def has(self, key: str) -> bool:
         return key in self.messages

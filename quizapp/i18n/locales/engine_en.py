@@ -22,6 +22,7 @@ MESSAGES: dict[str, str] = {
     "engine.cli.steps": "Worked solution:",
     "engine.cli.redo": "Redo this problem: {command}",
     "engine.cli.not_answered": "{part} ({shape}): not answered",
+    "engine.cli.part_score": "{part} ({shape}): {score}",
     "engine.cli.carried_truth": "  ↳ follows from your earlier answers but is not the true value; true {cells}",
     "engine.cli.diagnosis": "Diagnosis [{part}] {mistake}: {message}",
     "engine.cli.hint": "Hint: {message}",

@@ -21,6 +21,7 @@ MESSAGES: dict[str, str] = {
     "engine.cli.steps": "解题步骤：",
     "engine.cli.redo": "重做这道题：{command}",
     "engine.cli.not_answered": "{part} ({shape})：未作答",
+    "engine.cli.part_score": "{part} ({shape})：{score}",
     "engine.cli.carried_truth": "  ↳ 与你前面的答案一致，但不是正确值；正确值 {cells}",
     "engine.cli.diagnosis": "诊断 [{part}] {mistake}：{message}",
     "engine.cli.hint": "提示：{message}",
