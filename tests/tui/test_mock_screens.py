@@ -985,3 +985,41 @@ async def test_a_wrapped_key_point_keeps_its_hanging_indent_at_80x24(db, clock):
         lines = [strip.text.rstrip() for strip in row.render_lines(Region(0, 0, row.size.width, row.size.height))]
         assert len(lines) >= 3, lines  # the point wraps, then the evidence
         assert continuation_indents(lines, "1 ☑ ") == [0] * (len(lines) - 1), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_every_key_point_and_the_covered_figure_are_reachable_by_keys_at_80x24(db, clock, lang):
+    """At 80×24 only point 1 showed, and PageDown, j and the wheel did not scroll (issue 27
+    item 2). The figure and the points are on screen after submitting; the keys scroll the
+    pane to the last point and back up to the reference answer."""
+    from quizapp.tui.widgets.qa_pane import QAPane
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_small_mock(pilot)
+        await type_text(pilot, "softmax")
+        await press(pilot, "ctrl+s")
+        await settle(pilot)
+        pane = app.screen.query_one(QAPane)
+        points = [row for row in pane.query(".mock-point") if row.display]
+        assert len(points) >= 3
+        view = pane.content_region
+
+        def inside(widget) -> bool:
+            return view.y <= widget.region.y and widget.region.bottom <= view.bottom
+
+        score = pane.query_one(".mock-score")
+        assert inside(score) and inside(points[0]), (score.region, view)
+        for key in ("pagedown", "j"):
+            top = pane.scroll_y
+            for _ in range(30):
+                if inside(points[-1]) or pane.scroll_y >= pane.max_scroll_y:
+                    break
+                await press(pilot, key)
+            assert inside(points[-1]), (key, points[-1].region, view)
+            await press(pilot, "home" if key == "pagedown" else "k")
+            await settle(pilot)
+            assert pane.scroll_y < max(top, pane.max_scroll_y) or pane.max_scroll_y == 0
+        await press(pilot, "home")
+        await settle(pilot)
+        assert pane.scroll_y == 0  # the reference answer above, a key away
