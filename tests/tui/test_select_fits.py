@@ -44,3 +44,18 @@ async def test_an_open_list_ends_above_the_keys_line(db, clock, lang, field):
         await settle(pilot)
         assert not choice.expanded
         assert choice.value == choice._options[-1][1]  # Select keeps its (prompt, value) pairs here
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "Close the list"), ("zh", "收起列表")])
+async def test_the_open_lists_esc_is_named_in_the_ui_language(db, clock, lang, word):
+    """Textual's own binding said "esc Dismiss menu" on the keys line, in English in 中文."""
+    app = make_app(db_path=db, clock=clock, lang=lang, start="settings")
+    async with app.run_test(size=STANDARD) as pilot:
+        await settle(pilot)
+        app.screen.query_one("#field-material", Select).focus()
+        await settle(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        footer = app.screen.query_one(KeysFooter)
+        line = "".join(strip.text for strip in footer.render_lines(footer.region.reset_offset))
+        assert f"esc {word}" in line and "Dismiss" not in line, line

@@ -19,6 +19,7 @@ MESSAGES: dict[str, str] = {
     "binding.app.help": "Keys",
     "binding.app.help_f1": "Keys",
     "binding.help.close": "Close",
+    "binding.select.dismiss": "Close the list",
     "binding.help.down": "Down",
     "binding.help.up": "Up",
     "binding.home.study": "Study",

@@ -19,6 +19,7 @@ MESSAGES: dict[str, str] = {
     "binding.app.help": "按键",
     "binding.app.help_f1": "按键",
     "binding.help.close": "关闭",
+    "binding.select.dismiss": "收起列表",
     "binding.help.down": "向下",
     "binding.help.up": "向上",
     "binding.home.study": "学习",

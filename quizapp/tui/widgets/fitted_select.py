@@ -11,6 +11,7 @@ option stays reachable).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from textual.widget import Widget
@@ -33,8 +34,21 @@ class FittedSelect(Select[Any]):
         if not expanded:
             overlay.styles.max_height = None  # back to Textual's own cap for the next opening
             return
+        self._translate_dismiss(overlay)
         # The list's place is known only after the refresh that shows it.
         self.call_after_refresh(self._fit, overlay)
+
+    def _translate_dismiss(self, overlay: SelectOverlay) -> None:
+        """The open list's Esc in the UI language: Textual's own binding says "Dismiss menu"
+        (the keys line showed it in English in 中文). Done at each opening, so it follows a
+        language switch."""
+        tr = getattr(self.app, "tr", None)
+        if tr is None:
+            return
+        bindings = overlay._bindings.key_to_bindings  # Textual pinned; as tui.localized does
+        bindings["escape"] = [replace(binding, description=tr("binding.select.dismiss"))
+                              for binding in bindings.get("escape", [])]
+        self.screen.refresh_bindings()
 
     def _floor(self) -> int:
         """The first screen row the list must not reach: the keys line's, or the screen's end."""
