@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from quizapp.srs.clock import Clock, to_naive_utc
 from quizapp.srs.fsrs_parameters import parameters_in_force
 from quizapp.srs.fsrs_parameters import recall_curve as curve_of
 from quizapp.srs.readiness import Days, card_recalls, parse_interview_date, recall_curve
-from quizapp.srs.review_history import CardHistory, histories
+from quizapp.srs.review_history import CardHistory, Stopped, histories
 from quizapp.store.reviews import history_fingerprint, history_rows
 
 if TYPE_CHECKING:
@@ -96,13 +96,26 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def predictions(cards: Sequence[CardHistory], parameters: Sequence[float]) -> list[tuple[float, int]]:
-    """(predicted recall, recalled 0/1) of every review of `cards` a day or more after the one before."""
+BATCH = 4096  # cards per call into fsrs-rs: it holds the GIL for the whole call
+
+
+def predictions(cards: Sequence[CardHistory], parameters: Sequence[float],
+                stop: Callable[[], bool] | None = None) -> list[tuple[float, int]]:
+    """(predicted recall, recalled 0/1) of every review of `cards` a day or more after the one before.
+
+    The replay goes in batches, so that the app's other threads run between them (a single
+    call for 100k cards held the GIL while Home's first key was waiting), asking `stop()`
+    before each (`Stopped` when it says so)."""
     if not cards:
         return []
     model = FSRS(list(parameters))
-    items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)]) for card in cards]
-    states = model.historical_memory_state_batch(items)
+    states = []
+    for start in range(0, len(cards), BATCH):
+        if stop is not None and stop():
+            raise Stopped
+        items = [FSRSItem([FSRSReview(r, gap) for r, gap in zip(card.ratings, card.delta_t)])
+                 for card in cards[start:start + BATCH]]
+        states.extend(model.historical_memory_state_batch(items))
     factor, decay = curve_of(parameters)
     found = []
     for card, card_states in zip(cards, states):
@@ -113,11 +126,12 @@ def predictions(cards: Sequence[CardHistory], parameters: Sequence[float]) -> li
     return found
 
 
-def calibrate(cards: Sequence[CardHistory], parameters: Sequence[float]) -> Calibration:
+def calibrate(cards: Sequence[CardHistory], parameters: Sequence[float],
+              stop: Callable[[], bool] | None = None) -> Calibration:
     counts = [0] * (len(EDGES) - 1)
     recalled = [0] * (len(EDGES) - 1)
     predicted = [0.0] * (len(EDGES) - 1)
-    for recall, passed in predictions(cards, parameters):
+    for recall, passed in predictions(cards, parameters, stop):
         index = min(bisect.bisect_right(EDGES, recall) - 1, len(counts) - 1)
         counts[index] += 1
         predicted[index] += recall
@@ -162,17 +176,19 @@ class ReadinessRange:
         return self.now is not None and self.now[1] - self.now[0] >= POINT_WIDTH
 
 
-def readiness_range(cur: Tx, clock: Clock, settings: DaySettings) -> ReadinessRange:
+def readiness_range(cur: Tx, clock: Clock, settings: DaySettings,
+                    stop: Callable[[], bool] | None = None) -> ReadinessRange:
     """Calibration and the readiness range, on a driver cursor in a read transaction
     (Stats through the service, Home with plain sqlite3). It reads every review: screens
-    show their other figures first and add this when it is ready."""
+    show their other figures first and add this when it is ready. `stop()`, asked as the
+    replay goes, gives it up (`quizapp.srs.review_history.Stopped`)."""
     days = Days(clock.local_tz(), settings.day_rollover_hour)
     now = to_naive_utc(clock.now())
     interview = parse_interview_date(settings.interview_date)
     at_interview = days.start(interview) if interview is not None and interview >= days.of(now) else None
     factor, decay = recall_curve(settings)
     recalls = card_recalls(cur, now, at_interview, factor, decay)
-    calibration = _calibration_on(cur, parameters_in_force(settings))
+    calibration = _calibration_on(cur, parameters_in_force(settings), stop)
     return ReadinessRange(
         calibration,
         recall_range(calibration, [r for r, _ in recalls]),
@@ -187,11 +203,11 @@ def readiness_range(cur: Tx, clock: Clock, settings: DaySettings) -> ReadinessRa
 _LAST: dict[tuple[Any, ...], Calibration] = {}
 
 
-def _calibration_on(cur: Tx, parameters: Sequence[float]) -> Calibration:
+def _calibration_on(cur: Tx, parameters: Sequence[float], stop: Callable[[], bool] | None = None) -> Calibration:
     key = (tuple(parameters), *history_fingerprint(cur))
     found = _LAST.get(key)
     if found is None:
-        found = calibrate(histories(history_rows(cur)), parameters)
+        found = calibrate(histories(history_rows(cur), stop), parameters, stop)
         _LAST.clear()
         _LAST[key] = found
     return found

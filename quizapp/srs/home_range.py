@@ -23,6 +23,8 @@ from quizapp.store.errors import DatabaseError
 from quizapp.store.tx import read_only
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from quizapp.srs.calibration import ReadinessRange
     from quizapp.srs.clock import Clock
     from quizapp.srs.settings import Settings
@@ -37,10 +39,13 @@ class HomeRange:
     fit: FitStatus  # whether to suggest (re)fitting the schedule
 
 
-def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange | None:
+def home_readiness_range(db_path: Path | str | None, clock: Clock,
+                         stop: Callable[[], bool] | None = None) -> HomeRange | None:
     """Calibration, the readiness range and the fit's status of the database at `db_path`;
-    None when it cannot be read (Home then keeps its single figure)."""
+    None when it cannot be read (Home then keeps its single figure), or when `stop()` said
+    so during the replay (Home was left: the replay would compete with the mode opened)."""
     from quizapp.srs.calibration import readiness_range
+    from quizapp.srs.review_history import Stopped
 
     where = db_path if db_path is not None else default_db_location()
     if is_server_url(where):
@@ -56,7 +61,10 @@ def home_readiness_range(db_path: Path | str | None, clock: Clock) -> HomeRange 
                 from quizapp.srs.settings import settings_from_rows
 
                 settings = settings_from_rows(rows, shared=True)
-            found = readiness_range(cur, clock, settings)
+            try:
+                found = readiness_range(cur, clock, settings, stop)
+            except Stopped:
+                return None
             fitted_on, fit_reviews = _fit_of(rows)
             fit = FitStatus(fitted_on, fit_reviews, found.calibration.reviews)
             return HomeRange(found, fit)

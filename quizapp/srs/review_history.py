@@ -18,7 +18,7 @@ whose history holds no such review. This is how Anki builds its training set
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from fsrs_rs_python import FSRSItem, FSRSReview
@@ -55,13 +55,23 @@ class TrainingSet:
         return len(self.items)
 
 
-def histories(rows: Iterable[tuple[int, int, int]]) -> list[CardHistory]:
-    """Per card (rows in card, time order), its reviews with their whole-day gaps."""
+class Stopped(Exception):
+    """A replay of the history given up because its caller no longer wants it (`stop()`)."""
+
+
+STOP_EVERY = 1024  # cards between two asks of `stop`: a fraction of a millisecond each
+
+
+def histories(rows: Iterable[tuple[int, int, int]], stop: Callable[[], bool] | None = None) -> list[CardHistory]:
+    """Per card (rows in card, time order), its reviews with their whole-day gaps. Raises
+    `Stopped` as soon as `stop()` says so (asked every `STOP_EVERY` cards)."""
     found: list[CardHistory] = []
     current: CardHistory | None = None
     last = 0
     for card_id, micros, rating in rows:
         if current is None or current.card_id != card_id:
+            if stop is not None and not len(found) % STOP_EVERY and stop():
+                raise Stopped
             current = CardHistory(card_id, [], [], [])
             found.append(current)
             gap = 0

@@ -352,3 +352,25 @@ def test_calibration_is_worked_out_again_when_the_reviews_change(prepared, clock
     with prepared.db.transaction() as cur:
         mine = readiness_range(cur, clock, study.settings()).calibration
     assert other.reviews == mine.reviews and other != mine
+
+
+def test_the_replay_in_batches_gives_the_same_calibration_and_stops_when_asked(monkeypatch):
+    from quizapp.srs import calibration
+    from quizapp.srs.review_history import Stopped
+
+    cards = learner(3000, seed=4)
+    assert len(cards) > 8
+    whole = calibrate(cards, DEFAULTS)
+    monkeypatch.setattr(calibration, "BATCH", 3)  # many batches, one of them short
+    assert calibrate(cards, DEFAULTS) == whole
+    asked = []
+
+    def stop() -> bool:
+        asked.append(True)
+        return len(asked) > 2
+
+    with pytest.raises(Stopped):
+        calibrate(cards, DEFAULTS, stop)
+    with pytest.raises(Stopped):
+        histories(rows(simulate(250, 3000, seed=4)), lambda: True)
+    assert calibrate(cards, DEFAULTS, lambda: False) == whole

@@ -136,3 +136,47 @@ async def test_home_suggests_a_fit_then_a_refit_once_the_reviews_have_doubled(db
         await settle(pilot)
         notice = str(app.screen.query_one("#home-notice", Static).render())
         assert f"have grown to {usable}" in notice
+
+
+async def test_opening_a_mode_gives_up_homes_readiness_replay_and_home_asks_again(db, clock, monkeypatch):
+    """At 100k cards the replay is seconds of Python started as Home's counts are drawn: a
+    mode opened then would share the GIL with it for its first card. Leaving Home stops it;
+    back on Home it is asked again."""
+    import threading
+
+    from quizapp.srs import home_range
+
+    with_learner(db, 120)
+    real = home_range.home_readiness_range
+    started, stopped = threading.Event(), threading.Event()
+    calls = []
+
+    def replay(db_path, clock, stop=None):
+        calls.append(stop)
+        if len(calls) == 1:  # the first replay runs until it is told to stop
+            started.set()
+            while not stop():
+                threading.Event().wait(0.005)
+            stopped.set()
+            return None
+        return real(db_path, clock, stop)
+
+    monkeypatch.setattr(home_range, "home_readiness_range", replay)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            await pilot.pause()
+            if started.is_set():
+                break
+        assert started.is_set()
+        await press(pilot, "s")
+        assert type(app.screen).__name__ == "StudyScreen"
+        for _ in range(400):
+            await pilot.pause()
+            if stopped.is_set():
+                break
+        assert stopped.is_set()  # given up for the first card
+        await press(pilot, "escape")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "HomeScreen"
+        assert len(calls) >= 2 and app.screen.range is not None  # asked again, and shown

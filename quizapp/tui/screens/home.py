@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
-from textual.worker import WorkerState
+from textual.worker import WorkerState, get_current_worker
 
 from quizapp.i18n.formatting import percent
 from quizapp.tui.screens.base import BaseScreen
@@ -95,6 +95,11 @@ class HomeScreen(BaseScreen):
         if self.quiz_app.backend is not None:
             self.load_counts()
 
+    def on_screen_suspend(self) -> None:
+        # A mode opened: the readiness range's replay gives way to its first card (it is
+        # asked again when Home's counts reload on the way back).
+        self.workers.cancel_group(self, "home-range")
+
     def on_screen_resume(self) -> None:
         # Back from a session: the counts changed.
         if self.quiz_app.backend is not None:
@@ -115,7 +120,11 @@ class HomeScreen(BaseScreen):
         # After the counts are on screen: this replays every review's history.
         from quizapp.srs.home_range import home_readiness_range
 
-        found = home_readiness_range(self.quiz_app.config.db_path, self.quiz_app.config.clock)
+        worker = get_current_worker()
+        # Replaying 1M reviews takes seconds of Python at 100k cards: a mode opened meanwhile
+        # (Home suspended, this worker cancelled) would share the GIL with it for its first card.
+        found = home_readiness_range(self.quiz_app.config.db_path, self.quiz_app.config.clock,
+                                     stop=lambda: worker.is_cancelled)
         if found is not None:
             self.post_message(self.RangeLoaded(found))
 
