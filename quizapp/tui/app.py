@@ -193,21 +193,28 @@ class QuizApp(App[None]):
         self.home_settings = settings
         return view
 
-    def preload_first_card(self) -> None:
+    def preload_first_card(self, then: Callable[[], object] | None = None) -> None:
         """Once Home's counts are drawn on an ordinary start: import what the first card of
         Study, Quiz or the drill picker needs (their screens, the queue's reads, fsrs) in a
         thread, so that the key finds them loaded — not the service (SQLAlchemy, pydantic),
-        which would triple Home's memory."""
+        which would triple Home's memory. `then` is called on the app's thread afterwards (at
+        once when there is nothing to preload): Home's slower figures wait for it, so that a
+        key pressed as the counts appear does not share the GIL with them too."""
         if self.backend is None and not self._backend_opening:
-            self._preload_first_card()
+            self._preload_first_card(then)
+        elif then is not None:
+            then()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preload")
-    def _preload_first_card(self) -> None:
+    def _preload_first_card(self, then: Callable[[], object] | None) -> None:
         import quizapp.srs.scheduling
         import quizapp.srs.study_view
         import quizapp.tui.screens.drill_picker
         import quizapp.tui.screens.quiz
         import quizapp.tui.screens.study  # noqa: F401
+
+        if then is not None and self.is_running:
+            self.call_from_thread(then)
 
     def quick_counts(self) -> DueCounts | None:
         """From a thread worker, before the service has loaded: Home's counts read without it."""

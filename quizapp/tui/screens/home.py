@@ -150,9 +150,14 @@ class HomeScreen(BaseScreen):
         self.new_per_day = message.new_per_day
         self.render_texts()
         self.refresh_bindings()  # cram's key follows the interview date
-        if message.readiness.now:
+        # The range replays every review: after the first card's imports, and only if Home is
+        # still on screen by then (a key pressed as the counts appeared has opened a mode).
+        then = self._range_if_current if message.readiness.now else None
+        self.call_after_refresh(self.quiz_app.preload_first_card, then)
+
+    def _range_if_current(self) -> None:
+        if self.is_current:
             self.load_range()
-        self.call_after_refresh(self.quiz_app.preload_first_card)
 
     # -- texts --------------------------------------------------------------------
     def render_texts(self) -> None:
