@@ -329,8 +329,15 @@ class AnswerSheet(LocalizedMixin, Widget):
         """The whole worked solution, scrolled to its start (after giving up)."""
         self.set_reactive(AnswerSheet.steps_shown, len(problem_steps(self.problem, self.lang)))
         self._render_steps()
-        steps = self._static("steps")
-        self.call_after_refresh(self.feedback.scroll_to_widget, steps, top=True, animate=False)
+        self.call_after_refresh(self._steps_to_top, 2)
+
+    def _steps_to_top(self, again: int) -> None:
+        # Once more after the next refresh: fourteen steps rendered at once can take a second
+        # layout pass (a scrollbar appears and the text rewraps), and a scroll measured on the
+        # first one left the solution's start off the top on a loaded machine.
+        self.feedback.scroll_to_widget(self._static("steps"), top=True, animate=False)
+        if again > 1:
+            self.call_after_refresh(self._steps_to_top, again - 1)
 
     def action_all_steps(self) -> None:
         self.steps_shown = len(problem_steps(self.problem, self.lang))
