@@ -22,6 +22,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Provider
+from textual.driver import Driver
 from textual.screen import Screen
 from textual.signal import Signal
 from textual.theme import Theme
@@ -128,6 +129,16 @@ class QuizApp(App[None]):
         self._signals: list[int] = []  # signals that quit as ctrl+q does (while running)
 
     # -- startup --------------------------------------------------------------
+    def get_driver_class(self) -> type[Driver]:
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:  # not a driver chosen by TEXTUAL_DRIVER (textual-serve's web one)
+            from quizapp.tui.terminal_driver import HangUpSafeDriver
+
+            return HangUpSafeDriver
+        return driver
+
     def get_default_screen(self) -> Screen:
         from quizapp.tui.screens.home import HomeScreen
 
