@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from textual.await_complete import AwaitComplete
+from textual.content import Content
 from textual.widgets import Markdown
+from textual.widgets._markdown import MarkdownBlock, MarkdownFence
 
 
 def render_math(text: str) -> str:
@@ -12,8 +14,27 @@ def render_math(text: str) -> str:
     return to_unicode(text)
 
 
+class MathBlock(MarkdownFence):
+    """A code block without a language — display math, which `render_math` indents so that a
+    matrix keeps its rows — shown as plain text. Textual would guess its language with
+    Pygments, which imports every lexer on the first card holding a formula (0.5 s quiet,
+    seconds on a loaded machine) and may colour the formula as some program."""
+
+    @classmethod
+    def highlight(cls, code: str, language: str, ansi: bool = False, dark: bool = False) -> Content:
+        if not language:
+            return Content("\n".join(code.splitlines())).stylize_before("$text")  # as highlight() does
+        return super().highlight(code, language, ansi=ansi, dark=dark)
+
+
 class MathMarkdown(Markdown):
     """Content text goes in through `show`, which renders its math first."""
+
+    BLOCKS: dict[str, type[MarkdownBlock]] = {
+        **Markdown.BLOCKS,
+        "fence": MathBlock,
+        "code_block": MathBlock,
+    }
 
     # Textual sizes an H3 to its text (`width: auto`), so a long question (Browse shows
     # one as the detail's heading) was cut at the pane's edge instead of wrapping.
