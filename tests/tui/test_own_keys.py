@@ -9,6 +9,7 @@ from quizapp.tui import keymap
 from quizapp.tui.app import QuizApp, make_app
 from quizapp.tui.screens.help import HelpScreen
 from tests.tui.conftest import make_db, press, settle
+from tests.tui.test_drill_snapshots import steady
 
 
 async def test_a_remapped_key_works_the_old_does_nothing_and_help_shows_it(tmp_path, clock):
@@ -131,7 +132,7 @@ def test_settings_keys_section_snapshot(snap_compare, tmp_path, clock, size):
     async def open_keys(pilot) -> None:
         await settle(pilot)
         await _edit_key(pilot, "study.long", "space")
-        await pilot.pause()
+        await steady(pilot)  # the field keeps focus: its cursor must not blink into the picture
 
     assert snap_compare(app, run_before=open_keys, terminal_size=size)
 
