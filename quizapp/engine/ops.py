@@ -150,8 +150,9 @@ def round_half_up(x, decimals: int):
 def close(user: np.ndarray, truth: np.ndarray, integer: bool = False, finite: bool = False) -> np.ndarray:
     """Cell-wise acceptance: within TOL (exact for integer parts and for ±∞).
 
-    `finite=True` promises that neither side holds ±∞, which skips the ∞ handling (this is
-    on the grading hot path).
+    `finite=True` promises that `user` holds no ±∞, which skips the ∞ handling (this is
+    on the grading hot path): a finite cell is never equal to an infinite one, and only
+    ∞ − ∞ warns.
     """
     if integer:
         return user == truth
