@@ -140,12 +140,20 @@ def upstream_intervals(problem: Problem, parsed: dict[str, np.ndarray]) -> dict[
             computed[stage.name] = interval
         user = parsed.get(stage.name)
         if user is not None and stage.name in specs:
+            if _typed_exactly(user, truth[stage.name]):
+                continue  # its interval is the truth itself: nothing downstream changes
             typed = typed_interval(user, truth[stage.name], specs[stage.name], interval)
             if typed.uncertain or not np.array_equal(typed.centre, truth[stage.name]):
                 changed[stage.name] = typed
         elif interval is not None:
             changed[stage.name] = interval
     return {name: value for name, value in computed.items() if name in specs}
+
+
+def _typed_exactly(user: np.ndarray, truth: np.ndarray) -> bool:
+    """Every cell typed, and equal to the truth (an integer part typed right): its typed
+    interval is the truth, exact. Plain Python over the few cells (NaN, a blank, is unequal)."""
+    return user.shape == truth.shape and all(a == b for a, b in zip(user.ravel().tolist(), truth.ravel().tolist()))
 
 
 def follows(user: np.ndarray, interval: Interval, integer: bool) -> np.ndarray:

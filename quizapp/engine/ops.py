@@ -102,7 +102,8 @@ class Calc:
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
         if self.decimals is None:
             return x
-        return np.round(x, self.decimals)
+        # the method is what np.round calls for an array, without its dispatch
+        return x.round(self.decimals) if isinstance(x, np.ndarray) else np.round(x, self.decimals)
 
     def round_output(self, x):
         """A stage's result as it is written down (3 decimals by hand)."""
