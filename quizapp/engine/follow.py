@@ -100,11 +100,11 @@ def stage_interval(fn: Any, inputs: list[Interval]) -> Interval:
                 if not np.isfinite(deltas).all():
                     deltas = np.where(np.isfinite(deltas), deltas, 0.0)
                 pairs = deltas.reshape(n, 2, *centre.shape)
-                # added one cell after another, as below (accumulate is sequential)
-                down = np.add.accumulate(np.concatenate(
-                    (down[None], np.minimum(np.minimum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
-                up = np.add.accumulate(np.concatenate(
-                    (up[None], np.maximum(np.maximum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                # added one cell after another, as below (accumulate is sequential); the
+                # deltas are finite, so a pair's min and max are those of its two ends
+                # (a zero's sign cannot show: the sums start at +0.0)
+                down = np.add.accumulate(np.concatenate((down[None], np.minimum(pairs.min(axis=1), 0.0))), axis=0)[-1]
+                up = np.add.accumulate(np.concatenate((up[None], np.maximum(pairs.max(axis=1), 0.0))), axis=0)[-1]
                 continue
             lows, highs = value.lo.ravel().tolist(), value.hi.ravel().tolist()
             for flat in cells:
