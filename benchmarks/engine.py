@@ -4,13 +4,13 @@
 
 Each problem is generated from its seed and graded against the answer a careful student
 types: the solution rounded to 3 decimals, as text (formatting that text is not timed).
-A second column grades a classic mistake instead (when the type has one), which also
-exercises mistake diagnosis and the rule's hand paths (`quizapp/engine/rule.py`: tables,
-3 or 4 decimals carried, half-up paths only when a value was a half) and the interval
-follow-through, which makes it several times slower than the correct column. All 27 types
-are listed (online_softmax, rmsnorm, residual_gradient and attention_cost since issue 24);
-grading a wrong `attention` answer should stay at ≥ 400/s on an idle machine. The aim is at least 5,000 `attention` problems per second at difficulty
-1–2 (correct column); difficulty 3 is reported. Note the machine's load (`uptime`) with the
+A second column grades a classic mistake instead (the type's first, when it has one):
+mistake diagnosis, the interval follow-through of the later parts and, where a wrong cell
+lands near the truth, the rule's hand paths (`quizapp/engine/rule.py`). A third grades a
+slip: one cell of the first part off by 1 and every later part computed from it, so that
+each later part is carried by follow-through. All 27 types are listed. The aim (issue 28):
+at least 5,000 `attention` problems per second at every difficulty with correct answers,
+and 1,000 with wrong ones, on a quiet machine. Note the machine's load (`uptime`) with the
 figures: the runs measure CPU time, but a loaded shared machine still lowers them.
 """
 
@@ -23,25 +23,40 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from quizapp.engine import format_answer, generate, grade, list_types, mistake_variants
+import numpy as np
+
+from quizapp.engine import Problem, format_answer, generate, grade, list_types, mistake_variants
+from quizapp.engine.family import run_stages
 
 SEEDS = 500
 
 
-def prepared(type_id: str, difficulty: int, wrong: bool) -> list[tuple[int, dict[str, str]]]:
+def slipped(problem: Problem) -> dict[str, np.ndarray]:
+    """One cell of the first part off by 1, and every later part computed from it: a slip
+    the rest of the answer follows through (graded wrong, then carried, part after part)."""
+    first = problem.parts[0].name
+    env = dict(problem.value)
+    env[first] = problem.solution[first] + np.eye(1, problem.solution[first].size).reshape(problem.solution[first].shape)
+    run_stages([stage for stage in problem._stages if stage.name != first], env)
+    return {spec.name: env[spec.name] for spec in problem.parts}
+
+
+def prepared(type_id: str, difficulty: int, wrong: str) -> list[tuple[int, dict[str, str]]]:
     cases = []
     for seed in range(SEEDS):
         problem = generate(type_id, seed, difficulty)
         values = dict(problem.solution)
-        if wrong:
+        if wrong == "mistake":
             if not mistake_variants(problem):
                 continue
             values.update(next(iter(mistake_variants(problem).values())))
+        elif wrong == "slip":
+            values.update(slipped(problem))
         cases.append((seed, {name: format_answer(value) for name, value in values.items()}))
     return cases
 
 
-def throughput(type_id: str, difficulty: int, wrong: bool, seconds: float, repeats: int = 3) -> float | None:
+def throughput(type_id: str, difficulty: int, wrong: str, seconds: float, repeats: int = 3) -> float | None:
     """Best of `repeats` runs of at least `seconds` of CPU time each.
 
     CPU time (not wall time) of this process is what "one core" means, and it is far less
@@ -71,13 +86,12 @@ def main() -> int:
     args = parser.parse_args()
     wanted = [t for t in args.types.split(",") if t] or [t.id for t in list_types()]
 
-    print(f"{'type':16} {'diff':>4} {'correct/s':>10} {'mistake/s':>10}")
+    print(f"{'type':16} {'diff':>4} {'correct/s':>10} {'mistake/s':>10} {'slip/s':>10}")
     for type_id in wanted:
         for difficulty in (1, 2, 3):
-            right = throughput(type_id, difficulty, False, args.seconds)
-            wrong = throughput(type_id, difficulty, True, args.seconds)
-            wrong_text = f"{wrong:10,.0f}" if wrong is not None else f"{'-':>10}"
-            print(f"{type_id:16} {difficulty:>4} {right:10,.0f} {wrong_text}", flush=True)
+            figures = [throughput(type_id, difficulty, kind, args.seconds) for kind in ("", "mistake", "slip")]
+            texts = " ".join(f"{f:10,.0f}" if f is not None else f"{'-':>10}" for f in figures)
+            print(f"{type_id:16} {difficulty:>4} {texts}", flush=True)
     return 0
 
 

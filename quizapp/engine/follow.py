@@ -100,11 +100,11 @@ def stage_interval(fn: Any, inputs: list[Interval]) -> Interval:
                 if not np.isfinite(deltas).all():
                     deltas = np.where(np.isfinite(deltas), deltas, 0.0)
                 pairs = deltas.reshape(n, 2, *centre.shape)
-                # added one cell after another, as below (accumulate is sequential)
-                down = np.add.accumulate(np.concatenate(
-                    (down[None], np.minimum(np.minimum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
-                up = np.add.accumulate(np.concatenate(
-                    (up[None], np.maximum(np.maximum(pairs[:, 0], pairs[:, 1]), 0.0))), axis=0)[-1]
+                # added one cell after another, as below (accumulate is sequential); the
+                # deltas are finite, so a pair's min and max are those of its two ends
+                # (a zero's sign cannot show: the sums start at +0.0)
+                down = np.add.accumulate(np.concatenate((down[None], np.minimum(pairs.min(axis=1), 0.0))), axis=0)[-1]
+                up = np.add.accumulate(np.concatenate((up[None], np.maximum(pairs.max(axis=1), 0.0))), axis=0)[-1]
                 continue
             lows, highs = value.lo.ravel().tolist(), value.hi.ravel().tolist()
             for flat in cells:
@@ -140,12 +140,20 @@ def upstream_intervals(problem: Problem, parsed: dict[str, np.ndarray]) -> dict[
             computed[stage.name] = interval
         user = parsed.get(stage.name)
         if user is not None and stage.name in specs:
+            if _typed_exactly(user, truth[stage.name]):
+                continue  # its interval is the truth itself: nothing downstream changes
             typed = typed_interval(user, truth[stage.name], specs[stage.name], interval)
             if typed.uncertain or not np.array_equal(typed.centre, truth[stage.name]):
                 changed[stage.name] = typed
         elif interval is not None:
             changed[stage.name] = interval
     return {name: value for name, value in computed.items() if name in specs}
+
+
+def _typed_exactly(user: np.ndarray, truth: np.ndarray) -> bool:
+    """Every cell typed, and equal to the truth (an integer part typed right): its typed
+    interval is the truth, exact. Plain Python over the few cells (NaN, a blank, is unequal)."""
+    return user.shape == truth.shape and all(a == b for a, b in zip(user.ravel().tolist(), truth.ravel().tolist()))
 
 
 def follows(user: np.ndarray, interval: Interval, integer: bool) -> np.ndarray:

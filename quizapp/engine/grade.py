@@ -113,9 +113,9 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
         blank = np.isnan(user)
         same = problem._family.equal_parts.get(spec.name)
         if not spec.integer:
-            right |= right_by_hand(problem, spec.name, user)
+            right |= right_by_hand(problem, spec.name, user, right)
             if same is not None:
-                right |= right_by_hand(problem, same, user)
+                right |= right_by_hand(problem, same, user, right)
             n_right = np.count_nonzero(right)
         carried = np.zeros(right.shape, dtype=bool)
         if same is not None and same in parsed:  # the same number as the user's own equal part
@@ -191,14 +191,34 @@ def _transposed_truth(problem: Problem, spec: PartSpec, raw: Any) -> bool:
 
 
 def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagnosis]:
+    stacked = _variant_stacks(problem).get(spec.name)
+    if stacked is None:
+        return []
+    mistakes, wrongs = stacked
+    # every variant at once; a part that takes no ∞ has none typed (the reader refuses it)
+    cells = np.reshape(close(user, wrongs, spec.integer, not spec.allow_inf), (len(mistakes), -1))
     found: list[Diagnosis] = []
-    for mistake, changed in mistake_variants(problem).items():
-        wrong = changed.get(spec.name)
-        if wrong is not None and close(user, wrong, spec.integer).all():
-            info = MISTAKES[mistake.split("@")[0]]  # "rope_wrong_direction@q": one way of making it
-            if all(d.mistake != info.id for d in found):
-                found.append(Diagnosis(spec.name, info.id, info.zh, info.en))
+    for index in np.flatnonzero(cells.all(axis=1)).tolist():  # the variants the part matches, in order
+        info = MISTAKES[mistakes[index].split("@")[0]]  # "rope_wrong_direction@q": one way of making it
+        if all(d.mistake != info.id for d in found):
+            found.append(Diagnosis(spec.name, info.id, info.zh, info.en))
     return found
+
+
+def _variant_stacks(problem: Problem) -> dict[str, tuple[list[str], np.ndarray]]:
+    """Per part, the mistakes that change it (in `mistake_variants` order) and their values
+    stacked on a leading axis, so that diagnosing a part is one comparison (cached)."""
+    cache = problem.__dict__.get("_variant_stacks")
+    if cache is None:
+        by_part: dict[str, tuple[list[str], list[np.ndarray]]] = {}
+        for mistake, changed in mistake_variants(problem).items():
+            for name, wrong in changed.items():
+                entry = by_part.setdefault(name, ([], []))
+                entry[0].append(mistake)
+                entry[1].append(wrong)
+        cache = problem.__dict__["_variant_stacks"] = {
+            name: (mistakes, np.array(wrongs)) for name, (mistakes, wrongs) in by_part.items()}
+    return cache
 
 
 def _prune(problem: Problem, parsed: dict[str, np.ndarray], diagnosis: list[Diagnosis],

@@ -102,7 +102,8 @@ class Calc:
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
         if self.decimals is None:
             return x
-        return np.round(x, self.decimals)
+        # the method is what np.round calls for an array, without its dispatch
+        return x.round(self.decimals) if isinstance(x, np.ndarray) else np.round(x, self.decimals)
 
     def round_output(self, x):
         """A stage's result as it is written down (3 decimals by hand)."""
@@ -150,8 +151,9 @@ def round_half_up(x, decimals: int):
 def close(user: np.ndarray, truth: np.ndarray, integer: bool = False, finite: bool = False) -> np.ndarray:
     """Cell-wise acceptance: within TOL (exact for integer parts and for ±∞).
 
-    `finite=True` promises that neither side holds ±∞, which skips the ∞ handling (this is
-    on the grading hot path).
+    `finite=True` promises that `user` holds no ±∞, which skips the ∞ handling (this is
+    on the grading hot path): a finite cell is never equal to an infinite one, and only
+    ∞ − ∞ warns.
     """
     if integer:
         return user == truth

@@ -88,11 +88,18 @@ def reach(problem: Problem, name: str) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def right_by_hand(problem: Problem, name: str, user: np.ndarray) -> np.ndarray:
-    """Cells of `user` that are right by the rule though further than TOL from the exact value."""
+def right_by_hand(problem: Problem, name: str, user: np.ndarray, known: np.ndarray | None = None) -> np.ndarray:
+    """Cells of `user` that are right by the rule though further than TOL from the exact value.
+
+    `known`: cells the caller already counts right. They are left out (False), so that an
+    answer whose only near cells are right ones (a classic mistake that leaves zeros
+    alone) never computes the hand paths; `known | right_by_hand(..., known)` is the same
+    as without it."""
     truth = problem.solution[name]
     with np.errstate(invalid="ignore"):
         near = np.abs(user - truth) <= BOUND
+        if known is not None:
+            near &= ~known
         if not near.any():  # nothing a hand path could make right: skip computing them
             return near
         lo, hi = reach(problem, name)

@@ -52,4 +52,10 @@ def pick(rng: np.random.Generator, options):
 
 def distinct_rows(*matrices: np.ndarray) -> bool:
     """True when no matrix repeats a row (a repeated token makes a dull, uninformative problem)."""
-    return all(len({row.tobytes() for row in m}) == len(m) for m in matrices)
+    for m in matrices:
+        # the rows' bytes (so 0.0 and -0.0 differ, as always here), sliced from one buffer:
+        # iterating an array makes a view per row, which costs more than the comparison
+        data, width = m.tobytes(), m.itemsize * (m.size // len(m) if len(m) else 1)
+        if len({data[i:i + width] for i in range(0, len(data), width)}) != len(m):
+            return False
+    return True

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from quizapp.engine.family import run_stages
-from quizapp.engine.ops import Calc, HandTables, close
+from quizapp.engine.family import Family, run_stages
+from quizapp.engine.ops import TOL, Calc, HandTables, close
 from quizapp.engine.types import Problem
 
 ROUNDING_DECIMALS = (1, 2)
@@ -37,23 +37,49 @@ def mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
 
 def _mistake_variants(problem: Problem) -> dict[str, dict[str, np.ndarray]]:
     out: dict[str, dict[str, np.ndarray]] = {}
-    for mistake in problem._family.mistake_ids:
+    family = problem._family
+    # without a family's own `also_right`, whether a mistake moves a part is `_moved`, in
+    # plain Python over the few cells (a NumPy call per test cost more than the comparison)
+    plain = type(family).also_right is Family.also_right
+    truths: dict[str, list[float]] = {}
+    for mistake in family.mistake_ids:
         env = run_stages(problem._stages, dict(problem._env), Calc(mistake=mistake), exact=problem._env)
         changed = {}
         for spec in problem.parts:
-            wrong = np.asarray(env[spec.name], dtype=float)
             truth = problem.solution[spec.name]
-            if wrong is truth:  # a stage the mistake left alone (run_stages kept the exact value)
+            if env[spec.name] is truth:  # a stage the mistake left alone (run_stages kept the exact value)
                 continue
-            if wrong.shape != truth.shape or np.isnan(wrong).any():
+            wrong = np.asarray(env[spec.name], dtype=float)
+            if wrong.shape != truth.shape:
+                continue
+            if plain:
+                if spec.name not in truths:
+                    truths[spec.name] = truth.ravel().tolist()
+                moved = _moved(wrong.ravel().tolist(), truths[spec.name], spec.integer)
+                if moved:
+                    changed[spec.name] = wrong
+                continue
+            if np.isnan(wrong).any():
                 continue
             right = close(wrong, truth, spec.integer)
-            other = problem._family.also_right(problem, spec.name, wrong)
+            other = family.also_right(problem, spec.name, wrong)
             if not (right if other is None else right | other).all():
                 changed[spec.name] = wrong
         if changed:
             out[mistake] = changed
     return out
+
+
+def _moved(wrong: list[float], truth: list[float], integer: bool) -> bool:
+    """`close(wrong, truth, integer)` is not all True, and no cell of `wrong` is NaN (an
+    undefined value is no answer anyone types)."""
+    moved = False
+    for w, t in zip(wrong, truth):
+        if w != w:
+            return False
+        if not moved and (w != t if integer else not (abs(w - t) <= TOL or w == t)):
+            moved = True
+    return moved
 
 
 def rounded_solutions(problem: Problem) -> list[dict[str, np.ndarray]]:
