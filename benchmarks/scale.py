@@ -1481,6 +1481,9 @@ def _pg_table(med: dict[str, dict[str, dict[str, float]]], sizes: list[str], ops
 
 NOTES = (
     "Read with care:",
+    f"* answers_full / answers_normal: {ANSWERS} Study steps in a row on a fresh copy per setting (quizapp: the",
+    "  screen's submit worker; Anki: answer_card, get_queued_cards, get_card, describe_next_states). Both ship",
+    "  FULL; at FULL the step is mostly the fsync, which varies from process to process under load.",
     "* Both commit every answer with synchronous=FULL (an fsync of the WAL: 0.5-4 ms on this",
     "  machine, varying from process to process); quizapp before issue 26 used synchronous=NORMAL",
     "  (no fsync per answer), so a --compare-with of older code compares unequal durability.",
