@@ -80,12 +80,16 @@ MAX_SPAN = timedelta(days=730)  # a review history covers at most two years
 STEPS = 5  # review steps (and TUI steps) per run, undone afterwards
 ITEMS_PER_FILE = 200  # content files are limited to 2 MB each (400 of today's items are more)
 SEARCHES = ("attention", "注意力", "Q24")
+ANSWERS = 50  # answers in a row per run and sync setting (answers_full, answers_normal), undone afterwards
+SYNCS = (("answers_full", "FULL"), ("answers_normal", "NORMAL"))
 ANCHOR_MAX_AGE = timedelta(hours=24)  # older collections are rebuilt (their "now" has drifted)
 
 OPS = (
     ("open", "open + Home counts (warm start to Home's figures)"),
     ("review_step", "one review step (next card + answer + commit)"),
     ("tui_step", "the Study screen's step (answer, then next card, counts, previews)"),
+    ("answers_full", f"{ANSWERS} Study steps in a row, synchronous=FULL (both ship it: an fsync per answer), median"),
+    ("answers_normal", f"{ANSWERS} Study steps in a row, synchronous=NORMAL (no fsync per answer), median"),
     ("undo", "undo of the last answer (the service call of the Study screen's `u`; Anki: col.undo())"),
     ("tui_undo", "the Study screen's `u` (undo, then the card, counts, previews)"),
     ("search_attention", 'search "attention"'),
@@ -945,6 +949,30 @@ def measure_quizapp(folder: Path, db: Path | str, ops: set[str]) -> dict[str, An
             out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
         for review_id in reversed(undo):
             service.undo(review_id)
+        undo.clear()
+
+        for key, sync in SYNCS:
+            if key not in ops:
+                continue
+            if sync != "FULL":  # the app sets FULL on connect; this runs after it, on new connections
+                from sqlalchemy import event
+
+                engine = service.db.engine
+                event.listen(engine, "connect", lambda conn, _record, sync=sync: conn.execute(f"PRAGMA synchronous={sync}"))
+                engine.dispose()
+            screen = path.study()
+            shown = screen.first()
+            steps = []
+            while len(steps) < ANSWERS and shown.card is not None:
+                elapsed, (review_id, shown) = timed(
+                    lambda screen=screen, card=shown.card: screen.step(card, len(undo)))
+                steps.append(elapsed)
+                undo.append(review_id)
+            out[key] = statistics.median(steps)
+            out[key + "_n"] = len(steps)  # fewer than ANSWERS when the cards to study ran out
+            for review_id in reversed(undo):  # (a fresh copy each (main()); a PostgreSQL database is reused)
+                service.undo(review_id)
+            undo.clear()
 
         def answered(n: int) -> list[tuple[int, Any]]:
             """n answers (not timed) to undo: (review id, the card as shown)."""
@@ -1065,6 +1093,30 @@ def measure_anki(folder: Path, path: Path, ops: set[str]) -> dict[str, Any]:
             out["tui_step"] = statistics.median(timed(tui_step)[0] for _ in range(STEPS))
         for _ in range(answered):
             col.undo()
+        answered = 0
+
+        for key, sync in SYNCS:
+            if key not in ops:
+                continue
+            col.db.execute(f"pragma synchronous = {sync.lower()}")  # Anki's own is FULL (2)
+            queued = col.sched.get_queued_cards(fetch_limit=1).cards
+            steps = []
+
+            def anki_step(shown: Any) -> Any:
+                # As tui_step: answer the card shown, then the next card, the card, the intervals.
+                answer(shown)
+                following = col.sched.get_queued_cards(fetch_limit=1).cards
+                if following:
+                    col.get_card(following[0].card.id)
+                    col.sched.describe_next_states(following[0].states)
+                return following
+
+            while len(steps) < ANSWERS and queued:
+                elapsed, queued = timed(lambda shown=queued[0]: anki_step(shown))
+                steps.append(elapsed)
+            out[key] = statistics.median(steps)
+            out[key + "_n"] = len(steps)
+            answered = 0  # not undone (Anki's undo keeps fewer steps): a fresh copy per answers op (main())
 
         def answer_some() -> None:
             for _ in range(STEPS):  # not timed
@@ -1304,6 +1356,19 @@ def spawn_worker(system: System, folder: Path, db: Path, ops: list[str]) -> dict
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def answers_on_fresh_copy(system: System, folder: Path, copy: Path | str, key: str) -> dict[str, Any]:
+    """An answers op (ANSWERS answers, not undone) on a copy of the measuring copy, removed after."""
+    if isinstance(copy, str):  # a PostgreSQL database: answered on itself (quizapp's worker undoes them)
+        return spawn_worker(system, folder, copy, [key])
+    fresh = copy.with_name(f"answers-{copy.name}")
+    shutil.copyfile(copy, fresh)  # closed between workers: the last close checkpointed its -wal
+    try:
+        return spawn_worker(system, folder, fresh, [key])
+    finally:
+        for leftover in (fresh, Path(f"{fresh}-wal"), Path(f"{fresh}-shm")):
+            leftover.unlink(missing_ok=True)
+
+
 def loadavg() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
@@ -1416,6 +1481,9 @@ def _pg_table(med: dict[str, dict[str, dict[str, float]]], sizes: list[str], ops
 
 NOTES = (
     "Read with care:",
+    f"* answers_full / answers_normal: {ANSWERS} Study steps in a row on a fresh copy per setting (quizapp: the",
+    "  screen's submit worker; Anki: answer_card, get_queued_cards, get_card, describe_next_states). Both ship",
+    "  FULL; at FULL the step is mostly the fsync, which varies from process to process under load.",
     "* Both commit every answer with synchronous=FULL (an fsync of the WAL: 0.5-4 ms on this",
     "  machine, varying from process to process); quizapp before issue 26 used synchronous=NORMAL",
     "  (no fsync per answer), so a --compare-with of older code compares unequal durability.",
@@ -1567,13 +1635,17 @@ def main() -> int:
                                       if system.name != "postgresql"}
         load: dict[str, Any] = {"start": loadavg(), "runs": []}
         results: dict[int, dict[str, list[dict[str, Any]]]] = {n: {s.name: [] for s in systems} for n in sizes}
-        measured = [op for op in ops if op != "size"]
+        answer_ops = [key for key, _ in SYNCS if key in ops]
+        measured = [op for op in ops if op != "size" and op not in answer_ops]
         for run in range(options.runs):
             for n in sizes:
                 # Alternate the order, so no system always gets the warmer machine.
                 for system in systems if run % 2 == 0 else systems[::-1]:
-                    results[n][system.name].append(
-                        spawn_worker(system, folders[n, system.name], copies[n, system.name], measured))
+                    result = spawn_worker(system, folders[n, system.name], copies[n, system.name], measured) \
+                        if measured else {}
+                    for key in answer_ops:  # 50 answers kept: each setting on a fresh copy, in a process of its own
+                        result.update(answers_on_fresh_copy(system, folders[n, system.name], copies[n, system.name], key))
+                    results[n][system.name].append(result)
             load["runs"].append(loadavg())
             print(f"run {run + 1}/{options.runs} done (load {load['runs'][-1]})", file=sys.stderr, flush=True)
     finally:

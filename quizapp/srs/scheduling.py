@@ -90,7 +90,8 @@ def preview_intervals(scheduler: Scheduler, card: Any, now: datetime) -> dict[Ra
     base = to_fsrs(card)
     result = {}
     for rating in RATINGS:
-        # A copy per rating: review_card does not mutate, but be explicit about it.
-        reviewed, _ = scheduler.review_card(FsrsCard.from_dict(base.to_dict()), rating, review_datetime=now)
+        # review_card works on a copy of the card it is given (fsrs: `card = copy(card)`), so
+        # one base serves the four ratings (tests/srs: previews equal each rating's answer).
+        reviewed, _ = scheduler.review_card(base, rating, review_datetime=now)
         result[rating] = reviewed.due - now
     return result

@@ -18,8 +18,12 @@ TIME_FORMAT = "%Y-%m-%d %H:%M:%S.%f"
 
 
 def stored_time(moment: datetime) -> str:
-    """A naive-UTC datetime as the DateTime columns store it."""
-    return moment.strftime(TIME_FORMAT)
+    """A naive-UTC datetime as the DateTime columns store it (TIME_FORMAT, the year in four
+    digits as SQLAlchemy writes it): isoformat is a third of strftime's cost, and the study
+    step converts a dozen bounds per answer."""
+    if moment.tzinfo is not None:  # (strftime's reading: the wall time, no offset)
+        moment = moment.replace(tzinfo=None)
+    return moment.isoformat(" ", "microseconds")
 
 
 # The partial indexes' conditions (models.py; revision 0004 made them). SQLite uses a partial

@@ -26,17 +26,42 @@ def _indexed(prepared, word: str) -> list[tuple]:
     return [row for row in rows if word.lower() in row[3].lower()]
 
 
-def test_words_are_ranked_by_where_they_first_appear_then_by_length(study, prepared):
+def test_words_are_ranked_by_where_they_first_appear_then_by_length_in_bytes(study, prepared):
     hits = _indexed(prepared, "softmax")
     where = {item: body.lower().index("softmax") - len(item) for item, _, _, body in hits}
 
     def best_first(row: tuple) -> tuple:
         item, kind, source_no, body = row
-        return (where[item], len(body), kind != "qa", source_no is None, source_no or 0, item)
+        return (where[item], len(body.encode()), kind != "qa", source_no is None, source_no or 0, item)
 
     found = study.search("SoftMax")
     assert _ids(found) == [row[0] for row in sorted(hits, key=best_first)]
     assert len(set(where.values())) > 1  # the order really comes from the position
+
+
+def _ascii_lower(text: str) -> str:
+    """SQL's lower(): A–Z only (as LIKE's matching)."""
+    return "".join(chr(ord(char) + 32) if "A" <= char <= "Z" else char for char in text)
+
+
+def test_the_rank_is_the_first_appearance_in_any_case_near_the_start_or_far_in(study, prepared):
+    """Where a hit's text first appears is read from a lowered prefix of its text, and
+    from the whole text only beyond it: a word far past the prefix, a word within it in
+    capitals, a word in both, and Chinese (no letters to lower) rank as the whole text's
+    first appearance does."""
+    with prepared.db.session() as session, session.begin():
+        for item_id, question in (("t-causal", {"zh": "长" * 400 + " Zebrafish 斑马鱼", "en": "far in"}),
+                                  ("t-padding", {"zh": "ZEBRAFISH 斑马鱼 " + "长" * 400 + " zebrafish", "en": "x"}),
+                                  ("t-scaling", {"zh": "斑马鱼", "en": "zebraFISH"})):
+            item = session.get(Item, item_id)
+            item.payload = {**item.payload, "question": question}
+    for word in ("zebrafish", "ZebraFish", "斑马鱼"):
+        hits = [row for row in _indexed(prepared, word) if _ascii_lower(word) in _ascii_lower(row[3])]
+        where = {item: _ascii_lower(body).index(_ascii_lower(word)) - len(item) for item, _, _, body in hits}
+        expected = sorted(hits, key=lambda row: (where[row[0]], len(row[3].encode()), row[1] != "qa",
+                                                 row[2] is None, row[2] or 0, row[0]))
+        assert len(hits) == 3
+        assert _ids(study.search(word)) == [row[0] for row in expected], word
 
 
 def test_text_is_matched_whole_not_as_scattered_trigrams(study, prepared):

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from sqlalchemy import select, text
 
+from quizapp.srs.service import StaleCard
 from quizapp.srs.settings import load_settings
 from quizapp.store.models import Card
 
@@ -85,3 +87,54 @@ def test_learning_left_from_an_earlier_day_shares_the_review_limit(study, clock)
     study.save_settings(study.settings().model_copy(update={"reviews_per_day": 1}))
     view = study.study_view("qa")
     assert view.card.card.card_id == first.card.card_id and view.due == 1
+
+
+@pytest.mark.both_backends
+def test_answer_view_is_the_answer_then_the_study_view(study, clock):
+    """The Study screen's step in one transaction (StudyService.answer_view) stores what
+    `answer` stores and then shows what `study_view` shows, through new, learning and
+    review cards and an empty queue; a stale answer is refused and writes nothing."""
+    for step in range(24):
+        view = study.study_view("qa")
+        if view.card is None:
+            clock.advance(days=1)
+            continue
+        shown = view.card.card
+        result, after = study.answer_view(shown.card_id, 1 + step % 4, kind="qa", mode="study",
+                                          expected_version=shown.version, duration_ms=1000)
+        assert after == study.study_view("qa")
+        assert result.card == study.item_detail(shown.item_id).card
+        assert result.review_id == study.item_detail(shown.item_id).reviews[0].review_id
+        clock.advance(minutes=7 if step % 5 else 60 * 20)
+    shown = study.study_view("qa").card
+    if shown is None:
+        clock.advance(days=2)
+        shown = study.study_view("qa").card
+    study.answer(shown.card.card_id, 3, mode="study", expected_version=shown.card.version)
+    reviews = len(study.item_detail(shown.card.item_id).reviews)
+    with pytest.raises(StaleCard):
+        study.answer_view(shown.card.card_id, 3, kind="qa", mode="study", expected_version=shown.card.version)
+    assert len(study.item_detail(shown.card.item_id).reviews) == reviews
+
+
+def test_each_buttons_interval_is_what_that_rating_schedules(study, clock):
+    """The previews share one fsrs card among the four ratings: each is what answering
+    with that rating then stores, and showing them changes nothing."""
+    for step in range(12):
+        card = study.next_card("qa")
+        if card is None:
+            clock.advance(days=1)
+            continue
+        preview = study.preview(card.card.card_id)
+        assert study.preview(card.card.card_id) == preview
+        for rating in (1, 2, 3, 4):
+            with pytest.raises(_Rollback), study.db.transaction(write=True) as tx:
+                result = study.answer_in(tx, card.card.card_id, rating, mode="study")
+                assert result.card.due - clock.now() == preview[rating]
+                raise _Rollback
+        study.answer(card.card.card_id, 1 + step % 4, mode="study", expected_version=card.card.version)
+        clock.advance(minutes=11 if step % 3 else 60 * 30)
+
+
+class _Rollback(Exception):
+    pass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -282,3 +282,19 @@ def test_the_mock_recent_lapses_query_reads_only_again_answers(study, clock):
     statements = [s for s in _capture(study, weights) if "FROM reviews" in s[0]]
     assert statements
     assert _bad_plans(study, statements) == []
+
+
+@pytest.mark.parametrize("moment", [datetime(2026, 12, 3, 5, 1, 2, 345), datetime(2026, 1, 1), datetime(999, 3, 4, 5, 6, 7, 8),
+                                    datetime(9999, 12, 31, 23, 59, 59, 999999),
+                                    datetime(2026, 6, 1, 12, 0, tzinfo=timezone(timedelta(hours=8)))])
+def test_the_steps_time_bounds_are_stored_as_the_models_store_a_time(moment):
+    """The driver-level statements compare `stored_time` text with what SQLAlchemy's
+    DateTime wrote: the same text, to the microsecond, whatever the year."""
+    from sqlalchemy.dialects import sqlite
+
+    from quizapp.store.codes import stored_time
+    from quizapp.store.models import Card
+
+    dialect = sqlite.dialect()
+    stores = Card.__table__.c.due.type.dialect_impl(dialect).bind_processor(dialect)
+    assert stored_time(moment) == stores(moment.replace(tzinfo=None))

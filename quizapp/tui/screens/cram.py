@@ -28,6 +28,7 @@ class CramSession(SessionScreen):
     the answers are stored by `quizapp.srs.cram`, and nothing comes due into the set."""
 
     MODE = "cram"
+    FETCH_WITH_ANSWER = False  # its own store_answer and _fetch
 
     def __init__(self, card_ids: list[int], reschedule: bool = False) -> None:
         super().__init__()

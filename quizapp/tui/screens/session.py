@@ -31,6 +31,9 @@ class SessionScreen(BaseScreen):
 
     KIND = "qa"
     MODE = "study"
+    # The next card comes from the answer's own transaction (a subclass that stores or
+    # fetches otherwise, as cram does, says False).
+    FETCH_WITH_ANSWER = True
     # Inherited by Study and Quiz: j/k scroll the card like ↓/↑ do once it has focus.
     BINDINGS = [
         # One footer entry for both keys, shown while the card is longer than its pane
@@ -153,8 +156,17 @@ class SessionScreen(BaseScreen):
         from quizapp.srs.cas import StaleCard
         from quizapp.store.errors import ConnectionLost
 
+        loaded: SessionScreen.Loaded | None = None
         try:
-            result = self.db_write(lambda: self.store_answer(card, rating, duration_ms, answer))
+            if then_load and self.FETCH_WITH_ANSWER and self.only_item is None:
+                # The answer and the next card, its intervals and the counts in one write
+                # transaction (StudyService.answer_view): one commit, one fsync, no second read.
+                result, view = self.db_write(lambda: self.study.answer_view(
+                    card.card.card_id, rating, kind=self.KIND, mode=self.MODE, expected_version=card.card.version,
+                    duration_ms=duration_ms, answer=answer, score=None))
+                loaded = self.Loaded(view.card, view.preview, view.due, view.new_left)
+            else:
+                result = self.db_write(lambda: self.store_answer(card, rating, duration_ms, answer))
         except StaleCard:
             self.post_message(self.Problem("session.stale"))
             self.post_message(self._fetch(answered))
@@ -164,7 +176,7 @@ class SessionScreen(BaseScreen):
             return
         self.post_message(self.Answered(result, card))
         if then_load:
-            self.post_message(self._fetch(answered + 1))
+            self.post_message(loaded if loaded is not None else self._fetch(answered + 1))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="session")
     def undo_last(self, answer: Answer) -> None:
