@@ -158,12 +158,19 @@ class AnswerSheet(LocalizedMixin, Widget):
     def on_mount(self) -> None:
         self.render_texts()
         self.feedback.add_class("-solving")
+        # Narrow from the first frame: the sheet is never wider than the terminal, and its
+        # own first Resize can come seconds after the first paint under load, which drew the
+        # how-to column over half of 80 columns and the given matrices stacked meanwhile.
+        self._set_narrow(self.app.size.width)
 
     def on_resize(self) -> None:
+        self._set_narrow(self.size.width)
+
+    def _set_narrow(self, width: int) -> None:
         # Under 100 columns the how-to column folds away while typing (`?` lists the keys),
         # and after grading the result takes the whole width, the answers behind `a`: side
         # by side, each got half of 80 columns and the matrices wrapped into garbage.
-        self.set_class(self.size.width < 100, "-narrow")
+        self.set_class(width < 100, "-narrow")
         self._fold()
 
     def _fold(self) -> None:
