@@ -619,6 +619,37 @@ async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, cl
         assert type(app.screen).__name__ == "MockRunScreen" and shown_position(app)[0] == 1
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_history_says_it_is_loading_not_that_there_is_none(db, clock, monkeypatch, lang):
+    """The trend line said "No finished mock interviews yet" until the history was read:
+    in tmux under load, for a second or more after one had just been finished."""
+    import threading
+
+    from quizapp.srs.mock import MockService
+
+    gate = threading.Event()
+    real = MockService.history
+
+    def held(self, *args, **kwargs):
+        assert gate.wait(30)
+        return real(self, *args, **kwargs)
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_with_misses(pilot, clock)
+        monkeypatch.setattr(MockService, "history", held)
+        await pilot.press("h")
+        for _ in range(100):
+            await pilot.pause()
+            if type(app.screen).__name__ == "MockHistoryScreen" and text_of(app, "#mock-history-trend-text"):
+                break
+        waiting = text_of(app, "#mock-history-trend-text")
+        gate.set()
+        await settle(pilot)
+        assert waiting.strip() == app.tr("session.loading")
+        assert "1" in text_of(app, "#mock-history-trend-text")
+
+
 async def test_history_trend_and_repeat(db, clock):
     app = make_app(db_path=db, clock=clock)
     async with app.run_test(size=SIZE) as pilot:
