@@ -174,7 +174,8 @@ class AnswerSheet(LocalizedMixin, Widget):
         self._fold()
 
     def _fold(self) -> None:
-        folded = self.has_class("-narrow") and not self.has_class("-stacked") and self.phase == SheetPhase.GRADED
+        folded = self.has_class("-narrow") and not self.has_class("-stacked") and (
+            self.phase == SheetPhase.GRADED or self.checking)
         if folded != self.has_class("-folded"):
             self.set_class(folded, "-folded")
             self.refresh_bindings()
@@ -257,7 +258,15 @@ class AnswerSheet(LocalizedMixin, Widget):
     def show_checking(self, on: bool) -> None:
         """The answer went to be graded and stored (on), or came back unread (off)."""
         self.checking = on
+        # "Checking…" is written where the result will be, which is folded away while typing
+        # under 100 columns: show that column now, or the screen stays as it was (for ~20 s
+        # in tmux under load).
+        if self.phase != SheetPhase.GRADED:
+            self.feedback.set_class(not on, "-solving")
+        self._fold()
         self._render_result()
+        if on:
+            self.call_after_refresh(self.feedback.scroll_visible, animate=False)
 
     def show_format_errors(self, verdict: engine.Verdict) -> None:
         """Errors the engine found in a part typed as text (or in cells, as a safety net)."""
