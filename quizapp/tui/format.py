@@ -27,6 +27,34 @@ def kind_label(kind: str, tr: Translator) -> str:
     return tr(f"kind.{kind}")
 
 
+def toast_width(screen_width: int) -> int:
+    """The text width of a toast: Textual's are 60 cells, at most half the screen, less a
+    1-cell border and 1-cell padding on each side."""
+    return max(10, min(60, screen_width // 2) - 3)
+
+
+def fold_path(path: str, width: int) -> str:
+    """`path` on lines of at most `width` cells, broken after a `/`: a toast folded a path at
+    its width, inside the file name (`…/mock-1-2` / `0261203-0552.md`). A name wider than a
+    line alone is cut where the line ends."""
+    lines: list[str] = []
+    line = ""
+    for piece in re.split(r"(?<=/)", path):
+        while len(piece) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if line and len(line) + len(piece) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def one_line(text: str, width: int) -> str:
     """Flatten to one line of at most `width` terminal cells (CJK characters take two)."""
     from rich.cells import cell_len

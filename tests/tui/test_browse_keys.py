@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import DataTable, Input, Static
 
 from quizapp.tui.app import make_app
@@ -236,3 +237,22 @@ def test_the_quiz_labels_fit_their_column_in_both_languages():
         for n in (1, 12):
             label = item_label(f"mcq-quiz-{n:02d}", None, "7.25", None, tr)
             assert one_line(label, number_width(tr)) == label, label
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_list_and_the_card_reach_the_right_edge(db, clock, size):
+    """A 1fr width in the screen's vertical layout is what the search field's margins leave:
+    the body stopped 4 cells short of the right edge, the stacked card pane 8, and at 80
+    columns the questions were cut with … 8 cells earlier than the screen allowed."""
+    app = make_app(db_path=db, clock=clock, lang="en", start="browse")
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        width = size[0]
+        results = app.screen.query_one("#browse-results")
+        detail = app.screen.query_one("#browse-detail")
+        assert detail.region.right == width
+        if width < 100:  # stacked: the list over the whole width, inside its margins
+            assert results.region.right == width - 2
+            table = app.screen.query_one(DataTable)
+            question = table.columns[next(k for k in table.columns if str(k.value) == "question")]
+            assert question.width >= width - 4 - 14 - 14  # margins; the number; kind, gaps, scrollbar

@@ -200,3 +200,68 @@ def test_cjk_wrap_keeps_indents_and_vectors_and_starts_no_line_with_a_space():
     assert all(not line.startswith(" ") for i, line in enumerate(lines) if i != 1), lines
     assert "[0.269, 0.731]" in "\n".join(lines) and "[1, 2.718]" in "\n".join(lines)  # short vectors whole
     assert not any(line.startswith(("，", "。", "）")) for line in lines), lines
+
+
+async def test_the_how_to_column_is_folded_from_the_first_frame_80x24(db, clock, monkeypatch):
+    """The sheet folded its how-to column only when its first Resize arrived. Under load
+    (tmux at 80×24, load average ~30) the problem was drawn for seconds with that column
+    taking 46 of the 80 columns and the given matrices stacked one under another. With the
+    Resize held back, the sheet is narrow already, from the terminal's width."""
+    from quizapp.tui.widgets.answer_sheet import AnswerSheet
+
+    monkeypatch.setattr(AnswerSheet, "on_resize", lambda self: None)  # the Resize not handled yet
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_drill(pilot, type="attention", seed=widest_seed("attention"), difficulty=3)
+        await steady(pilot)
+        sheet = screen.sheet
+        assert sheet.has_class("-narrow")
+        assert not sheet.feedback.display or sheet.feedback.region.width == 0
+        assert sheet.work.region.width >= NARROW[0] - 2
+
+
+async def test_checking_is_on_screen_while_the_answer_is_stored_80x24(db, clock, monkeypatch):
+    """"Checking your answer…" went into the how-to column, which is folded away while typing
+    at 80 columns: in tmux under load the screen stayed as it was for ~20 s after ^s. The
+    result column (where the result will be) shows it over the whole width at once."""
+    import threading
+
+    from quizapp.srs.drills import DrillService
+    from tests.tui.test_drill_screen import fill_cells
+
+    gate = threading.Event()
+    real = DrillService.submit
+
+    def slow_submit(self, *args, **kwargs):
+        assert gate.wait(30)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(DrillService, "submit", slow_submit)
+    problem = engine.generate("softmax", 3, 1)
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_drill(pilot, type="softmax", seed=3, difficulty=1)
+        await fill_cells(pilot, screen, {"A": problem.solution["A"]})
+        await pilot.press("ctrl+s")
+        for _ in range(5):
+            await pilot.pause()
+        result = screen.sheet.query_one(".sheet-result")
+        shown = result.region.intersection(app.screen.region)
+        try:
+            assert "Checking your answer" in str(result.render())
+            assert result.display and screen.sheet.feedback.display and shown.height >= 1
+            assert screen.sheet.feedback.region.width >= NARROW[0] - 2
+        finally:
+            gate.set()
+        await settle_all(pilot)
+        assert sheet_graded(screen)
+
+
+async def settle_all(pilot):
+    from tests.tui.conftest import settle
+
+    await settle(pilot)
+
+
+def sheet_graded(screen) -> bool:
+    return screen.sheet.verdict is not None

@@ -593,6 +593,32 @@ async def test_export_writes_the_markdown_report_to_the_user_data_folder(db, clo
     assert "| 4 | 计算 |" in text
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_export_toast_breaks_the_path_only_after_a_slash_80x24(db, clock, tmp_path, monkeypatch, lang):
+    """At 80×24 the toast is 40 cells wide and folded the report's path inside its file name
+    (`…/reports/mock-1-2` / `0261203-0552.md`), found in tmux. It breaks after a `/` now."""
+    from textual.widgets._toast import Toast, ToastRack
+
+    deep = tmp_path / "a-rather-long-user-data-folder" / "quizapp-data"
+    monkeypatch.setenv("QUIZAPP_DATA_DIR", str(deep))
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await finish_with_misses(pilot, clock)
+        await press(pilot, "e")
+        path = str(app.screen.exported)
+        for _ in range(200):
+            await pilot.pause()
+            if app.screen.get_child_by_type(ToastRack).query(Toast):
+                break
+        toast = app.screen.get_child_by_type(ToastRack).query(Toast).last()
+        width = toast.content_region.width
+        shown = [line for line in toast._notification.message.split("\n") if line]
+        assert "".join(shown[1:]) == path  # the whole path, below the words
+        for line in shown[1:-1]:
+            assert line.endswith("/"), line
+        assert all(len(line) <= width for line in shown), (width, shown)
+
+
 # -- history ---------------------------------------------------------------------------------------------
 async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, clock):
     app = make_app(db_path=db, clock=clock)
@@ -617,6 +643,37 @@ async def test_history_lists_interviews_with_a_trend_and_reopens_a_report(db, cl
         assert type(app.screen).__name__ == "MockHistoryScreen"  # one Esc back to the history
         await press(pilot, "up", "c")  # continue the abandoned one from the history
         assert type(app.screen).__name__ == "MockRunScreen" and shown_position(app)[0] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_history_says_it_is_loading_not_that_there_is_none(db, clock, monkeypatch, lang):
+    """The trend line said "No finished mock interviews yet" until the history was read:
+    in tmux under load, for a second or more after one had just been finished."""
+    import threading
+
+    from quizapp.srs.mock import MockService
+
+    gate = threading.Event()
+    real = MockService.history
+
+    def held(self, *args, **kwargs):
+        assert gate.wait(30)
+        return real(self, *args, **kwargs)
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await finish_with_misses(pilot, clock)
+        monkeypatch.setattr(MockService, "history", held)
+        await pilot.press("h")
+        for _ in range(100):
+            await pilot.pause()
+            if type(app.screen).__name__ == "MockHistoryScreen" and text_of(app, "#mock-history-trend-text"):
+                break
+        waiting = text_of(app, "#mock-history-trend-text")
+        gate.set()
+        await settle(pilot)
+        assert waiting.strip() == app.tr("session.loading")
+        assert "1" in text_of(app, "#mock-history-trend-text")
 
 
 async def test_history_trend_and_repeat(db, clock):

@@ -134,7 +134,7 @@ MESSAGES: dict[str, str] = {
     "mock.report.weak_line": "{pct} · {n} {n:item|items}",
     "mock.report.review_hint": "Press r to make these topics' items due now and review them.",
     "mock.report.reviewed": "✓ {n} {n:card is|cards are} due now.",
-    "mock.report.exported": "Report exported to {path}",
+    "mock.report.exported": "Report exported to\n{path}",
     # history
     "mock.history.title": "Mock interview · history",
     "mock.history.trend_title": "Score trend",

@@ -134,7 +134,7 @@ MESSAGES: dict[str, str] = {
     "mock.report.weak_line": "{pct} · {n} 个条目",
     "mock.report.review_hint": "按 r 把这些主题的条目设为现在到期，马上复习。",
     "mock.report.reviewed": "✓ 已把 {n} 张卡片设为现在到期。",
-    "mock.report.exported": "报告已导出到 {path}",
+    "mock.report.exported": "报告已导出到\n{path}",
     # history
     "mock.history.title": "模拟面试 · 历史",
     "mock.history.trend_title": "得分趋势",

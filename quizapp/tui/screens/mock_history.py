@@ -109,6 +109,8 @@ class MockHistoryScreen(BaseScreen):
             )
         elif scores:
             trend = self.t("mock.history.trend_one", score=percent(scores[0]))
+        elif not self.loaded:  # not "none yet" before the history is read (seconds, under load)
+            trend = self.t("session.loading")
         else:
             trend = self.t("mock.history.trend_none")
         self.query_one("#mock-history-trend-text", Static).update(trend)

@@ -26,6 +26,7 @@ from textual.widgets import Header, Static
 
 from quizapp.i18n.formatting import clock, local_time, percent
 from quizapp.srs.report import topic_name
+from quizapp.tui.format import fold_path, toast_width
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.math_markdown import render_math
@@ -291,7 +292,8 @@ class MockReportScreen(BaseScreen):
 
     def on_mock_report_screen_exported(self, message: Exported) -> None:
         self.exported = message.path
-        self.notify(self.t("mock.report.exported", path=str(message.path)), timeout=8)
+        path = fold_path(str(message.path), toast_width(self.app.size.width))
+        self.notify(self.t("mock.report.exported", path=path), timeout=8)
 
     def action_history(self) -> None:
         # In place of this report: a report reopened from the history then leaves in one

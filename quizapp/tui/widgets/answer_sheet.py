@@ -158,16 +158,24 @@ class AnswerSheet(LocalizedMixin, Widget):
     def on_mount(self) -> None:
         self.render_texts()
         self.feedback.add_class("-solving")
+        # Narrow from the first frame: the sheet is never wider than the terminal, and its
+        # own first Resize can come seconds after the first paint under load, which drew the
+        # how-to column over half of 80 columns and the given matrices stacked meanwhile.
+        self._set_narrow(self.app.size.width)
 
     def on_resize(self) -> None:
+        self._set_narrow(self.size.width)
+
+    def _set_narrow(self, width: int) -> None:
         # Under 100 columns the how-to column folds away while typing (`?` lists the keys),
         # and after grading the result takes the whole width, the answers behind `a`: side
         # by side, each got half of 80 columns and the matrices wrapped into garbage.
-        self.set_class(self.size.width < 100, "-narrow")
+        self.set_class(width < 100, "-narrow")
         self._fold()
 
     def _fold(self) -> None:
-        folded = self.has_class("-narrow") and not self.has_class("-stacked") and self.phase == SheetPhase.GRADED
+        folded = self.has_class("-narrow") and not self.has_class("-stacked") and (
+            self.phase == SheetPhase.GRADED or self.checking)
         if folded != self.has_class("-folded"):
             self.set_class(folded, "-folded")
             self.refresh_bindings()
@@ -250,7 +258,15 @@ class AnswerSheet(LocalizedMixin, Widget):
     def show_checking(self, on: bool) -> None:
         """The answer went to be graded and stored (on), or came back unread (off)."""
         self.checking = on
+        # "Checking…" is written where the result will be, which is folded away while typing
+        # under 100 columns: show that column now, or the screen stays as it was (for ~20 s
+        # in tmux under load).
+        if self.phase != SheetPhase.GRADED:
+            self.feedback.set_class(not on, "-solving")
+        self._fold()
         self._render_result()
+        if on:
+            self.call_after_refresh(self.feedback.scroll_visible, animate=False)
 
     def show_format_errors(self, verdict: engine.Verdict) -> None:
         """Errors the engine found in a part typed as text (or in cells, as a safety net)."""
