@@ -1080,3 +1080,23 @@ async def test_every_key_point_and_the_covered_figure_are_reachable_by_keys_at_8
         await press(pilot, "home")
         await settle(pilot)
         assert pane.scroll_y == 0  # the reference answer above, a key away
+
+
+async def test_setup_units_agree_with_the_numbers_typed(db, clock):
+    # "1 questions ×" stood after a count of 1 (found on the issue 27 tour).
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+
+        def unit(selector: str) -> str:
+            return str(app.screen.query_one(selector, Static).render())
+
+        fill_form(app, {"n_qa": "1", "n_mcq": "2", "n_drill": "", "total_minutes": "1"})
+        await settle(pilot)
+        assert unit("#mock-setup-times-qa") == "question ×"
+        assert unit("#mock-setup-times-mcq") == "questions ×"
+        assert unit("#mock-setup-times-drill") == "questions ×"  # not a number yet: as for many
+        assert unit("#mock-setup-unit-total") == "minute"
+        fill_form(app, {"n_qa": "3"})
+        await settle(pilot)
+        assert unit("#mock-setup-times-qa") == "questions ×"

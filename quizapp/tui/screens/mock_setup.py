@@ -245,7 +245,23 @@ class MockSetupScreen(BaseScreen):
     @on(SelectionList.SelectedChanged)
     def _form_changed(self) -> None:
         self.errors = []
+        self._render_units()
         self._render_plan()
+
+    def _typed_count(self, name: str) -> int:
+        """The number typed in a field, for its unit's plural (2 while it is not a number)."""
+        value = self.query_one(f"#mock-setup-{name.replace('_', '-')}", Input).value.strip()
+        return int(value) if value.isdigit() else 2
+
+    def _render_units(self) -> None:
+        """The units after the numbers agree with them: "1 question ×", "2 questions ×"."""
+        # A unit without its number has no plural spec to fill: a `.one` key for a count of 1.
+        def unit(selector: str, key: str, field: str) -> None:
+            one = self._typed_count(field) == 1
+            self.query_one(selector, Static).update(self.t(key + ".one" if one else key))
+        unit("#mock-setup-unit-total", "mock.setup.unit.minutes", "total_minutes")
+        for kind, field in COUNT_ROWS:
+            unit(f"#mock-setup-times-{kind}", "mock.setup.unit.each", field)
 
     # -- texts ---------------------------------------------------------------------
     def render_texts(self) -> None:
@@ -255,11 +271,10 @@ class MockSetupScreen(BaseScreen):
             return self.query_one(selector, Static).update(self.t(key, **values))
         text("#mock-setup-form-title", "mock.setup.form_title")
         text("#mock-setup-label-total", "mock.setup.field.total_minutes")
-        text("#mock-setup-unit-total", "mock.setup.unit.minutes")
         for kind, _ in COUNT_ROWS:
             text(f"#mock-setup-label-{kind}", f"mock.setup.count.{kind}")
-            text(f"#mock-setup-times-{kind}", "mock.setup.unit.each")
             text(f"#mock-setup-unit-{kind}", "mock.setup.unit.seconds")
+        self._render_units()
         text("#mock-setup-label-difficulty", "mock.setup.field.drill_difficulty")
         text("#mock-setup-unit-difficulty", "mock.setup.unit.difficulty")
         text("#mock-setup-label-seed", "mock.setup.field.seed")
