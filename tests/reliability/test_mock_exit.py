@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from quizapp.tui.screens.mock_quit import MockPhase
-from tests.reliability.test_busy import hold_write_lock, release
+from tests.backends import hold_write_lock, release
 from tests.tui.conftest import SIZE, make_db, press, settle
 from tests.tui.test_sigkill import child_env, read_until_quiet
 
