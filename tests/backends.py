@@ -193,3 +193,34 @@ def fingerprint(db: Path | str) -> str:
                for table in tables]
     return hashlib.sha256(repr(list(zip(tables, digests))).encode()).hexdigest()
 
+
+
+def copy_database(holder: ServerHolder, db: Path | str, target: Path) -> Path | str:
+    """A copy of the (closed) database `db`: SQLite's backup into the file `target`, or a
+    new PostgreSQL database made from it as a template."""
+    if isinstance(db, Path):
+        import sqlite3
+
+        source, copy = sqlite3.connect(db), sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            source.close()
+            copy.close()
+        return target
+    server = holder.get()
+    server._databases += 1
+    name = f"c{os.getpid()}_{server._databases}"
+    import time
+
+    import psycopg
+
+    deadline = time.monotonic() + 30
+    while True:  # a closed client's server process may take a moment to end
+        try:
+            server.admin(f"CREATE DATABASE {name} TEMPLATE {server.name_of(str(db))}")
+            return server.url(name)
+        except psycopg.errors.ObjectInUse:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)

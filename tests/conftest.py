@@ -51,6 +51,12 @@ def new_db(backend, pg_servers, tmp_path):
     return backends.new_db(backend, pg_servers, tmp_path)
 
 
+@pytest.fixture
+def more_dbs(backend, pg_servers, tmp_path):
+    """Another new database of the test's backend, by name: `more_dbs("b.db")`."""
+    return lambda name: backends.new_db(backend, pg_servers, tmp_path, name)
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("userdata")
