@@ -38,10 +38,23 @@ def backend(request) -> str:
     return getattr(request, "param", "sqlite")
 
 
+@pytest.fixture(scope="module", params=backends.BACKENDS)
+def module_backend(request) -> str:
+    """The backend of a module-scoped fixture: its tests run once per backend, as a
+    `both_backends` test does with a function-scoped one."""
+    return request.param
+
+
 @pytest.fixture
 def new_db(backend, pg_servers, tmp_path):
     """Where a test's new database is: a file (SQLite) or a fresh database's URL (PostgreSQL)."""
     return backends.new_db(backend, pg_servers, tmp_path)
+
+
+@pytest.fixture
+def more_dbs(backend, pg_servers, tmp_path):
+    """Another new database of the test's backend, by name: `more_dbs("b.db")`."""
+    return lambda name: backends.new_db(backend, pg_servers, tmp_path, name)
 
 
 @pytest.fixture(autouse=True)

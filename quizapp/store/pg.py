@@ -250,7 +250,7 @@ def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
         # The same one-line errors through the engine as through a Tx.
         original = context.original_exception
         if isinstance(original, psycopg.errors.LockNotAvailable):
-            raise DatabaseBusy(key="store.busy") from context.sqlalchemy_exception
+            raise busy(url) from context.sqlalchemy_exception
         if isinstance(original, psycopg.OperationalError) and (context.is_disconnect or _is_lost(original)):
             # A disconnect to SQLAlchemy too ("terminating connection due to administrator
             # command" is not one by its own rules): a pooled connection's ping that meets
@@ -267,6 +267,68 @@ def make_pg_engine(url: str, lock_timeout_ms: int | None = None) -> Engine:
         dbapi_conn.commit()
 
     return engine
+
+
+# -- how far another quizapp's import is (quizapp.store.import_progress) ---------------
+# A server database has no folder beside it for a progress file: the importing process
+# names its progress in the application_name of a connection of its own, which every
+# client of the database sees in pg_stat_activity at once, and which goes with the
+# process (a killed import leaves nothing behind to ignore).
+IMPORTING = "quizapp-import:"
+
+
+@contextmanager
+def publishing_on_server(url: str) -> Iterator[Any]:
+    """A callback taking the fraction done, published at each whole percent (best effort:
+    without that side connection the import runs the same, only unannounced)."""
+    try:
+        side = psycopg.connect(libpq_url(url), autocommit=True, application_name=f"{IMPORTING}0")
+    except psycopg.Error:
+        yield lambda _fraction: None
+        return
+    last = [0]
+
+    def publish(fraction: float) -> None:
+        percent = int(max(0.0, min(1.0, fraction)) * 100)
+        if percent == last[0]:
+            return
+        last[0] = percent
+        with contextlib.suppress(psycopg.Error):
+            side.execute("SELECT set_config('application_name', %s, false)", (f"{IMPORTING}{percent}",))
+
+    try:
+        yield publish
+    finally:
+        with contextlib.suppress(psycopg.Error):
+            side.close()
+
+
+def importing_on_server(url: str) -> int | None:
+    """The percent done of an import another process runs on this database, else None."""
+    try:
+        with psycopg.connect(libpq_url(url), autocommit=True, connect_timeout=5) as conn:
+            row = conn.execute(
+                "SELECT application_name FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND application_name LIKE %s LIMIT 1", (f"{IMPORTING}%",)).fetchone()
+    except psycopg.Error:
+        return None
+    if row is None:
+        return None
+    try:
+        return max(0, min(100, int(str(row[0])[len(IMPORTING):])))
+    except ValueError:
+        return None
+
+
+def busy(url: str) -> DatabaseBusy:
+    """DatabaseBusy as SQLite's (quizapp.store.errors.busy_error): it says how far another
+    quizapp's import is when one holds the write lock."""
+    percent = importing_on_server(url)
+    if percent is None:
+        return DatabaseBusy(key="store.busy")
+    error = DatabaseBusy(key="store.busy_importing", percent=percent)
+    error.importing = percent
+    return error
 
 
 def _is_lost(exc: BaseException, driver: Any = None) -> bool:
@@ -441,7 +503,7 @@ def pg_transaction(db: PgDatabase, write: bool = False) -> Iterator[PgTx]:
     except Exception as exc:
         original = getattr(exc, "orig", exc)
         if isinstance(original, psycopg.errors.LockNotAvailable):
-            raise DatabaseBusy(key="store.busy") from None
+            raise busy(db.url) from None
         if _is_lost(original, driver):
             pooled.invalidate()
             raise _lost(db.url, original, db.engine) from None

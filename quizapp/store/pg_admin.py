@@ -94,6 +94,12 @@ def check(db: PgDatabase) -> list[Finding]:
             "SELECT count(*) FROM cards c JOIN items i ON i.id = c.item_id LEFT JOIN items_search s ON s.card_id = c.id "
             "WHERE s.card_id IS NULL OR s.body IS DISTINCT FROM quizapp_item_text(i.payload)"))
         found.append(Finding("search", unsearched == 0, {"cards": unsearched}))
+        from quizapp.store.json_check import pg_json_problems
+
+        # The app's JSON columns hold what it reads back (as SQLite's check): a value of the
+        # wrong shape (a hand edit, an old import) once broke Stats for good.
+        bad_json = pg_json_problems(tx)
+        found.append(Finding("json", not bad_json, {"problems": "; ".join(bad_json) or "-"}))
         amcheck = tx.raw("SELECT 1 FROM pg_extension WHERE extname = 'amcheck'").fetchone() is not None
     if amcheck:
         with pg_transaction(db) as tx:

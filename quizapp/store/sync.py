@@ -237,10 +237,13 @@ _REWRITTEN = ("kind", "source_no", "group", "section", "question", "tags", "payl
               "updated_at")
 _STAGING = Table("sync_rewrites", MetaData(), Column("id", Item.__table__.c.id.type, primary_key=True),
                  *(Column(name, Item.__table__.c[name].type) for name in _REWRITTEN), prefixes=["TEMPORARY"])
-_SET_FROM_STAGING = text(
+_SET_FROM_STAGING_SQL = (
     f"UPDATE items SET ({', '.join(map(_quote, _REWRITTEN))}) = (SELECT {', '.join(map(_quote, _REWRITTEN))} "
     "FROM temp.sync_rewrites AS r WHERE r.id = items.id) WHERE id IN (SELECT id FROM temp.sync_rewrites)"
 )
+_SET_FROM_STAGING = text(_SET_FROM_STAGING_SQL)
+# PostgreSQL's temporary tables live in the session's own schema, `pg_temp` (SQLite's is `temp`).
+_SET_FROM_STAGING_PG = text(_SET_FROM_STAGING_SQL.replace("temp.sync_rewrites", "pg_temp.sync_rewrites"))
 
 
 def _rewrite(session: Session, rewrites: list[dict]) -> None:
@@ -253,7 +256,7 @@ def _rewrite(session: Session, rewrites: list[dict]) -> None:
     connection = session.connection()
     connection.execute(CreateTable(_STAGING, if_not_exists=True))
     connection.execute(insert(_STAGING), rewrites)
-    connection.execute(_SET_FROM_STAGING)
+    connection.execute(_SET_FROM_STAGING if connection.dialect.name == "sqlite" else _SET_FROM_STAGING_PG)
     connection.execute(delete(_STAGING))
 
 

@@ -510,8 +510,10 @@ class _ReviewWriter:
         self.nones = [None if proc is None else proc(None) for proc in self.processors]
         self.cursor = session.connection().connection.driver_connection.cursor()  # type: ignore[union-attr]
         self.next_id = (session.scalar(select(func.max(Review.id))) or 0) + 1
-        self.sql = (f"INSERT INTO reviews ({', '.join(_REVIEW_COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * len(_REVIEW_COLUMNS))})")
+        self.postgresql = dialect.name == "postgresql"
+        # The raw driver cursor reads its own placeholders: sqlite3's `?`, psycopg's `%s`.
+        marks = ", ".join(("%s" if self.postgresql else "?") for _ in _REVIEW_COLUMNS)
+        self.sql = f"INSERT INTO reviews ({', '.join(_REVIEW_COLUMNS)}) VALUES ({marks})"
 
     def row(self, card_id: int, record: schema.ReviewRecord) -> tuple[int, tuple[Any, ...]]:
         snap = record.prev_card
@@ -524,6 +526,10 @@ class _ReviewWriter:
 
     def write(self, rows: list[tuple[Any, ...]]) -> None:
         self.cursor.executemany(self.sql, rows)
+        if self.postgresql and rows:
+            # The ids were given here, past the id sequence: it must follow, or the next
+            # answer's INSERT (the sequence's next id) meets an id an import already took.
+            self.cursor.execute("SELECT setval(pg_get_serial_sequence('reviews', 'id'), %s)", (self.next_id - 1,))
 
 
 def import_export(session: Session, export: schema.Export) -> dict[str, int]:

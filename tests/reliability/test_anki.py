@@ -10,6 +10,9 @@ import pytest
 
 from tests.reliability.conftest import quizapp
 
+# SQLite only: the subject is the .apkg file Anki reads (an SQLite file of Anki's own);
+# the export from PostgreSQL is the same code, tested in tests/store/test_transfer.py.
+
 anki_collection = pytest.importorskip(
     "anki.collection", reason="the `anki` package is not installed (pip install '.[anki]')"
 )

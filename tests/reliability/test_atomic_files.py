@@ -20,7 +20,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.backends import rows
 from tests.reliability.conftest import add_reviews, quizapp
+
+# SQLite only, but for the killed import: these are about the files quizapp writes
+# (exports, backups), whichever database they come from.
 
 
 def digest(path: Path) -> str:
@@ -50,6 +54,18 @@ def synced_db(tmp_path_factory) -> Path:
     assert quizapp("--db", str(path), "stats").returncode == 0  # syncs the content
     assert not Path(f"{path}-wal").exists()  # the file alone is the whole database
     return path
+
+
+def synced_copy(backend: str, holder, synced_db: Path, path: Path) -> Path | str:
+    """A database as `synced_db` is (migrated, the content synced): a copy of the file, or a
+    PostgreSQL database synced once per test process and copied from it."""
+    if backend == "sqlite":
+        shutil.copyfile(synced_db, path)
+        return path
+    from quizapp.srs.bootstrap import prepare
+    from tests.backends import prepared_db
+
+    return prepared_db(backend, holder, path, ("cli-synced",), lambda target: prepare(target).db.close())
 
 
 @pytest.fixture
@@ -119,12 +135,8 @@ def test_kill_9_during_export_leaves_the_previous_file(db, tmp_path):
     assert digest(out) == before
 
 
-def _reviews(db: Path) -> int:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute("SELECT count(*) FROM reviews").fetchone()[0]
-    finally:
-        conn.close()
+def _reviews(db: Path | str) -> int:
+    return rows(db, "SELECT count(*) FROM reviews")[0][0]
 
 
 @pytest.fixture(scope="module")
@@ -139,10 +151,12 @@ def big_export(tmp_path_factory, synced_db) -> Path:
     return export
 
 
+# The import's one transaction is the database's: on PostgreSQL too (the other tests here
+# are about the files quizapp writes, whatever the database).
+@pytest.mark.both_backends
 @pytest.mark.parametrize("delay", [0.3, 0.8, 1.3])
-def test_kill_9_during_import_is_all_or_nothing(tmp_path, big_export, synced_db, delay):
-    target = tmp_path / "target.db"
-    shutil.copyfile(synced_db, target)
+def test_kill_9_during_import_is_all_or_nothing(tmp_path, big_export, synced_db, delay, backend, pg_servers):
+    target = synced_copy(backend, pg_servers, synced_db, tmp_path / "target.db")
     proc = _spawn("--db", str(target), "import", str(big_export))
     time.sleep(delay)
     if proc.poll() is None:

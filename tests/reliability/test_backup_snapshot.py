@@ -17,6 +17,9 @@ from pathlib import Path
 
 from tests.reliability.conftest import quizapp
 
+# SQLite only: a backup of the database file while another process writes it (on
+# PostgreSQL `db backup` is pg_dump's snapshot: tests/store/test_pg.py).
+
 WRITER = textwrap.dedent("""
     import sqlite3, sys, os
     path, stop = sys.argv[1], sys.argv[2]

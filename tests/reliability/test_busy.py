@@ -15,36 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.tui.conftest import SIZE, make_db, press, settle
+from tests.backends import hold_write_lock, release, rows
+from tests.tui.conftest import SIZE, make_db_on, press, settle
 
 HOLD_S = 3.0
 
-# Holds the write lock until told to let go (a line on stdin) or `seconds` pass — the
-# test decides when the "long import" ends, so a slow machine cannot end it early.
-LOCKER = """
-import select, sqlite3, sys
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN IMMEDIATE")
-conn.execute("UPDATE settings SET value = value WHERE key = 'theme'")
-print("locked", flush=True)
-select.select([sys.stdin], [], [], float(sys.argv[2]))
-conn.execute("COMMIT")
-print("released", flush=True)
-"""
-
-
-def hold_write_lock(db: Path, seconds: float) -> subprocess.Popen[str]:
-    proc = subprocess.Popen([sys.executable, "-c", LOCKER, str(db), str(seconds)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    assert proc.stdout.readline().strip() == "locked"
-    return proc
-
-
-def release(locker: subprocess.Popen[str]) -> None:
-    assert locker.stdin is not None
-    locker.stdin.write("release\n")
-    locker.stdin.flush()
+# On SQLite and on PostgreSQL: there the other writer holds the advisory write lock and
+# the app's busy timeout is its lock_timeout.
+pytestmark = pytest.mark.both_backends
 
 
 @pytest.fixture(autouse=True)
@@ -67,25 +45,15 @@ def clock():
     return FixedClock(current=START)
 
 
-def _reviews(db: Path) -> list[tuple[str, int]]:
-    # Plain sqlite3, never a second quizapp Database in this process while the app has the
-    # file open: opening one reads the file's header with open()/close(), and closing any
-    # descriptor on the file drops the POSIX locks SQLite holds on it for the app (another
-    # process could then delete the -wal under it).
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    try:
-        return conn.execute("SELECT cards.item_id, reviews.rating FROM reviews JOIN cards ON cards.id = reviews.card_id"
-                            ).fetchall()
-    finally:
-        conn.close()
+def _reviews(db: Path | str) -> list[tuple[str, int]]:
+    return rows(db, "SELECT cards.item_id, reviews.rating FROM reviews JOIN cards ON cards.id = reviews.card_id")
 
 
-async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_path, frozen, clock):
+async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_path, frozen, clock, backend,
+                                                                          pg_servers):
     from quizapp.tui.app import make_app
 
-    db = make_db(tmp_path / "busy.db", clock)
+    db = make_db_on(backend, pg_servers, tmp_path / "busy.db", clock)
     app = make_app(db_path=db, clock=clock, start="study", lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -118,13 +86,14 @@ async def test_tui_answer_during_a_long_import_is_saved_with_a_busy_notice(tmp_p
     assert (shown, 3) in stored and len(stored) == 2
 
 
-def _cli(db: Path, *args: str) -> subprocess.Popen[str]:
+def _cli(db: Path | str, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "quizapp", "--db", str(db), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tmp_path, frozen, clock):
-    db = make_db(tmp_path / "cli.db", clock)
+def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tmp_path, frozen, clock, backend,
+                                                                              pg_servers):
+    db = make_db_on(backend, pg_servers, tmp_path / "cli.db", clock)
     export = tmp_path / "export.json"
     assert subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "export", "--format", "json",
                            "-o", str(export)], capture_output=True).returncode == 0
@@ -141,12 +110,12 @@ def test_cli_import_while_another_writer_holds_the_lock_exits_2_with_one_line(tm
     assert "busy" in err
 
 
-def test_two_cli_imports_at_once_both_succeed_or_one_waits_cleanly(tmp_path, frozen, clock):
-    db = make_db(tmp_path / "two.db", clock)
+def test_two_cli_imports_at_once_both_succeed_or_one_waits_cleanly(tmp_path, frozen, clock, backend, pg_servers):
+    db = make_db_on(backend, pg_servers, tmp_path / "two.db", clock)
     export = tmp_path / "export.json"
     assert subprocess.run([sys.executable, "-m", "quizapp", "--db", str(db), "export", "--format", "json",
                            "-o", str(export)], capture_output=True).returncode == 0
-    procs = [_cli(db, "import", "--json", str(export)) for _ in range(2)]
+    procs = [_cli(db, "--lang", "en", "import", "--json", str(export)) for _ in range(2)]
     results = [p.communicate(timeout=120) for p in procs]
     for proc, (out, err) in zip(procs, results):
         assert "Traceback" not in err

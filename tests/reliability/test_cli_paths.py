@@ -11,6 +11,8 @@ import pytest
 
 from tests.reliability.conftest import can_drop_root, quizapp
 
+# SQLite only: unusable database *paths* (folders, permissions, damaged or foreign files).
+
 COMMANDS = [
     ["stats"], ["db", "current"], ["db", "upgrade"], ["db", "backup"], ["db", "check"],
     ["export", "--format", "json", "-o", "OUT"], ["import", "IN"], ["optimize"], ["optimize", "--yes"],

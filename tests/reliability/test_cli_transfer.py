@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -10,19 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.backends import fingerprint, new_db
+
 
 def cli(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=180, **kwargs)
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @pytest.fixture(scope="module")
-def exported(tmp_path_factory) -> tuple[Path, Path]:
+def exported(tmp_path_factory, module_backend, pg_servers) -> tuple[Path | str, Path]:
+    """A database made by the CLI (a file, or a database on the PostgreSQL server) and its export."""
     folder = tmp_path_factory.mktemp("cli")
-    db = folder / "q.db"
+    db = new_db(module_backend, pg_servers, folder, "q.db")
     result = cli("--db", str(db), "export", "--format", "json", "-o", str(folder / "e.json"))
     assert result.returncode == 0, result.stderr
     return db, folder / "e.json"
@@ -47,12 +45,12 @@ def test_import_bad_rating_exit_2_located_and_database_unchanged(exported, tmp_p
     }]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data), encoding="utf-8")
-    before = digest(db)
+    before = fingerprint(db)
     result = cli("--lang", "en", "--db", str(db), "import", str(bad))
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
     assert result.stderr.strip().splitlines() == [f"quizapp: {bad}: items[0].reviews[0].rating: must be 1–4"]
-    assert digest(db) == before
+    assert fingerprint(db) == before
 
 
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"format": "quizapp-export", "version": 1, "items": []}', ""])

@@ -8,15 +8,19 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from quizapp.srs.bootstrap import prepare
 from quizapp.srs.clock import FixedClock
 from quizapp.srs.service import StudyService
 
+pytestmark = pytest.mark.both_backends
 
-def test_reviews_from_a_clock_a_year_ahead_do_not_use_up_todays_limits(tmp_path):
+
+def test_reviews_from_a_clock_a_year_ahead_do_not_use_up_todays_limits(new_db):
     real_now = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
     clock = FixedClock(real_now + timedelta(days=365))
-    prepared = prepare(tmp_path / "skew.db", clock=clock)
+    prepared = prepare(new_db, clock=clock)
     try:
         service = StudyService(prepared.db, clock)
         service.save_settings(service.settings().model_copy(update={"new_per_day": 3, "fuzz": False}))

@@ -13,6 +13,8 @@ import pytest
 from quizapp.srs.bootstrap import prepare
 from tests.reliability.conftest import quizapp
 
+# SQLite only: about deck file names; the database is only where the deck is synced.
+
 DECK = """qa:
   - id: {id}
     group: mine

@@ -15,6 +15,8 @@ from quizapp.content import safe_yaml
 from quizapp.content.loader import MAX_ITEMS, load_file
 from tests.reliability.conftest import quizapp
 
+# SQLite only: about deck files (YAML) and their loader; the database plays no part.
+
 MCQ = ("  - {{id: {id}, question: {q}, options: [a, b, c, d], answer: A, explanation: e, tags: [t], source: me}}\n")
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from tests.reliability.conftest import quizapp
 
+# SQLite only: about the export's target file (FIFO, device, links, owner), not the database.
+
 
 @pytest.fixture
 def synced(isolated_user_dirs):

@@ -20,6 +20,8 @@ from tests.reliability.test_mock_exit import qa_mock
 from tests.tui.conftest import FIXTURE_CONTENT, make_db
 from tests.tui.test_sigkill import child_env
 
+# SQLite only: a full disk under the database file (a server's disk is the server's).
+
 DRIVER = Path(__file__).with_name("full_disk_driver.py")
 
 

@@ -23,6 +23,7 @@ from quizapp.srs.service import StudyService
 from quizapp.srs.settings import setting_problem
 from quizapp.store.models import Card, DrillAttempt, MockAnswer, MockInterview, Review, Setting
 from quizapp.store.transfer import ImportFormatError, check_settings, import_export, parse_export, write_json
+from tests.backends import new_db
 
 NOW = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
@@ -46,7 +47,8 @@ def _paths(node, prefix=()):
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory) -> tuple[Path, dict]:
+def base(tmp_path_factory, module_backend, pg_servers) -> tuple[Path | str, dict]:
+    """The database imported into (a file, or a PostgreSQL database) and a small valid export."""
     folder = tmp_path_factory.mktemp("fuzz")
     clock = FixedClock(NOW)
     prepared = prepare(folder / "source.db", clock=clock)
@@ -60,9 +62,10 @@ def base(tmp_path_factory) -> tuple[Path, dict]:
     prepared.db.close()
     data = json.loads((folder / "base.json").read_text(encoding="utf-8"))
     data["items"] = [i for i in data["items"] if i["reviews"]] + data["items"][:3]  # keep it small
-    target = prepare(folder / "target.db", clock=clock)
+    target_path = new_db(module_backend, pg_servers, folder, "target.db")
+    target = prepare(target_path, clock=clock)
     target.db.close()
-    return folder / "target.db", data
+    return target_path, data
 
 
 def _state(db) -> tuple:

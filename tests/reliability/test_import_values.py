@@ -5,18 +5,23 @@ written under a clock that ran ahead, a byte-order mark, a key given twice, a bi
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from tests.backends import execute
 from tests.reliability.conftest import quizapp
 from tests.reliability.test_deck_file_names import DECK
 
+# What an import reads and refuses is the same whichever database it writes to; on
+# PostgreSQL it must refuse as SQLite does, before or without a partial write.
+pytestmark = pytest.mark.both_backends
+
 
 @pytest.fixture
-def export(isolated_user_dirs, tmp_path) -> dict:
+def export(isolated_user_dirs, tmp_path, new_db, monkeypatch) -> dict:
+    monkeypatch.setenv("QUIZAPP_DB", str(new_db))  # the CLI's database (a file or a URL)
     out = tmp_path / "e.json"
     assert quizapp("export", "--format", "json", "-o", str(out)).returncode == 0
     return json.loads(out.read_text(encoding="utf-8"))
@@ -52,14 +57,10 @@ def test_a_well_formed_diagnosis_is_imported(export, tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_stats_and_db_check_survive_a_stored_diagnosis_of_another_shape(isolated_user_dirs, export, tmp_path):
+def test_stats_and_db_check_survive_a_stored_diagnosis_of_another_shape(new_db, export, tmp_path):
     export["drill_attempts"] = [_attempt([])]
     assert _import(export, tmp_path).returncode == 0
-    db = isolated_user_dirs / "quizapp.db"
-    conn = sqlite3.connect(db)
-    conn.execute("""UPDATE drill_attempts SET diagnosis = '["str", 3, {"no": 1}]'""")
-    conn.commit()
-    conn.close()
+    execute(new_db, """UPDATE drill_attempts SET diagnosis = '["str", 3, {"no": 1}]'""")
     stats = quizapp("stats", "--json")
     assert stats.returncode == 0, stats.stderr
     assert json.loads(stats.stdout)

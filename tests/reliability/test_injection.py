@@ -17,6 +17,10 @@ from textual.widgets import Static
 from tests.reliability.conftest import quizapp
 from tests.tui.conftest import palette_hits, press, settle
 
+# The screens show what the database gives back: on SQLite and on PostgreSQL (the tests
+# that open one).
+pytestmark = pytest.mark.both_backends
+
 CLICK = "[@click=app.quit]X[/]"
 LINK = "[link=https://evil.example]Y[/link]"
 CLOSE = "[/]"
@@ -87,10 +91,10 @@ def test_the_deck_is_valid_content(evil_deck):
     assert {item.id for item in content.items} == {"evil-qa", "evil-mcq"}
 
 
-async def test_study_shows_every_qa_field_literally(evil_deck, tmp_path):
+async def test_study_shows_every_qa_field_literally(evil_deck, tmp_path, new_db):
     from quizapp.tui.app import make_app
 
-    app = make_app(db_path=tmp_path / "q.db", lang="en", start="study")
+    app = make_app(db_path=new_db, lang="en", start="study")
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot)
         assert_literal(app, "Question", CLICK, "#" + CLICK, "S " + CLOSE)
@@ -100,10 +104,10 @@ async def test_study_shows_every_qa_field_literally(evil_deck, tmp_path):
         assert app.is_running
 
 
-async def test_quiz_options_and_explanation_are_literal_and_a_click_does_not_quit(evil_deck, tmp_path):
+async def test_quiz_options_and_explanation_are_literal_and_a_click_does_not_quit(evil_deck, tmp_path, new_db):
     from quizapp.tui.app import make_app
 
-    app = make_app(db_path=tmp_path / "q.db", lang="en", start="quiz")
+    app = make_app(db_path=new_db, lang="en", start="quiz")
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot)
         assert_literal(app, "Choice", "A. " + CLICK, "B. " + LINK, "C. " + CLOSE, "D [bold]")
@@ -112,10 +116,10 @@ async def test_quiz_options_and_explanation_are_literal_and_a_click_does_not_qui
         assert_literal(app, "Because", CLICK)
 
 
-async def test_browse_and_palette_show_items_literally(evil_deck, tmp_path):
+async def test_browse_and_palette_show_items_literally(evil_deck, tmp_path, new_db):
     from quizapp.tui.app import make_app
 
-    app = make_app(db_path=tmp_path / "q.db", lang="en", start="browse")
+    app = make_app(db_path=new_db, lang="en", start="browse")
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot)
         from textual.widgets import Input
@@ -134,10 +138,10 @@ async def test_browse_and_palette_show_items_literally(evil_deck, tmp_path):
         assert app.is_running
 
 
-async def test_mock_setup_topics_are_literal(evil_deck, tmp_path):
+async def test_mock_setup_topics_are_literal(evil_deck, tmp_path, new_db):
     from quizapp.tui.app import make_app
 
-    app = make_app(db_path=tmp_path / "q.db", lang="en", start="mock")
+    app = make_app(db_path=new_db, lang="en", start="mock")
     async with app.run_test(size=(120, 50)) as pilot:
         await settle(pilot)
         from textual.widgets import SelectionList

@@ -27,6 +27,8 @@ import pytest
 from tests.tui.conftest import FIXTURE_CONTENT, make_db
 from tests.tui.test_sigkill import child_env
 
+# SQLite only: POSIX locks on the database file and its -wal.
+
 # A TUI's process, in short: the database open, an answer saved; then the card-save path
 # (card_editing.store_card, as the Study screen's `n` runs it) and one more answer.
 HOLDER = """

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import pty
 import signal
-import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -21,16 +20,19 @@ from pathlib import Path
 import pytest
 
 from quizapp.tui.screens.mock_quit import MockPhase
-from tests.reliability.test_busy import hold_write_lock, release
-from tests.tui.conftest import SIZE, make_db, press, settle
+from tests.backends import hold_write_lock, release, rows
+from tests.tui.conftest import SIZE, make_db_on, press, settle
 from tests.tui.test_sigkill import child_env, read_until_quiet
 
 TYPED = "scale the scores by the square root of dk so softmax does not saturate"
 LEAVE_ALT_SCREEN = b"\x1b[?1049l"
 MOUSE_OFF = b"\x1b[?1000l"
 
+# On SQLite and on PostgreSQL: the answer is the database's before any signal comes.
+pytestmark = pytest.mark.both_backends
 
-def qa_mock(db: Path) -> int:
+
+def qa_mock(db: Path | str) -> int:
     """An abandoned two-question Q&A interview (resumed in the app with ctrl+r)."""
     from quizapp.srs.mock import MockConfig, MockService
     from quizapp.store.database import open_database
@@ -45,18 +47,14 @@ def qa_mock(db: Path) -> int:
         database.close()
 
 
-def mock_state(db: Path, mock_id: int) -> tuple[str, float, str | None, float | None]:
+def mock_state(db: Path | str, mock_id: int) -> tuple[str, float, str | None, float | None]:
     """(status, elapsed, first answer's JSON, its score — None while unanswered), read
-    without writing anything."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    try:
-        status, elapsed = conn.execute("SELECT status, elapsed_s FROM mock_interviews WHERE id = ?",
-                                       (mock_id,)).fetchone()
-        answer, score = conn.execute("SELECT answer, score FROM mock_answers WHERE mock_id = ? AND position = 0"
-                                     " AND answered_at IS NOT NULL", (mock_id,)).fetchone() or (None, None)
-        return status, float(elapsed or 0.0), answer, score
-    finally:
-        conn.close()
+    without writing anything (tests/backends.py: read-only on a file)."""
+    status, elapsed = rows(db, "SELECT status, elapsed_s FROM mock_interviews WHERE id = ?", (mock_id,))[0]
+    found = rows(db, "SELECT CAST(answer AS TEXT), score FROM mock_answers WHERE mock_id = ? AND position = 0"
+                     " AND answered_at IS NOT NULL", (mock_id,))
+    answer, score = found[0] if found else (None, None)
+    return status, float(elapsed or 0.0), answer, score
 
 
 def wait_for(condition, fd: int, what: str, timeout: float = 90) -> None:
@@ -77,8 +75,8 @@ def clock():
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL], ids=["term", "hup", "kill"])
-def test_a_scored_answer_survives_a_signal(tmp_path, clock, signum):
-    db = make_db(tmp_path / "mock.db", clock)
+def test_a_scored_answer_survives_a_signal(tmp_path, clock, signum, backend, pg_servers):
+    db = make_db_on(backend, pg_servers, tmp_path / "mock.db", clock)
     mock_id = qa_mock(db)
     pid, fd = pty.fork()
     if pid == 0:  # the real CLI on a (pseudo) terminal
@@ -151,13 +149,13 @@ def short_busy_timeout(monkeypatch):
 
 
 async def test_ctrl_q_while_the_answer_waits_for_a_busy_database_keeps_it(tmp_path, clock, short_busy_timeout,
-                                                                         monkeypatch):
+                                                                         monkeypatch, backend, pg_servers):
     from tests.tui.conftest import FIXTURE_CONTENT
 
     monkeypatch.setattr("quizapp.srs.bootstrap.content_dir", lambda: FIXTURE_CONTENT)
     from quizapp.tui.app import make_app
 
-    db = make_db(tmp_path / "busy.db", clock)
+    db = make_db_on(backend, pg_servers, tmp_path / "busy.db", clock)
     mock_id = qa_mock(db)
     app = make_app(db_path=db, clock=clock, start="mock", lang="en")
     async with app.run_test(size=SIZE) as pilot:

@@ -15,6 +15,9 @@ from pathlib import Path
 
 from tests.reliability.conftest import quizapp
 
+# SQLite only: old schemas exist only as SQLite files (on PostgreSQL revision 0001 makes
+# the head schema), and "open elsewhere" is SQLite's WAL reader lock.
+
 OLD = "0006"
 
 HOLDER = """

@@ -18,6 +18,8 @@ import pytest
 from tests.tui.conftest import FIXTURE_CONTENT, make_db
 from tests.tui.test_sigkill import child_env
 
+# SQLite only: the -wal file.
+
 # Answers a card, says so, waits for a line on stdin (the test's change to the -wal), then
 # tries two more answers and prints how each went.
 ANSWERER = """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,7 +13,8 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockService
 from quizapp.srs.service import StudyService
-from tests.db_cache import content_key, prepared_database
+from tests.backends import prepared_db
+from tests.db_cache import prepared_database
 
 TEST_CONTENT = Path(__file__).parent / "content"
 
@@ -53,20 +53,13 @@ def _prepared_copy(db_path: Path, clock: FixedClock) -> None:
 def _pg_prepared_copy(holder, clock: FixedClock) -> str:
     """A fresh database with the test deck synced: a copy of a template prepared once per
     (clock, content files), as `_prepared_copy` does with files."""
-    server = holder.get()
-    key = (clock.now().isoformat(), content_key())
-    if key not in holder.prepared:
-        template = server.new_database()
-        made = bootstrap.prepare(template, clock=clock)
+
+    def build(target: str) -> None:
+        made = bootstrap.prepare(target, clock=clock)
         assert made.content.ok, made.content.errors
         made.db.close()
-        name = server.name_of(template)
-        server.admin(f"ALTER DATABASE {name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false")
-        holder.prepared[key] = name
-    server._databases += 1
-    fresh = f"p{os.getpid()}_{server._databases}"
-    server.admin(f"CREATE DATABASE {fresh} TEMPLATE {holder.prepared[key]}")
-    return server.url(fresh)
+
+    return str(prepared_db("postgresql", holder, Path("unused"), ("srs", clock.now().isoformat()), build))
 
 
 @pytest.fixture

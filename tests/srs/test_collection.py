@@ -3,8 +3,13 @@ services (one remembered streak), and one drill engine."""
 
 from __future__ import annotations
 
+import pytest
+
 from quizapp.srs import service as service_module
 from quizapp.srs.collection import Collection
+
+# The tests that open a database (the srs fixtures) run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
 
 
 def test_one_study_service_per_open_database(prepared, clock, engine, monkeypatch):

@@ -22,6 +22,9 @@ from quizapp.srs.service import StudyService
 from quizapp.srs.settings import Settings, settings_from_rows
 from quizapp.srs.settings_limits import HomeSettings, home_settings
 
+# SQLite only: Home's quick figures read the file with plain sqlite3 (Home's fast start,
+# SQLite-only by the issue; on PostgreSQL Home's counts come from the service).
+
 
 def _answer_some(study: StudyService, clock, days: int) -> None:
     for day in range(days):

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta, timezone
 
+import pytest
 import srs_fake_engine as fake
 
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs.mock import MockConfig
 from quizapp.srs.report import export_markdown, report_markdown, topic_name
+
+# The tests that open a database (the srs fixtures) run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
 
 
 def _finished(mocks, clock):

@@ -24,6 +24,9 @@ from quizapp.srs.stats import study_stats
 from tests.srs.learner_db import add_learner
 from tests.srs.simulated_learner import TRUE_PARAMETERS, SimulatedReview, simulate
 
+# The tests that open a database (the srs fixtures) run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
+
 # Before the services' clock (2026-03-02), so every simulated review is in the past.
 PAST = datetime(2025, 6, 1, 9, 0, tzinfo=UTC)
 
@@ -259,6 +262,7 @@ def test_parameters_the_scheduler_cannot_use_are_refused_as_settings():
     assert setting_problem("fsrs_fitted_on", "yesterday") is not None
 
 
+@pytest.mark.sqlite_only  # Home's quick figures are its SQLite fast start (plain sqlite3)
 def test_homes_quick_readiness_uses_the_fitted_forgetting_curve(study, clock, db_path):
     """Home's figures before the service loads: fitted parameters are read by the model,
     and readiness follows their curve (w20), as the service's does."""

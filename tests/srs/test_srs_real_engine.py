@@ -12,6 +12,9 @@ from quizapp.engine.variants import mistake_variants
 from quizapp.srs.drills import DrillService
 from quizapp.srs.mock import MockConfig, MockService
 
+# The tests that open a database (the srs fixtures) run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
+
 engine = pytest.importorskip("quizapp.engine")
 if not all(hasattr(engine, name) for name in ("generate", "from_given", "grade", "problem_to_json", "verdict_to_json")):
     pytest.skip("quizapp.engine does not expose its public API yet", allow_module_level=True)

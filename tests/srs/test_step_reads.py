@@ -12,21 +12,32 @@ from quizapp.srs.service import StaleCard
 from quizapp.srs.settings import load_settings
 from quizapp.store.models import Card
 
+# The tests that open a database (the srs fixtures) run on SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
+
+
+def _store(conn, key: str, raw: str) -> None:
+    """Another program's write of one setting (SQLite's INSERT OR REPLACE, in words both
+    backends take)."""
+    conn.execute(text("DELETE FROM settings WHERE key = :k"), {"k": key})
+    conn.execute(text("INSERT INTO settings (key, value) VALUES (:k, :v)"), {"k": key, "v": raw})
+
 
 def test_settings_saved_by_another_program_are_read_at_once(study):
     assert study.settings().new_per_day == 20
     with study.db.engine.begin() as conn:
         conn.execute(text("UPDATE settings SET value = :v WHERE key = 'new_per_day'"), {"v": json.dumps(3)})
-        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('language', :v)"),
-                     {"v": json.dumps("en")})
+        _store(conn, "language", json.dumps("en"))
     stored = study.settings()
     assert (stored.new_per_day, stored.language) == (3, "en")
 
 
-def test_an_invalid_stored_setting_falls_back_and_a_caller_cannot_change_anothers(study):
+def test_an_invalid_stored_setting_falls_back_and_a_caller_cannot_change_anothers(study, backend):
     with study.db.engine.begin() as conn:
-        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('leech_threshold', '\"x\"')"))
-        conn.execute(text("INSERT OR REPLACE INTO settings (key, value) VALUES ('learning_steps_min', 'not json')"))
+        _store(conn, "leech_threshold", '"x"')
+        # Text that is not JSON at all is what only SQLite's text column can hold; a server's
+        # json column holds JSON of the wrong shape.
+        _store(conn, "learning_steps_min", "not json" if backend == "sqlite" else '{"not": "a list"}')
     first = study.settings()
     assert first.leech_threshold == 8 and first.learning_steps_min == [1.0, 10.0]
     first.learning_steps_min.append(99.0)

@@ -19,6 +19,8 @@ import pytest
 
 from quizapp.store.database import migrate
 
+# SQLite only: SQLite's query plans inside its triggers (PostgreSQL's are PL/pgSQL).
+
 # Tables that grow with the collection (cards, items), with its history (reviews), or with
 # the days studied (review_tallies: a row per quarter-hour with answers; review_gaps: a row per
 # whole-day gap). Every trigger runs per answer or per card written, so none may scan them.

@@ -11,8 +11,13 @@ from sqlalchemy import select
 
 from quizapp.srs import bootstrap
 from quizapp.store.models import Item
+from tests.backends import rows
 
 SRS_DECK = Path(__file__).parents[1] / "srs" / "content"
+
+# The cache is rows of the database (content_files) and an index in the data folder: on
+# SQLite and on PostgreSQL.
+pytestmark = pytest.mark.both_backends
 
 
 def _deck(tmp_path: Path, monkeypatch) -> Path:
@@ -23,9 +28,9 @@ def _deck(tmp_path: Path, monkeypatch) -> Path:
     return deck
 
 
-def test_unchanged_content_is_not_parsed_again(tmp_path, monkeypatch):
+def test_unchanged_content_is_not_parsed_again(tmp_path, monkeypatch, new_db):
     _deck(tmp_path, monkeypatch)
-    first = bootstrap.prepare(tmp_path / "q.db")
+    first = bootstrap.prepare(new_db)
     assert first.sync.added > 0
     first.db.close()
 
@@ -33,23 +38,23 @@ def test_unchanged_content_is_not_parsed_again(tmp_path, monkeypatch):
         raise AssertionError("unchanged content was parsed again")
 
     monkeypatch.setattr("quizapp.content.loader.load_file", refuse)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     assert again.sync.added == again.sync.updated == again.sync.retired == 0
     again.db.close()
 
 
-def test_an_edited_or_removed_file_is_synced(tmp_path, monkeypatch):
+def test_an_edited_or_removed_file_is_synced(tmp_path, monkeypatch, new_db):
     deck = _deck(tmp_path, monkeypatch)
-    bootstrap.prepare(tmp_path / "q.db").db.close()
+    bootstrap.prepare(new_db).db.close()
     bank = next(deck.glob("*.yaml"))
     text = bank.read_text(encoding="utf-8")
     extra = deck / "extra.yaml"
     extra.write_text(text.replace("id: ", "id: x-"), encoding="utf-8")  # same items, new ids
-    added = bootstrap.prepare(tmp_path / "q.db")
+    added = bootstrap.prepare(new_db)
     assert added.sync.added > 0 and added.sync.updated == 0
     added.db.close()
     extra.unlink()
-    removed = bootstrap.prepare(tmp_path / "q.db")
+    removed = bootstrap.prepare(new_db)
     assert removed.sync.retired == added.sync.added
     with removed.db.session() as session:
         retired = session.scalars(select(Item.id).where(Item.retired_at.is_not(None))).all()
@@ -57,13 +62,13 @@ def test_an_edited_or_removed_file_is_synced(tmp_path, monkeypatch):
     removed.db.close()
 
 
-def _two_files(tmp_path: Path, monkeypatch) -> tuple[Path, Path, Path]:
+def _two_files(tmp_path: Path, monkeypatch, new_db: Path | str) -> tuple[Path, Path, Path]:
     """The test deck plus a second file holding the same items under other ids."""
     deck = _deck(tmp_path, monkeypatch)
     bank = next(deck.glob("*.yaml"))
     extra = deck / "extra.yaml"
     extra.write_text(bank.read_text(encoding="utf-8").replace("id: ", "id: x-"), encoding="utf-8")
-    bootstrap.prepare(tmp_path / "q.db").db.close()
+    bootstrap.prepare(new_db).db.close()
     return deck, bank, extra
 
 
@@ -86,8 +91,8 @@ def _live(prepared) -> set[str]:
         return set(session.scalars(select(Item.id).where(Item.retired_at.is_(None), Item.kind != "skill")))
 
 
-def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch):
-    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch, new_db):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch, new_db)
     text = extra.read_text(encoding="utf-8")
     assert "Softmax 应该对哪个维度做？" in text
     # One question edited, one item removed (the last one in the file).
@@ -96,7 +101,7 @@ def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch):
     removed_id = edited[last:].split("\n", 1)[0].split("id: ", 1)[1].strip()
     extra.write_text(edited[:last].rstrip() + "\n", encoding="utf-8")
     parsed = _parses(monkeypatch)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     try:
         assert parsed == ["extra.yaml"]  # bank.yaml was neither read as YAML nor synced
         assert (again.sync.updated, again.sync.retired, again.sync.added) == (1, 1, 0)
@@ -108,15 +113,15 @@ def test_only_the_changed_file_is_parsed_and_synced(tmp_path, monkeypatch):
     finally:
         again.db.close()
     # The next start is warm again: nothing parsed.
-    bootstrap.prepare(tmp_path / "q.db").db.close()
+    bootstrap.prepare(new_db).db.close()
     assert parsed == ["extra.yaml"]
 
 
-def test_a_changed_file_that_duplicates_an_id_is_reported_and_synced_alone(tmp_path, monkeypatch):
-    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+def test_a_changed_file_that_duplicates_an_id_is_reported_and_synced_alone(tmp_path, monkeypatch, new_db):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch, new_db)
     extra.write_text(extra.read_text(encoding="utf-8").replace("id: x-t-qkv", "id: t-qkv"), encoding="utf-8")
     parsed = _parses(monkeypatch)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     try:
         assert parsed == ["extra.yaml"]  # (more in test_content_errors_by_file.py)
         assert any("duplicate id" in str(error) for error in again.content_errors)
@@ -125,15 +130,15 @@ def test_a_changed_file_that_duplicates_an_id_is_reported_and_synced_alone(tmp_p
         again.db.close()
 
 
-def test_a_missing_index_only_costs_a_parse(tmp_path, monkeypatch):
-    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
-    before = bootstrap.prepare(tmp_path / "q.db")
+def test_a_missing_index_only_costs_a_parse(tmp_path, monkeypatch, new_db):
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch, new_db)
+    before = bootstrap.prepare(new_db)
     expected = _live(before)
     before.db.close()
     shutil.rmtree(tmp_path / "data" / "content-index")
     extra.write_text(extra.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
     parsed = _parses(monkeypatch)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     try:
         assert sorted(parsed) == ["bank.yaml", "extra.yaml"]
         assert _live(again) == expected and again.sync.updated == again.sync.retired == 0
@@ -161,7 +166,7 @@ def _dies_loading(monkeypatch, name: str) -> Callable[[], None]:
     return lambda: monkeypatch.setattr(loader, "load_file", original)
 
 
-def _killed_prepare(db_path: Path, monkeypatch, clock=None) -> None:
+def _killed_prepare(db_path: Path | str, monkeypatch, clock=None) -> None:
     """`prepare` that dies with Killed; the database it opened is closed (as by the process's end)."""
     import quizapp.store.database as database
 
@@ -182,31 +187,25 @@ def _killed_prepare(db_path: Path, monkeypatch, clock=None) -> None:
         monkeypatch.setattr(database, "open_database", original)
 
 
-def _ids_and_cache(db_path: Path) -> tuple[set[str], set[str]]:
-    import sqlite3
-
-    conn = sqlite3.connect(db_path)
-    try:
-        items = {row[0] for row in conn.execute("SELECT id FROM items WHERE kind != 'skill'")}
-        files = {Path(row[0]).name for row in conn.execute("SELECT path FROM content_files")}
-    finally:
-        conn.close()
+def _ids_and_cache(db_path: Path | str) -> tuple[set[str], set[str]]:
+    items = {row[0] for row in rows(db_path, "SELECT id FROM items WHERE kind != 'skill'")}
+    files = {Path(row[0]).name for row in rows(db_path, "SELECT path FROM content_files")}
     return items, files
 
 
-def test_a_killed_first_sync_keeps_the_files_it_committed(tmp_path, monkeypatch):
+def test_a_killed_first_sync_keeps_the_files_it_committed(tmp_path, monkeypatch, new_db):
     deck = _deck(tmp_path, monkeypatch)
     bank = deck / "bank.yaml"
     (deck / "extra.yaml").write_text(bank.read_text(encoding="utf-8").replace("id: ", "id: x-"), encoding="utf-8")
     revive = _dies_loading(monkeypatch, "extra.yaml")
-    _killed_prepare(tmp_path / "q.db", monkeypatch)
-    items, files = _ids_and_cache(tmp_path / "q.db")
+    _killed_prepare(new_db, monkeypatch)
+    items, files = _ids_and_cache(new_db)
     # bank.yaml is in, and recorded; extra.yaml is neither, and the cache is not complete.
     assert items and not any(item_id.startswith("x-") for item_id in items)
     assert files == {"bank.yaml"}
     revive()
     parsed = _parses(monkeypatch)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     try:
         assert parsed == ["extra.yaml"]
         assert _live(again) == items | {f"x-{item_id}" for item_id in items}
@@ -215,9 +214,9 @@ def test_a_killed_first_sync_keeps_the_files_it_committed(tmp_path, monkeypatch)
         again.db.close()
 
 
-def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, monkeypatch):
+def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, monkeypatch, new_db):
     """Every file recorded but the last step (retiring what is gone) not done: not 'unchanged'."""
-    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch)
+    _deck_dir, _bank, extra = _two_files(tmp_path, monkeypatch, new_db)
     text = extra.read_text(encoding="utf-8")
     last = text.rindex("  - id: x-")
     removed_id = text[last:].split("\n", 1)[0].split("id: ", 1)[1].strip()
@@ -230,11 +229,11 @@ def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, mo
         raise Killed
 
     monkeypatch.setattr(sync, "sync_content", killed)
-    _killed_prepare(tmp_path / "q.db", monkeypatch)
-    assert _ids_and_cache(tmp_path / "q.db")[1] == {"bank.yaml", "extra.yaml"}
+    _killed_prepare(new_db, monkeypatch)
+    assert _ids_and_cache(new_db)[1] == {"bank.yaml", "extra.yaml"}
     monkeypatch.setattr(sync, "sync_content", original)
     parsed = _parses(monkeypatch)
-    again = bootstrap.prepare(tmp_path / "q.db")
+    again = bootstrap.prepare(new_db)
     try:
         assert parsed == []  # both files were synced: only the last step is left
         assert removed_id not in _live(again) and again.sync.retired == 1

@@ -3,7 +3,6 @@ rows, same errors), and only it is parsed again on the next start, until it is f
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -12,7 +11,11 @@ import pytest
 from quizapp.srs import bootstrap
 from quizapp.srs.clock import FixedClock
 from quizapp.store.sync import SyncReport
+from tests.backends import copy_database, execute, rows
 from tests.store.test_content_cache import _deck, _dies_loading, _ids_and_cache, _killed_prepare, _parses
+
+# Both backends: what is synced, and what is parsed again, is the same on either.
+pytestmark = pytest.mark.both_backends
 
 CLOCK = FixedClock(datetime(2026, 3, 2, 8, 0, tzinfo=UTC))
 LATER = FixedClock(datetime(2026, 3, 9, 8, 0, tzinfo=UTC))
@@ -37,28 +40,19 @@ def _with_extra(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
     return deck, extra
 
 
-def _copy(db_path: Path, target: Path) -> Path:
-    with sqlite3.connect(db_path) as source, sqlite3.connect(target) as copy:
-        source.backup(copy)
-    source.close()
-    copy.close()
-    return target
-
-
-def _rows(db_path: Path) -> tuple[list[tuple], list[tuple]]:
+def _rows(db_path: Path | str) -> tuple[list[tuple], list[tuple]]:
     """Every item row, and every card row but its id (new cards are numbered in sync order)."""
-    conn = sqlite3.connect(db_path)
-    try:
-        items = conn.execute("SELECT * FROM items ORDER BY id").fetchall()
-        cursor = conn.execute("SELECT * FROM cards ORDER BY item_id")
-        names = [column[0] for column in cursor.description]
-        cards = [tuple(value for name, value in zip(names, row, strict=True) if name != "id") for row in cursor]
-    finally:
-        conn.close()
+    names = [row[0] for row in rows(db_path, "SELECT name FROM pragma_table_info('cards') ORDER BY cid")
+             ] if isinstance(db_path, Path) else [row[0] for row in rows(
+                 db_path, "SELECT column_name FROM information_schema.columns WHERE table_name = 'cards' "
+                          "AND table_schema = current_schema() ORDER BY ordinal_position")]
+    items = rows(db_path, "SELECT * FROM items ORDER BY id")
+    cards = [tuple(value for name, value in zip(names, row, strict=True) if name != "id")
+             for row in rows(db_path, f"SELECT {', '.join(names)} FROM cards ORDER BY item_id")]
     return items, cards
 
 
-def _full_load(db_path: Path, monkeypatch, clock: FixedClock) -> bootstrap.Prepared:
+def _full_load(db_path: Path | str, monkeypatch, clock: FixedClock) -> bootstrap.Prepared:
     """`prepare` as it was before file-by-file syncs of files with errors: load and sync everything."""
     with monkeypatch.context() as patch:
         patch.setattr(bootstrap, "_sync_changed_files",
@@ -66,7 +60,7 @@ def _full_load(db_path: Path, monkeypatch, clock: FixedClock) -> bootstrap.Prepa
         return bootstrap.prepare(db_path, clock=clock)
 
 
-def _same_as_full_load(prepared: bootstrap.Prepared, db_path: Path, reference: Path, monkeypatch,
+def _same_as_full_load(prepared: bootstrap.Prepared, db_path: Path | str, reference: Path | str, monkeypatch,
                        clock: FixedClock) -> None:
     """`prepared` (a start on `db_path`) reported and wrote what the full load does on `reference`."""
     full = _full_load(reference, monkeypatch, clock)
@@ -80,15 +74,15 @@ def _same_as_full_load(prepared: bootstrap.Prepared, db_path: Path, reference: P
 
 
 @pytest.mark.parametrize("breaking", sorted(BREAKS))
-def test_a_file_with_errors_is_synced_alone_as_the_full_load_syncs_it(tmp_path, monkeypatch, breaking):
+def test_a_file_with_errors_is_synced_alone_as_the_full_load_syncs_it(tmp_path, monkeypatch, breaking, new_db, pg_servers):
     _deck_dir, extra = _with_extra(tmp_path, monkeypatch)
-    db_path = tmp_path / "q.db"
+    db_path = new_db
     bootstrap.prepare(db_path, clock=CLOCK).db.close()
     text = extra.read_text(encoding="utf-8")
     # Broken, and one of its valid items edited.
     extra.write_text(BREAKS[breaking](text.replace("Softmax 应该对哪个维度做？", "Softmax 沿哪一维？", 1)),
                      encoding="utf-8")
-    reference = _copy(db_path, tmp_path / "full.db")
+    reference = copy_database(pg_servers, db_path, tmp_path / "full.db")
     parsed = _parses(monkeypatch)
     first = bootstrap.prepare(db_path, clock=LATER)
     try:
@@ -122,28 +116,28 @@ def test_a_file_with_errors_is_synced_alone_as_the_full_load_syncs_it(tmp_path, 
     assert parsed == ["extra.yaml"]
 
 
-def test_a_new_database_with_a_bad_file_gets_what_the_full_load_gives(tmp_path, monkeypatch):
+def test_a_new_database_with_a_bad_file_gets_what_the_full_load_gives(tmp_path, monkeypatch, new_db, more_dbs):
     _deck_dir, extra = _with_extra(tmp_path, monkeypatch)
     extra.write_text(BREAKS["item"](extra.read_text(encoding="utf-8")), encoding="utf-8")
-    db_path = tmp_path / "q.db"
+    db_path = new_db
     parsed = _parses(monkeypatch)
     first = bootstrap.prepare(db_path, clock=CLOCK)
     first.db.close()
     assert parsed == ["bank.yaml", "extra.yaml"]  # each once: no second, full load
-    _same_as_full_load(first, db_path, tmp_path / "full.db", monkeypatch, CLOCK)
+    _same_as_full_load(first, db_path, more_dbs("full.db"), monkeypatch, CLOCK)
     parsed.clear()
     bootstrap.prepare(db_path, clock=CLOCK).db.close()
     assert parsed == ["extra.yaml"]
 
 
-def test_an_unchanged_file_given_a_duplicate_by_an_earlier_file_is_parsed_again(tmp_path, monkeypatch):
+def test_an_unchanged_file_given_a_duplicate_by_an_earlier_file_is_parsed_again(tmp_path, monkeypatch, new_db, pg_servers):
     deck, _extra = _with_extra(tmp_path, monkeypatch)
-    db_path = tmp_path / "q.db"
+    db_path = new_db
     bootstrap.prepare(db_path, clock=CLOCK).db.close()
     # bank.yaml's t-qkv now has an id that extra.yaml (unchanged) holds: extra.yaml's is the duplicate.
     bank = deck / "bank.yaml"
     bank.write_text(bank.read_text(encoding="utf-8").replace("id: t-qkv", "id: x-t-causal", 1), encoding="utf-8")
-    reference = _copy(db_path, tmp_path / "full.db")
+    reference = copy_database(pg_servers, db_path, tmp_path / "full.db")
     parsed = _parses(monkeypatch)
     first = bootstrap.prepare(db_path, clock=LATER)
     first.db.close()
@@ -155,13 +149,13 @@ def test_an_unchanged_file_given_a_duplicate_by_an_earlier_file_is_parsed_again(
     assert parsed == ["extra.yaml"]
 
 
-def test_a_killed_sync_keeps_what_a_file_with_errors_committed(tmp_path, monkeypatch):
+def test_a_killed_sync_keeps_what_a_file_with_errors_committed(tmp_path, monkeypatch, new_db, more_dbs):
     deck, extra = _with_extra(tmp_path, monkeypatch)
     extra.write_text(BREAKS["item"](extra.read_text(encoding="utf-8")), encoding="utf-8")
     more = deck / "more.yaml"
     more.write_text((deck / "bank.yaml").read_text(encoding="utf-8").replace("id: ", "id: y-"), encoding="utf-8")
     revive = _dies_loading(monkeypatch, "more.yaml")
-    db_path = tmp_path / "q.db"
+    db_path = new_db
     _killed_prepare(db_path, monkeypatch, CLOCK)
     items, cached = _ids_and_cache(db_path)
     # extra.yaml's valid items are in, but extra.yaml is not recorded as synced.
@@ -172,18 +166,16 @@ def test_a_killed_sync_keeps_what_a_file_with_errors_committed(tmp_path, monkeyp
     again = bootstrap.prepare(db_path, clock=CLOCK)
     again.db.close()
     assert parsed == ["extra.yaml", "more.yaml"]
-    _same_as_full_load(again, db_path, tmp_path / "full.db", monkeypatch, CLOCK)
+    _same_as_full_load(again, db_path, more_dbs("full.db"), monkeypatch, CLOCK)
 
 
-def test_after_a_full_load_only_the_file_with_errors_is_parsed_again(tmp_path, monkeypatch):
+def test_after_a_full_load_only_the_file_with_errors_is_parsed_again(tmp_path, monkeypatch, new_db):
     """The full load (here: the database lost a card the cache says it has) caches the clean files."""
     _deck_dir, extra = _with_extra(tmp_path, monkeypatch)
-    db_path = tmp_path / "q.db"
+    db_path = new_db
     bootstrap.prepare(db_path, clock=CLOCK).db.close()
     extra.write_text(BREAKS["item"](extra.read_text(encoding="utf-8")), encoding="utf-8")
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("DELETE FROM cards WHERE item_id = 't-causal'")
-    conn.close()
+    execute(db_path, "DELETE FROM cards WHERE item_id = 't-causal'")
     parsed = _parses(monkeypatch)
     full = bootstrap.prepare(db_path, clock=LATER)
     full.db.close()

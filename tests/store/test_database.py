@@ -24,6 +24,9 @@ from quizapp.store.database import (
 )
 from quizapp.store.models import Base, include_name
 
+# SQLite only: opening database files (header, WAL, backups beside the file, old
+# revisions); PostgreSQL's opening is tests/store/test_pg.py.
+
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -27,6 +27,8 @@ from tests.store.test_transfer import _answered  # one answered collection, as t
 
 OPENERS = {"gz": gzip.open, "xz": lzma.open}
 
+pytestmark = pytest.mark.both_backends
+
 
 def test_compression_follows_the_name():
     assert compression_of("backup.json.gz") == "gz"
@@ -36,8 +38,8 @@ def test_compression_follows_the_name():
 
 
 @pytest.mark.parametrize("codec", ["gz", "xz"])
-def test_round_trip_of_a_compressed_export(tmp_path, codec):
-    source, item_id = _answered(tmp_path, "a.db")
+def test_round_trip_of_a_compressed_export(tmp_path, codec, more_dbs):
+    source, item_id = _answered(more_dbs("a.db"))
     plain, packed = tmp_path / "e.json", tmp_path / f"e.json.{codec}"
     with source.session() as s:
         write_json(s, plain)
@@ -48,7 +50,7 @@ def test_round_trip_of_a_compressed_export(tmp_path, codec):
     assert inside["items"] == json.loads(plain.read_text(encoding="utf-8"))["items"]
     assert packed.stat().st_size < plain.stat().st_size / 3
     assert parse_export(packed.read_bytes()).items  # the whole-file reader takes it too
-    target = prepare(tmp_path / "b.db").db
+    target = prepare(more_dbs("b.db")).db
     for _ in range(2):  # importing twice adds nothing the second time
         checked = check_export_file(packed)
         with target.session() as s, s.begin():
@@ -63,8 +65,8 @@ def _cli(*args):
 
 
 @pytest.mark.parametrize("codec", ["gz", "xz"])
-def test_a_cut_short_or_damaged_file_is_one_line_and_imports_nothing(tmp_path, codec):
-    source, _ = _answered(tmp_path, "a.db")
+def test_a_cut_short_or_damaged_file_is_one_line_and_imports_nothing(tmp_path, codec, more_dbs):
+    source, _ = _answered(more_dbs("a.db"))
     packed = tmp_path / f"e.json.{codec}"
     with source.session() as s:
         write_json(s, packed)
@@ -73,7 +75,8 @@ def test_a_cut_short_or_damaged_file_is_one_line_and_imports_nothing(tmp_path, c
     cut.write_bytes(whole[: len(whole) // 2])
     damaged = tmp_path / f"bad.json.{codec}"
     damaged.write_bytes(whole[:40] + bytes(b ^ 0x5A for b in whole[40:80]) + whole[80:])
-    target = tmp_path / "b.db"
+    source.close()
+    target = more_dbs("b.db")
     prepare(target).db.close()
     for bad in (cut, damaged):
         with pytest.raises(ImportFormatError) as raised:
@@ -86,16 +89,18 @@ def test_a_cut_short_or_damaged_file_is_one_line_and_imports_nothing(tmp_path, c
     check = prepare(target).db
     with check.session() as s:
         assert s.scalar(select(func.count(Review.id))) == 0
+    check.close()
 
 
-def test_cli_writes_the_compressed_form_by_name_or_format(tmp_path):
-    source, _ = _answered(tmp_path, "a.db")
+def test_cli_writes_the_compressed_form_by_name_or_format(tmp_path, more_dbs):
+    db = more_dbs("a.db")
+    source, _ = _answered(db)
     source.close()
-    db = str(tmp_path / "a.db")
+    db = str(db)
     by_name, by_format = tmp_path / "by-name.json.gz", tmp_path / "by-format.bin"
     assert _cli("--db", db, "export", "--format", "json", "-o", str(by_name)).returncode == 0
     assert _cli("--db", db, "export", "--format", "json.xz", "-o", str(by_format)).returncode == 0
     assert by_name.read_bytes()[:2] == b"\x1f\x8b"
     assert by_format.read_bytes()[:6] == b"\xfd7zXZ\x00"
-    result = _cli("--db", str(tmp_path / "c.db"), "import", str(by_format))
+    result = _cli("--db", str(more_dbs("c.db")), "import", str(by_format))
     assert result.returncode == 0, result.stderr

@@ -28,6 +28,8 @@ def _export(db, general_only: bool, monkeypatch) -> str:
     return buffer.getvalue()
 
 
+# SQLite only: these rows hold what only SQLite's loose column types can (text in a number
+# column, a mode code outside the enum), the values the fast path must hand on.
 @pytest.fixture
 def odd_db(tmp_path):
     """A collection whose rows take every branch: plain reviews, and values the fast path

@@ -29,6 +29,9 @@ globals().update({name: getattr(srs_fixtures, name)
 # index) of cards, reviews or items, nor sort them in a temporary B-tree. A bare
 # "SEARCH reviews" (no index named) is a scan too: max(id) with an unindexed filter walks
 # the table back from its last row until a row matches.
+# The plan checks read SQLite's own EXPLAIN QUERY PLAN and statement trace: SQLite only
+# (benchmarks/scale.py --backend postgresql measures the server). What the statements
+# return is checked on both backends (`both_backends`).
 BAD_PLAN = re.compile(r"\b(SCAN (cards|reviews|items|review_tallies)\b|SEARCH (cards|reviews|items|review_tallies)$)"
                       r"|USE TEMP B-TREE")
 
@@ -149,6 +152,7 @@ def test_the_step_fails_the_check_once_its_index_is_gone(study, clock):
     assert _bad_plans(study, _capture(study, step))
 
 
+@pytest.mark.both_backends
 def test_new_cards_come_in_bank_order(study):
     seen = []
     for _ in range(3):
@@ -160,6 +164,7 @@ def test_new_cards_come_in_bank_order(study):
     assert numbers.index(None) if None in numbers else True
 
 
+@pytest.mark.both_backends
 def test_today_counts_ignore_reviews_stamped_in_the_future(study, clock):
     """The clock ran a year ahead, the user studied, the clock was put right: today's
     "new" and "reviews" count only today's answers (issue 9)."""
@@ -174,6 +179,7 @@ def test_today_counts_ignore_reviews_stamped_in_the_future(study, clock):
     assert study.new_allowance_left("qa") == limit
 
 
+@pytest.mark.both_backends
 def test_streak_counts_consecutive_study_days(study, clock):
     assert study.due_counts().streak == 0
     for _day in range(3):
@@ -202,6 +208,7 @@ def test_the_streak_is_one_query_over_the_day_tallies(study, clock):
     assert len(tallies) == 1 and probes == []
 
 
+@pytest.mark.both_backends
 def test_search_matches_text_in_any_language_and_short_words(study):
     with study.db.engine.begin() as conn:
         item_id, payload = conn.execute(text("SELECT id, payload FROM items WHERE kind = 'qa' LIMIT 1")).one()
@@ -219,6 +226,7 @@ def test_search_matches_text_in_any_language_and_short_words(study):
     assert study.search("zzzqqq-nothing") == []
 
 
+@pytest.mark.both_backends
 def test_search_index_follows_content_edits(study):
     with study.db.session() as session, session.begin():
         from quizapp.store.models import Item
@@ -231,6 +239,7 @@ def test_search_index_follows_content_edits(study):
     assert [s.item_id for s in study.search("brandnewword")] == [item_id]
 
 
+@pytest.mark.both_backends
 @pytest.mark.parametrize("query", ['"', "a\"b", "OR", "*", "NEAR(", "%", "_"])
 def test_search_never_fails_on_query_syntax(study, query):
     assert isinstance(study.search(query), list)
@@ -242,6 +251,7 @@ def _review_skill(study: StudyService, type_id: str, rating: int = 3) -> None:
     study.answer(card.card.card_id, rating, mode="drill", expected_version=card.card.version)
 
 
+@pytest.mark.both_backends
 def test_a_skill_card_is_due_once_scheduled_and_its_due_date_has_come(drills, study, clock):
     assert drills.due_skill_card("attention") is None  # new: no due date yet, so picking it is practice
     _review_skill(study, "attention")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
+import pytest
 from sqlalchemy import func, select
 
 from quizapp.content.models import MCQItem, QAItem
@@ -11,8 +13,11 @@ from quizapp.drill_types import DRILL_TYPES
 from quizapp.store.database import open_database
 from quizapp.store.models import Card, Item, Review
 from quizapp.store.sync import sync_content
+from tests.backends import rows
 
 NOW = datetime(2026, 1, 5, 9, 0)
+
+pytestmark = pytest.mark.both_backends
 
 
 def qa(item_id: str, question: str = "为什么除 √d_k？") -> QAItem:
@@ -34,8 +39,8 @@ def _state(session):
     )
 
 
-def test_sync_is_idempotent(tmp_path):
-    db = open_database(tmp_path / "q.db")
+def test_sync_is_idempotent(new_db):
+    db = open_database(new_db)
     items = [qa("q07"), mcq("m1")]
     with db.session() as s, s.begin():
         first = sync_content(s, items, NOW)
@@ -52,8 +57,8 @@ def test_sync_is_idempotent(tmp_path):
     assert second.unchanged == first.added
 
 
-def test_edit_keeps_progress_and_removal_retires(tmp_path):
-    db = open_database(tmp_path / "q.db")
+def test_edit_keeps_progress_and_removal_retires(new_db):
+    db = open_database(new_db)
     with db.session() as s, s.begin():
         sync_content(s, [qa("q07"), mcq("m1")], NOW)
     with db.session() as s, s.begin():
@@ -88,45 +93,47 @@ def test_edit_keeps_progress_and_removal_retires(tmp_path):
         assert s.scalar(select(Card).where(Card.item_id == "q07")).reps == 3
 
 
-def test_builtin_content_syncs_into_fresh_database(tmp_path):
+def test_builtin_content_syncs_into_fresh_database(new_db):
     from quizapp.srs.bootstrap import prepare
 
-    prepared = prepare(tmp_path / "q.db")
+    prepared = prepare(new_db)
     with prepared.db.session() as s:
         assert s.scalar(select(func.count(Item.id)).where(Item.kind == "qa")) == len(prepared.content.qa)
         assert s.scalar(select(func.count(Item.id)).where(Item.kind == "mcq")) == len(prepared.content.mcq)
-    again = prepare(tmp_path / "q.db")
+    prepared.db.close()
+    again = prepare(new_db)
+    again.db.close()
     assert again.sync.added == again.sync.updated == again.sync.retired == 0
 
 
-def test_a_rewritten_item_is_stored_as_a_new_one_would_be(tmp_path):
+def test_a_rewritten_item_is_stored_as_a_new_one_would_be(more_dbs, backend):
     """Changed items are rewritten in one UPDATE from a staging table: same columns, same search text."""
-    import sqlite3
-
     later = datetime(2026, 1, 6, 9, 0)
     edited = [qa("q07", question="改过的问题 softmax"), mcq("m1").model_copy(update={"tags": ["softmax", "edited"]})]
-    synced_twice = open_database(tmp_path / "twice.db")
+    synced_twice = open_database(twice_at := more_dbs("twice.db"))
     with synced_twice.session() as s, s.begin():
         sync_content(s, [qa("q07"), mcq("m1")], NOW)
     with synced_twice.session() as s, s.begin():
         assert sync_content(s, edited, later).updated == 2
-    synced_once = open_database(tmp_path / "once.db")
+    synced_once = open_database(once_at := more_dbs("once.db"))
     with synced_once.session() as s, s.begin():
         sync_content(s, edited, later)
 
-    def stored(db) -> tuple[list, list]:
+    # The search index: SQLite's FTS5 table, PostgreSQL's trigram-indexed text table.
+    search_sql = ("SELECT cards.item_id, items_fts.body FROM items_fts JOIN cards ON cards.id = items_fts.rowid "
+                  if backend == "sqlite" else
+                  "SELECT cards.item_id, items_search.body FROM items_search "
+                  "JOIN cards ON cards.id = items_search.card_id ")
+
+    def stored(db, at) -> tuple[list, list]:
         db.close()
-        conn = sqlite3.connect(db.path)
-        try:
-            items = conn.execute('SELECT id, kind, source_no, "group", section, question, tags, payload, content_hash, '
-                                 "origin, updated_at, retired_at FROM items WHERE kind != 'skill' ORDER BY id").fetchall()
-            search = conn.execute("SELECT cards.item_id, items_fts.body FROM items_fts "
-                                  "JOIN cards ON cards.id = items_fts.rowid WHERE cards.kind != 'skill' "
-                                  "ORDER BY cards.item_id").fetchall()
-        finally:
-            conn.close()
+        items = rows(at, 'SELECT id, kind, source_no, "group", section, question, tags, payload, content_hash, '
+                         "origin, updated_at, retired_at FROM items WHERE kind != 'skill' ORDER BY id")
+        if backend == "postgresql":  # json has no equality: its text, as written
+            items = [(*row[:6], json.dumps(row[6]), json.dumps(row[7]), *row[8:]) for row in items]
+        search = rows(at, search_sql + "WHERE cards.kind != 'skill' ORDER BY cards.item_id")
         return items, search
 
-    twice, once = stored(synced_twice), stored(synced_once)
+    twice, once = stored(synced_twice, twice_at), stored(synced_once, once_at)
     assert twice == once
     assert any("改过的问题" in body for _, body in twice[1])

@@ -18,22 +18,25 @@ from quizapp.srs.service import StudyService
 from quizapp.store.models import Card, Review
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json
 
+# Every test that has a database runs on SQLite and on PostgreSQL (tests/backends.py).
+pytestmark = pytest.mark.both_backends
 
-def _answered(tmp_path, name):
-    prepared = prepare(tmp_path / name)
+
+def _answered(where):
+    prepared = prepare(where)
     service = StudyService(prepared.db, FixedClock())
     card = service.next_card("qa")
     service.answer(card.card.card_id, 3, mode="study", expected_version=card.card.version)
     return prepared.db, card.card.item_id
 
 
-def test_json_round_trip_merges_without_duplicates(tmp_path):
-    source, item_id = _answered(tmp_path, "a.db")
+def test_json_round_trip_merges_without_duplicates(more_dbs):
+    source, item_id = _answered(more_dbs("a.db"))
     with source.session() as s:
         buffer = io.StringIO()
         stream_json(s, buffer)
         data = json.loads(buffer.getvalue())
-    target = prepare(tmp_path / "b.db").db
+    target = prepare(more_dbs("b.db")).db
     for _ in range(2):  # importing twice adds nothing the second time
         with target.session() as s, s.begin():
             import_json(s, data)
@@ -41,10 +44,19 @@ def test_json_round_trip_merges_without_duplicates(tmp_path):
         card = s.scalar(select(Card).where(Card.item_id == item_id))
         assert card.reps == 1
         assert s.scalar(select(func.count(Review.id))) == 1
+    # An answer after the import gets an id of its own: on PostgreSQL the import gave the
+    # reviews' ids itself, and the id sequence must have moved past them.
+    service = StudyService(target, FixedClock())
+    shown = service.next_card("qa")
+    service.answer(shown.card.card_id, 3, mode="study", expected_version=shown.card.version)
+    with target.session() as s:
+        assert s.scalar(select(func.count(Review.id))) == 2
+    source.close()
+    target.close()
 
 
-def test_import_rejects_foreign_json(tmp_path):
-    db = prepare(tmp_path / "a.db").db
+def test_import_rejects_foreign_json(new_db):
+    db = prepare(new_db).db
     with db.session() as s:
         for bad in ({"hello": 1}, [], {"format": "quizapp-export", "version": 99, "items": []}):
             try:
@@ -58,8 +70,8 @@ def _cli(*args):
     return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=120)
 
 
-def test_cli_exports_csv_and_apkg(tmp_path):
-    db = tmp_path / "q.db"
+def test_cli_exports_csv_and_apkg(tmp_path, new_db):
+    db = new_db
     csv_path, apkg = tmp_path / "out.csv", tmp_path / "out.apkg"
     assert _cli("--db", str(db), "export", "--format", "csv", "-o", str(csv_path)).returncode == 0
     lines = csv_path.read_text(encoding="utf-8").splitlines()
@@ -81,10 +93,10 @@ def test_cli_exports_csv_and_apkg(tmp_path):
     assert not any("\\sqrt" in flds or "\\frac" in flds for (flds,) in notes)
 
 
-def test_cli_import_bad_file_is_usage_error(tmp_path):
+def test_cli_import_bad_file_is_usage_error(tmp_path, new_db):
     bad = tmp_path / "x.json"
     bad.write_text("{not json", encoding="utf-8")
-    result = _cli("--db", str(tmp_path / "q.db"), "import", str(bad))
+    result = _cli("--db", str(new_db), "import", str(bad))
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
@@ -99,21 +111,24 @@ def test_cli_import_yaml_deck_validates(tmp_path, isolated_user_dirs):
     assert any(row["id"] == "my-1" for row in listed)
 
 
-def test_db_and_transfer_commands_speak_json(tmp_path):
-    db = tmp_path / "q.db"
+def test_db_and_transfer_commands_speak_json(tmp_path, new_db, backend, pg_servers, isolated_user_dirs):
+    # A database never opened: a missing file, or an empty PostgreSQL database.
+    db = new_db if backend == "sqlite" else pg_servers.get().new_database(empty=True)
     upgraded = json.loads(_cli("--db", str(db), "db", "upgrade", "--json").stdout)
     assert upgraded["from"] is None and upgraded["revision"]
     current = json.loads(_cli("--db", str(db), "db", "current", "--json").stdout)
     assert current["revision"] == current["head"] == upgraded["revision"]
     backup = json.loads(_cli("--db", str(db), "db", "backup", "--json").stdout)
-    assert (tmp_path / backup["backup"].split("/")[-1]).exists()
+    # Beside the file; a server database's pg_dump goes to the data folder.
+    folder = tmp_path if backend == "sqlite" else isolated_user_dirs
+    assert (folder / backup["backup"].split("/")[-1]).exists()
     exported = json.loads(_cli("--db", str(db), "export", "--format", "json", "-o", str(tmp_path / "e.json"), "--json").stdout)
     assert exported["items"] >= 81
     imported = json.loads(_cli("--db", str(db), "import", str(tmp_path / "e.json"), "--json").stdout)
     assert imported["reviews_added"] == 0 and imported["items_unknown"] == 0
 
 
-def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
+def test_apkg_has_both_languages_and_opens_in_anki(tmp_path, new_db):
     """Anki's own library imports the package: zh and en are separate fields, one card per
     language, and each card's back reveals the other language."""
     pytest.importorskip("anki")
@@ -121,7 +136,7 @@ def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
 
     from quizapp.store.transfer import write_apkg
 
-    db = prepare(tmp_path / "q.db").db
+    db = prepare(new_db).db
     with db.session() as session:
         exported = write_apkg(session, tmp_path / "out.apkg")
     db.close()
@@ -151,7 +166,7 @@ def test_apkg_has_both_languages_and_opens_in_anki(tmp_path):
         col.close()
 
 
-def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(tmp_path):
+def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(new_db):
     """The export reads rows straight from the driver: each time must come out exactly as
     `datetime.isoformat()` of the model's value (a whole second has no fraction), and a
     snapshot flag stored NULL as false."""
@@ -159,7 +174,7 @@ def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(tmp_p
 
     from quizapp.store.models import prev_card_of
 
-    db = prepare(tmp_path / "a.db").db
+    db = prepare(new_db).db
     whole, fraction = datetime(2026, 3, 1, 9, 30), datetime(2026, 3, 2, 10, 0, 0, 120)
     with db.session() as s, s.begin():
         card = s.scalars(select(Card).order_by(Card.id)).first()
@@ -190,12 +205,12 @@ def test_json_export_writes_stored_times_and_flags_as_the_models_read_them(tmp_p
     assert (item["reviews"][1]["score"], item["reviews"][1]["duration_ms"]) == (0.25, None)
 
 
-def test_csv_times_carry_their_offset_and_state_is_a_name(tmp_path):
+def test_csv_times_carry_their_offset_and_state_is_a_name(tmp_path, new_db):
     import csv
 
     from quizapp.store.transfer import write_csv
 
-    db, item_id = _answered(tmp_path, "a.db")
+    db, item_id = _answered(new_db)
     path = tmp_path / "out.csv"
     with db.session() as s:
         write_csv(s, path)

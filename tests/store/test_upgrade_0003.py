@@ -17,6 +17,8 @@ from quizapp.srs.service import StudyService
 from quizapp.store.database import current_revision, head_revision, migrate, open_database
 from quizapp.store.models import Card, Review
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 BEFORE = {
     "state": 2, "step": None, "stability": 12.345678901, "difficulty": 5.4321,
     "due": "2026-02-20T09:30:15.123456", "last_review": "2026-02-08T09:30:15.654321",

@@ -20,6 +20,8 @@ from quizapp.srs.service import StudyService
 from quizapp.store.database import current_revision, head_revision, migrate, open_database
 from quizapp.store.models import Card, Review
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 DUE_US = 1_771_579_815_123_456  # 2026-02-20 09:30:15.123456
 LAST_US = 1_770_543_015_654_321  # 2026-02-08 09:30:15.654321
 REVIEWS = [

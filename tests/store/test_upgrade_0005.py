@@ -16,6 +16,8 @@ from sqlalchemy import text
 
 from quizapp.store.database import current_revision, head_revision, migrate, open_database
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 DAY_US = 86_400_000_000
 
 

@@ -21,6 +21,8 @@ from quizapp.store.database import current_revision, head_revision, migrate, ope
 from quizapp.store.models import Item
 from tests.store.old_databases import insert_qa_item
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 ITEMS = 40
 LONG = "缩放点积注意力：分数除以根号 d_k，使方差保持为一，softmax 不会饱和。" * 30  # ~1 KB of CJK
 

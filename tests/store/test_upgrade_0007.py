@@ -22,6 +22,8 @@ from quizapp.store.database import current_revision, head_revision, migrate, ope
 from quizapp.store.models import Item
 from tests.store.old_databases import insert_qa_item
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 ITEMS = 30
 DAY_US = 86_400_000_000
 START = 1_767_225_600_000_000  # 2026-01-01

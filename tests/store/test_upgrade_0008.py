@@ -9,6 +9,8 @@ from quizapp.store.codes import json_text
 from quizapp.store.database import migrate
 from tests.store.old_databases import insert_qa_item
 
+# SQLite only: old SQLite files upgraded (on PostgreSQL revision 0001 makes the head schema).
+
 DAY_US = 86_400_000_000
 START = 1_767_225_600_000_000  # 2026-01-01
 PREV = "prev_state, prev_step, prev_stability, prev_difficulty, prev_due, prev_reps, prev_lapses, prev_leech, prev_suspended"

@@ -11,13 +11,11 @@ import random
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.pilot import Pilot
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
-
-from tests.db_cache import prepared_database
 
 FIXTURE_CONTENT = Path(__file__).parent / "fixtures" / "content"
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)  # a Monday, 09:00 UTC
@@ -40,8 +38,15 @@ def clock():
 
 def make_db(path: Path, clock: Any, **settings: Any) -> Path:
     """Create the database with deterministic settings (no fuzz) plus any overrides."""
+    return cast(Path, make_db_on("sqlite", None, path, clock, **settings))
 
-    def build(target: Path) -> None:
+
+def make_db_on(backend: str, holder: Any, path: Path, clock: Any, **settings: Any) -> Path | str:
+    """`make_db` on `backend`: the file `path`, or a PostgreSQL database's URL
+    (tests/backends.py; `holder` is the `pg_servers` fixture)."""
+    from tests.backends import prepared_db
+
+    def build(target: Path | str) -> None:
         from quizapp.srs.bootstrap import prepare
         from quizapp.srs.service import StudyService
 
@@ -52,7 +57,7 @@ def make_db(path: Path, clock: Any, **settings: Any) -> Path:
         finally:
             prepared.db.close()
 
-    return prepared_database(path, ("tui", clock.now().isoformat(), repr(sorted(settings.items()))), build)
+    return prepared_db(backend, holder, path, ("tui", clock.now().isoformat(), repr(sorted(settings.items()))), build)
 
 
 @pytest.fixture

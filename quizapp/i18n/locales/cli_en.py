@@ -71,6 +71,7 @@ MESSAGES: dict[str, str] = {
     "cli.db.pg_check.tallies": "the day tallies match the reviews ({quarters} quarter-hours differ)",
     "cli.db.pg_check.gaps": "the review gaps match the reviews ({days} days differ)",
     "cli.db.pg_check.search": "every card's search text matches its item ({cards} differ)",
+    "cli.db.pg_check.json": "the JSON columns hold what the app reads back (problems: {problems})",
     "cli.db.pg_check.btree": "btree pages checked by amcheck ({indexes} indexes)",
     "cli.db.pg_check.btree_skipped": "btree pages not checked: the amcheck extension is not installed (PostgreSQL checks its own pages)",
     "cli.db.pg_check_done": "{path}: ok (PostgreSQL; the checks above passed)",

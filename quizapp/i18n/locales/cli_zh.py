@@ -68,6 +68,7 @@ MESSAGES: dict[str, str] = {
     "cli.db.pg_check.tallies": "每日计数与复习记录一致（{quarters} 个时段不一致）",
     "cli.db.pg_check.gaps": "复习间隔与复习记录一致（{days} 天不一致）",
     "cli.db.pg_check.search": "每张卡片的搜索文本与其条目一致（{cards} 张不一致）",
+    "cli.db.pg_check.json": "JSON 列的内容都是应用能读回的形状（问题：{problems}）",
     "cli.db.pg_check.btree": "amcheck 已检查 btree 页（{indexes} 个索引）",
     "cli.db.pg_check.btree_skipped": "未检查 btree 页：未安装 amcheck 扩展（PostgreSQL 自行检查其页面）",
     "cli.db.pg_check_done": "{path}：正常（PostgreSQL；以上检查均通过）",

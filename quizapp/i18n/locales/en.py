@@ -88,7 +88,7 @@ MESSAGES: dict[str, str] = {
     # sessions
     "session.loading": "Loading…",
     "session.progress": "{done} / {total}",
-    "session.stale": "This card was changed elsewhere; nothing was saved. Showing it again.",
+    "session.stale": "This card was changed elsewhere; nothing was saved. Showing what is due now.",
     "db.full": "Not saved yet: {detail}. Your answer stays here and is saved as soon as there is room.",
     "db.connection_lost": "Not saved: the connection to the database server was lost. Your answer stays here; give it again.",
     "db.busy": "The database is busy (another quizapp is writing) — retrying; nothing is lost.",

@@ -88,7 +88,7 @@ MESSAGES: dict[str, str] = {
     # sessions
     "session.loading": "加载中……",
     "session.progress": "{done} / {total}",
-    "session.stale": "这张卡片已在别处被修改，本次未保存，重新显示。",
+    "session.stale": "这张卡片已在别处被修改，本次未保存。现在显示到期的卡片。",
     "db.full": "尚未保存：{detail}。答案保留在屏幕上，一有空间就会保存。",
     "db.connection_lost": "未保存：与数据库服务器的连接已断开。答案保留在屏幕上，请再提交一次。",
     "db.busy": "数据库正忙（另一个 quizapp 正在写入）— 正在重试，不会丢失。",
