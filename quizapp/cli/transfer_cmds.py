@@ -65,6 +65,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return _import_deck(source, args.json, args.replace, _translator(args))
     from quizapp.cli.db_cmds import db_path
     from quizapp.cli.text_messages import localize_finding
+    from quizapp.paths import is_server_url
     from quizapp.srs.bootstrap import prepare
     from quizapp.srs.settings import setting_problem
     from quizapp.store.import_progress import publishing
@@ -95,7 +96,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         # Other quizapps' writes wait for this one transaction; their busy notice says how
         # far it is (quizapp.store.import_progress).
-        with prepared.db.transaction(write=True) as tx, publishing(path) as progress:
+        if is_server_url(str(path)):  # no folder beside the database: through the server
+            from quizapp.store.pg import publishing_on_server
+
+            announced = publishing_on_server(str(path))
+        else:
+            announced = publishing(path)
+        with prepared.db.transaction(write=True) as tx, announced as progress:
             session = tx.session()
             result = import_file(session, checked, progress)
     except OSError as exc:  # the file changed or vanished between the check and the write

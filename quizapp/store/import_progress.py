@@ -48,15 +48,9 @@ def importing(db_path: Path) -> int | None:
 
 @contextlib.contextmanager
 def publishing(db_path: Path | str) -> Iterator[Callable[[float], None]]:
-    """A callback taking the fraction done, which publishes it (at each whole percent).
-    A PostgreSQL database (a URL) has no folder to publish in: its progress goes through
-    the server (quizapp.store.pg.publishing_on_server)."""
-    if isinstance(db_path, str) and "://" in db_path:
-        from quizapp.store.pg import publishing_on_server
-
-        with publishing_on_server(db_path) as on_server:
-            yield on_server
-        return
+    """A callback taking the fraction done, which publishes it (at each whole percent) in a
+    file beside an SQLite database. A PostgreSQL database (a URL) has no folder to publish
+    in: its progress goes through the server (quizapp.store.pg.publishing_on_server)."""
     path = progress_path(Path(db_path))
     temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     last = [-1]

@@ -256,12 +256,11 @@ class MockSetupScreen(BaseScreen):
     def _render_units(self) -> None:
         """The units after the numbers agree with them: "1 question ×", "2 questions ×"."""
         # A unit without its number has no plural spec to fill: a `.one` key for a count of 1.
-        def unit(selector: str, key: str, field: str) -> None:
-            one = self._typed_count(field) == 1
-            self.query_one(selector, Static).update(self.t(key + ".one" if one else key))
-        unit("#mock-setup-unit-total", "mock.setup.unit.minutes", "total_minutes")
+        def unit(selector: str, field: str, one: str, many: str) -> None:
+            self.query_one(selector, Static).update(self.t(one if self._typed_count(field) == 1 else many))
+        unit("#mock-setup-unit-total", "total_minutes", "mock.setup.unit.minutes.one", "mock.setup.unit.minutes")
         for kind, field in COUNT_ROWS:
-            unit(f"#mock-setup-times-{kind}", "mock.setup.unit.each", field)
+            unit(f"#mock-setup-times-{kind}", field, "mock.setup.unit.each.one", "mock.setup.unit.each")
 
     # -- texts ---------------------------------------------------------------------
     def render_texts(self) -> None:

@@ -10,6 +10,7 @@ to `show_verdict` (or `show_format_errors`). Content is always `Text`, never mar
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -25,6 +26,7 @@ from textual.widgets import Static
 from quizapp.engine.family import problem_prompt, problem_steps
 from quizapp.i18n.formatting import num
 from quizapp.tui.localized import LocalizedMixin, translate_bindings
+from quizapp.tui.widgets.after_layout import after_layout
 from quizapp.tui.widgets.cjk_wrap import CJKWrapped
 from quizapp.tui.widgets.given_grid import GivenGrid
 from quizapp.tui.widgets.heatmap import Heatmap
@@ -306,7 +308,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         # class change above has reflowed it, so where the screen ended up varied from run to
         # run. The feedback is brought into view once the new layout is in place.
         self.feedback.focus(scroll_visible=False)
-        self.call_after_refresh(self.feedback.scroll_visible, animate=False)
+        after_layout(self, partial(self.feedback.scroll_visible, animate=False))
 
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -345,15 +347,8 @@ class AnswerSheet(LocalizedMixin, Widget):
         """The whole worked solution, scrolled to its start (after giving up)."""
         self.set_reactive(AnswerSheet.steps_shown, len(problem_steps(self.problem, self.lang)))
         self._render_steps()
-        self.call_after_refresh(self._steps_to_top, 2)
-
-    def _steps_to_top(self, again: int) -> None:
-        # Once more after the next refresh: fourteen steps rendered at once can take a second
-        # layout pass (a scrollbar appears and the text rewraps), and a scroll measured on the
-        # first one left the solution's start off the top on a loaded machine.
-        self.feedback.scroll_to_widget(self._static("steps"), top=True, animate=False)
-        if again > 1:
-            self.call_after_refresh(self._steps_to_top, again - 1)
+        steps = self._static("steps")
+        after_layout(self, partial(self.feedback.scroll_to_widget, steps, top=True, animate=False))
 
     def action_all_steps(self) -> None:
         self.steps_shown = len(problem_steps(self.problem, self.lang))

@@ -8,6 +8,7 @@ mock service (grading goes through `DrillService.submit`) and hands the outcome 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -17,6 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input, Static, TextArea
 
+from quizapp.tui.widgets.after_layout import after_layout
 from quizapp.tui.widgets.answer_sheet import AnswerSheet, SheetPhase
 from quizapp.tui.widgets.question_pane import QuestionPane
 
@@ -106,7 +108,7 @@ class DrillPane(QuestionPane):
             self.focus()
         self.render_texts()
         if sheet is not None:
-            self.call_after_refresh(sheet.feedback.scroll_visible, top=True, animate=False)
+            after_layout(self, partial(sheet.feedback.scroll_visible, top=True, animate=False))
 
     def show_format_errors(self, verdict: engine.Verdict) -> None:
         """Not an attempt: the clock runs on, the user fixes the part and submits again."""
