@@ -224,19 +224,9 @@ async def test_checking_is_on_screen_while_the_answer_is_stored_80x24(db, clock,
     """"Checking your answer…" went into the how-to column, which is folded away while typing
     at 80 columns: in tmux under load the screen stayed as it was for ~20 s after ^s. The
     result column (where the result will be) shows it over the whole width at once."""
-    import threading
+    from tests.tui.test_drill_screen import fill_cells, hold_submit
 
-    from quizapp.srs.drills import DrillService
-    from tests.tui.test_drill_screen import fill_cells
-
-    gate = threading.Event()
-    real = DrillService.submit
-
-    def slow_submit(self, *args, **kwargs):
-        assert gate.wait(30)
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(DrillService, "submit", slow_submit)
+    gate = hold_submit(monkeypatch)
     problem = engine.generate("softmax", 3, 1)
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=NARROW) as pilot:

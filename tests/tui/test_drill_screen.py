@@ -715,9 +715,8 @@ async def test_picker_counts_new_skills_apart_from_due_ones_as_the_picked_type_d
         assert "practice" in app.screen._labels()[0]
 
 
-async def test_submitting_says_checking_at_once_while_the_answer_is_stored(db, clock, monkeypatch):
-    # Grading and storing run in a worker; the screen looked unchanged until they were done,
-    # so the next Esc left the result unseen (issue 27 item 5).
+def hold_submit(monkeypatch):
+    """Drill answers wait for the returned event before they are graded and stored."""
     import threading
 
     gate = threading.Event()
@@ -728,6 +727,13 @@ async def test_submitting_says_checking_at_once_while_the_answer_is_stored(db, c
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(DrillService, "submit", slow_submit)
+    return gate
+
+
+async def test_submitting_says_checking_at_once_while_the_answer_is_stored(db, clock, monkeypatch):
+    # Grading and storing run in a worker; the screen looked unchanged until they were done,
+    # so the next Esc left the result unseen (issue 27 item 5).
+    gate = hold_submit(monkeypatch)
     problem = engine.generate("softmax", 3, 1)
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=SIZE) as pilot:
