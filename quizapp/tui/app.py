@@ -34,6 +34,7 @@ from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_l
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.tui.localized import translate_bindings
 from quizapp.tui.screens.base import BaseModal, BaseScreen
+from quizapp.tui.stylesheet import ParsedOnceStylesheet
 
 if TYPE_CHECKING:
     from quizapp.srs.counts import DueCounts
@@ -104,6 +105,8 @@ class QuizApp(App[None]):
 
     def __init__(self, config: AppConfig) -> None:
         super().__init__()
+        # Each source parsed once, not again for each screen's first showing (tui/stylesheet.py).
+        self.stylesheet = ParsedOnceStylesheet(variables=self.get_css_variables())
         self.config = config
         self.clock = config.clock
         self.tr = Translator(config.lang or DEFAULT_LANGUAGE)
