@@ -2,8 +2,9 @@
 labels, best matches first.
 
 The text index (items_fts, FTS5 with the trigram tokenizer; revision 0003's ITEM_TEXT)
-holds an item's id, question, answer and tags in every language it has — what Browse
-searched before the index; long answers, key points and options are not searched — so
+holds an item's id, question, answer and tags in every language it has, ASCII letters in
+lower case (revision 0009) — what Browse searched before the index; long answers, key
+points and options are not searched — so
 Chinese and English both match as substrings; trigrams serve CJK without a word segmenter.
 The index keeps which rows hold a trigram, not where (`detail=none`, revision 0007: a
 quarter of the positional index's size), so text of 3 characters or more is found by its
@@ -98,13 +99,12 @@ def trigram_query(text: str) -> str:
 
 def _first_position(text: str, params: list[Any]) -> str:
     """SQL for where `text` first appears in `body.c0`, ASCII letters in any case (as LIKE
-    matches): `instr(lower(body.c0), lower(text))`. Text without ASCII letters (Chinese) is
-    found as it is — lowering changes only A–Z, none of which it holds — and no hit's text is
-    copied in lower case (a third of a Chinese word's search at 100,000 items)."""
+    matches). The indexed text is stored with its ASCII letters lowered (revision 0009), so
+    only the typed text is lowered — SQLite's `lower`, which changes A–Z only, as the
+    stored text's was: no hit's text is copied in lower case (a fifth of a common word's
+    search at 100,000 items)."""
     params.append(text)
-    if not any("A" <= char <= "Z" or "a" <= char <= "z" for char in text):
-        return "instr(body.c0, ?)"
-    return "instr(lower(body.c0), lower(?))"
+    return "instr(body.c0, lower(?))"
 
 
 # Bank order: Q&A before MCQ, numbered items first by number, then by id.

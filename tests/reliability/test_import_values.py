@@ -19,12 +19,20 @@ from tests.reliability.test_deck_file_names import DECK
 pytestmark = pytest.mark.both_backends
 
 
+# A new database's export, by backend: each test edits its own copy. (New databases of a
+# backend export the same items and cards; one export per worker instead of one per test
+# halves these tests' processes.)
+_EXPORTS: dict[str, str] = {}
+
+
 @pytest.fixture
-def export(isolated_user_dirs, tmp_path, new_db, monkeypatch) -> dict:
+def export(isolated_user_dirs, tmp_path, new_db, backend, monkeypatch) -> dict:
     monkeypatch.setenv("QUIZAPP_DB", str(new_db))  # the CLI's database (a file or a URL)
-    out = tmp_path / "e.json"
-    assert quizapp("export", "--format", "json", "-o", str(out)).returncode == 0
-    return json.loads(out.read_text(encoding="utf-8"))
+    if backend not in _EXPORTS:
+        out = tmp_path / "e.json"
+        assert quizapp("export", "--format", "json", "-o", str(out)).returncode == 0
+        _EXPORTS[backend] = out.read_text(encoding="utf-8")
+    return json.loads(_EXPORTS[backend])
 
 
 def _attempt(diagnosis) -> dict:

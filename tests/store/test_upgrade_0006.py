@@ -58,7 +58,8 @@ def _snapshot(path) -> dict:
             "tags": {i: json.loads(t) for i, t in conn.execute("SELECT id, tags FROM items")},
             "answers": {i: json.loads(a) for i, a in conn.execute("SELECT id, answer FROM reviews")},
             "settings": dict(conn.execute("SELECT key, value FROM settings")),
-            "index": conn.execute("SELECT rowid, body FROM items_fts ORDER BY rowid").fetchall(),
+            # (In any case: revision 0009 stores the text's ASCII letters lowered.)
+            "index": conn.execute("SELECT rowid, lower(body) FROM items_fts ORDER BY rowid").fetchall(),
             # (LIKE, not a phrase MATCH: head's index keeps no positions, revision 0007)
             "hits": [conn.execute("SELECT rowid FROM items_fts WHERE body LIKE ? ORDER BY rowid",
                                   (f"%{word}%",)).fetchall() for word in ("根号 d_k 1", "variance", "注意力")],

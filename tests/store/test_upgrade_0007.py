@@ -63,7 +63,8 @@ def _gaps(conn) -> tuple[list, list]:
 
 def _snapshot(conn) -> dict:
     return {
-        "index": conn.execute("SELECT rowid, body FROM items_fts ORDER BY rowid").fetchall(),
+        # (In any case: revision 0009, after this one, stores the text's ASCII letters lowered.)
+        "index": conn.execute("SELECT rowid, lower(body) FROM items_fts ORDER BY rowid").fetchall(),
         "hits": [conn.execute("SELECT rowid FROM items_fts WHERE body LIKE ? ORDER BY rowid", (f"%{word}%",)
                               ).fetchall() for word in ("根号 d_k 1", "variance", "softmax 不")],
         "tallies": conn.execute("SELECT * FROM review_tallies ORDER BY quarter").fetchall(),
