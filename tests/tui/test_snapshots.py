@@ -7,6 +7,7 @@ pictures only change when the UI does. Update them with `--snapshot-update` and 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 
@@ -26,6 +27,31 @@ async def steady(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+# In `run`'s keys: wait until the screen's layout has settled (two refreshes) before the next
+# key. A revealed answer may take a second layout pass to overflow its pane, and only then
+# does the screen offer j/k: `?` pressed before that listed the keys without them (seen at
+# load ~3).
+LAID_OUT = "<laid out>"
+
+
+async def laid_out(pilot: Pilot) -> None:
+    from quizapp.tui.widgets.after_layout import after_layout
+
+    done = asyncio.Event()
+    passes = 0
+
+    def count() -> None:
+        nonlocal passes
+        passes += 1
+        if passes == 2:
+            done.set()
+
+    after_layout(pilot.app.screen, count)
+    pilot.app.screen.refresh(layout=True)
+    await asyncio.wait_for(done.wait(), 60)
+    await settle(pilot)
+
+
 def run(*keys: str, before=None):
     """A `run_before` that waits for the database, presses keys one by one, then steadies."""
 
@@ -33,7 +59,8 @@ def run(*keys: str, before=None):
         await settle(pilot)
         if before is not None:
             await before(pilot)
-        await press(pilot, *keys)
+        for key in keys:
+            await (laid_out(pilot) if key == LAID_OUT else press(pilot, key))
         await steady(pilot)
 
     return run_before

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from quizapp.tui.app import make_app
-from tests.tui.test_snapshots import run, seed_history
+from tests.tui.test_snapshots import LAID_OUT, run, seed_history
 
 SIZES = {"80x24": (80, 24), "120x36": (120, 36)}
 
@@ -21,7 +21,7 @@ STATES = [
     ("browse", "browse", ("down",)),
     ("stats", "stats", ()),
     ("settings", "settings", ()),
-    ("help", "study", ("space", "f1")),
+    ("help", "study", ("space", LAID_OUT, "f1")),
 ]
 
 
