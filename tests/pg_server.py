@@ -16,6 +16,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -87,7 +88,23 @@ class PgServer:
                    f"-c shared_buffers={'128MB' if durable else '32MB'} -c max_connections=60")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-w",
                   "-o", options, "start")
+        self._watch()
         return self
+
+    def _watch(self) -> None:
+        """A watchdog that stops the server once this process is gone, however it ended: a
+        pytest killed (kill -9, a CI timeout) left its servers running, fsync off, for good.
+        It waits for the end of a pipe only this process holds (closed by the kernel when
+        the process dies), in a session of its own (a ctrl+c to pytest does not reach it)."""
+        stop = [*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"]
+        watchdog = ("import os, shutil, subprocess, sys\n"
+                    "sys.stdin.buffer.read()\n"
+                    "if os.path.exists(sys.argv[1]):\n"
+                    "    subprocess.run(sys.argv[3:], capture_output=True, timeout=60)\n"
+                    "    shutil.rmtree(sys.argv[2], ignore_errors=True)\n")
+        self._watchdog = subprocess.Popen(
+            [sys.executable, "-c", watchdog, str(self.data / "postmaster.pid"), str(self.folder), *stop],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql://{SUPERUSER}@/{dbname}?host={self.socket}"
@@ -138,6 +155,10 @@ class PgServer:
             while (self.data / "postmaster.pid").exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
             shutil.rmtree(self.folder, ignore_errors=True)
+            watchdog = getattr(self, "_watchdog", None)
+            if watchdog is not None:  # the server is stopped: the watchdog finds nothing to do
+                watchdog.stdin.close()
+                watchdog.wait(timeout=60)
 
 
 def start_server(durable: bool = False) -> PgServer:
