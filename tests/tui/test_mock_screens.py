@@ -1082,6 +1082,34 @@ async def test_every_key_point_and_the_covered_figure_are_reachable_by_keys_at_8
         assert pane.scroll_y == 0  # the reference answer above, a key away
 
 
+async def test_a_point_ticked_by_its_number_is_brought_into_view_at_80x24(db, clock):
+    # Pressing the number of a point scrolled off ticked it out of sight (issue 27 tour).
+    from quizapp.tui.widgets.qa_pane import QAPane
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_small_mock(pilot)
+        await type_text(pilot, "softmax")
+        await press(pilot, "ctrl+s")
+        await settle(pilot)
+        pane = app.screen.query_one(QAPane)
+        points = [row for row in pane.query(".mock-point") if row.display]
+        view = pane.content_region
+
+        def inside(widget) -> bool:
+            return view.y <= widget.region.y and widget.region.bottom <= view.bottom
+
+        await press(pilot, "home")
+        await settle(pilot)
+        last = points[-1]
+        assert not inside(last), "the last point fits without scrolling: nothing to bring into view"
+        ticked = "-ticked" in last.classes
+        await press(pilot, str(len(points)))
+        await settle(pilot)
+        assert ("-ticked" in last.classes) != ticked
+        assert inside(last), (last.region, view)
+
+
 async def test_setup_units_agree_with_the_numbers_typed(db, clock):
     # "1 questions ×" stood after a count of 1 (found on the issue 27 tour).
     app = make_app(db_path=db, clock=clock, lang="en")

@@ -209,6 +209,10 @@ class QAPane(QuestionPane):
         if self.reviewing and not self.confirming and 0 <= index < len(self.points):
             self.points[index] = not self.points[index]
             self._render_points()
+            # A point ticked by its number may be scrolled off (80×24): bring it into view, so
+            # that what the key changed is seen (once its new text is laid out).
+            row = self.query_one(f"#mock-point-{index}", KeyPointRow)
+            self.call_after_refresh(row.scroll_visible, animate=False)
 
     @on(KeyPointRow.Toggled)
     def _point_clicked(self, event: KeyPointRow.Toggled) -> None:
