@@ -102,7 +102,8 @@ def _first_position(text: str, params: list[Any]) -> str:
     matches). The indexed text is stored with its ASCII letters lowered (revision 0009), so
     only the typed text is lowered — SQLite's `lower`, which changes A–Z only, as the
     stored text's was: no hit's text is copied in lower case (a fifth of a common word's
-    search at 100,000 items). Text without ASCII letters (Chinese) is looked for as it is."""
+    search at 100,000 items). Text without capitals A–Z (Chinese, or typed in lower case) is
+    looked for as it is."""
     if not any("A" <= char <= "Z" for char in text):
         params.append(text)
         return "instr(body.c0, ?)"
