@@ -1044,36 +1044,45 @@ async def test_a_wrapped_key_point_keeps_its_hanging_indent_at_80x24(db, clock):
         assert continuation_indents(lines, "1 ☑ ") == [0] * (len(lines) - 1), lines
 
 
+async def reviewed_answer(pilot):
+    """A small mock's Q&A answer typed and scored (its key points under review): the pane,
+    its shown key-point rows, and whether a widget lies wholly inside the pane's view."""
+    from quizapp.tui.widgets.qa_pane import QAPane
+
+    await start_small_mock(pilot)
+    await type_text(pilot, "softmax")
+    await press(pilot, "ctrl+s")
+    await settle(pilot)
+    pane = pilot.app.screen.query_one(QAPane)
+    points = [row for row in pane.query(".mock-point") if row.display]
+    view = pane.content_region
+
+    def inside(widget) -> bool:
+        return view.y <= widget.region.y and widget.region.bottom <= view.bottom
+
+    return pane, points, inside
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_every_key_point_and_the_covered_figure_are_reachable_by_keys_at_80x24(db, clock, lang):
     """At 80×24 only point 1 showed, and PageDown, j and the wheel did not scroll (issue 27
     item 2). The figure and the points are on screen after submitting; the keys scroll the
     pane to the last point and back up to the reference answer."""
-    from quizapp.tui.widgets.qa_pane import QAPane
 
     app = make_app(db_path=db, clock=clock, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_small_mock(pilot)
-        await type_text(pilot, "softmax")
-        await press(pilot, "ctrl+s")
-        await settle(pilot)
-        pane = app.screen.query_one(QAPane)
-        points = [row for row in pane.query(".mock-point") if row.display]
+        pane, points, inside = await reviewed_answer(pilot)
         assert len(points) >= 3
-        view = pane.content_region
-
-        def inside(widget) -> bool:
-            return view.y <= widget.region.y and widget.region.bottom <= view.bottom
 
         score = pane.query_one(".mock-score")
-        assert inside(score) and inside(points[0]), (score.region, view)
+        assert inside(score) and inside(points[0]), (score.region, pane.content_region)
         for key in ("pagedown", "j"):
             top = pane.scroll_y
             for _ in range(30):
                 if inside(points[-1]) or pane.scroll_y >= pane.max_scroll_y:
                     break
                 await press(pilot, key)
-            assert inside(points[-1]), (key, points[-1].region, view)
+            assert inside(points[-1]), (key, points[-1].region, pane.content_region)
             await press(pilot, "home" if key == "pagedown" else "k")
             await settle(pilot)
             assert pane.scroll_y < max(top, pane.max_scroll_y) or pane.max_scroll_y == 0
@@ -1084,21 +1093,10 @@ async def test_every_key_point_and_the_covered_figure_are_reachable_by_keys_at_8
 
 async def test_a_point_ticked_by_its_number_is_brought_into_view_at_80x24(db, clock):
     # Pressing the number of a point scrolled off ticked it out of sight (issue 27 tour).
-    from quizapp.tui.widgets.qa_pane import QAPane
 
     app = make_app(db_path=db, clock=clock, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_small_mock(pilot)
-        await type_text(pilot, "softmax")
-        await press(pilot, "ctrl+s")
-        await settle(pilot)
-        pane = app.screen.query_one(QAPane)
-        points = [row for row in pane.query(".mock-point") if row.display]
-        view = pane.content_region
-
-        def inside(widget) -> bool:
-            return view.y <= widget.region.y and widget.region.bottom <= view.bottom
-
+        _pane, points, inside = await reviewed_answer(pilot)
         await press(pilot, "home")
         await settle(pilot)
         last = points[-1]
@@ -1107,7 +1105,7 @@ async def test_a_point_ticked_by_its_number_is_brought_into_view_at_80x24(db, cl
         await press(pilot, str(len(points)))
         await settle(pilot)
         assert ("-ticked" in last.classes) != ticked
-        assert inside(last), (last.region, view)
+        assert inside(last), last.region
 
 
 async def test_setup_units_agree_with_the_numbers_typed(db, clock):
