@@ -71,6 +71,27 @@ def _scalar(cursor: Any) -> int:
     return int(row[0]) if row else 0
 
 
+def _search_index(tx: Any) -> Finding:
+    """Whether search has its trigram index, and whether that index holds Chinese: pg_trgm
+    takes only the characters the database's LC_CTYPE calls letters, and the C locale calls
+    no Chinese character one, so there a Chinese search reads every item's text (the same
+    hits, only slower). Neither is damage: the line says what searches will cost."""
+    indexed = tx.raw("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_items_search_body' "
+                     "AND schemaname = current_schema()").fetchone() is not None
+    ctype = str(_scalar_text(tx.raw("SELECT datctype FROM pg_database WHERE datname = current_database()")))
+    if not indexed:
+        return Finding("search_index_missing", True, {})
+    chinese = _scalar(tx.raw("SELECT coalesce(array_length(show_trgm('注意力'), 1), 0)"))
+    if not chinese:
+        return Finding("search_index_no_chinese", True, {"ctype": ctype})
+    return Finding("search_index", True, {"ctype": ctype})
+
+
+def _scalar_text(cursor: Any) -> str:
+    row = cursor.fetchone()
+    return "" if row is None else str(row[0])
+
+
 def check(db: PgDatabase) -> list[Finding]:
     """Every check that can run here, in order; each says what it verified."""
     from quizapp.store.pg import pg_transaction
@@ -92,8 +113,9 @@ def check(db: PgDatabase) -> list[Finding]:
         found.append(Finding("gaps", gaps_off == 0, {"days": gaps_off}))
         unsearched = _scalar(tx.raw(
             "SELECT count(*) FROM cards c JOIN items i ON i.id = c.item_id LEFT JOIN items_search s ON s.card_id = c.id "
-            "WHERE s.card_id IS NULL OR s.body IS DISTINCT FROM quizapp_item_text(i.payload)"))
+            "WHERE s.card_id IS NULL OR s.body IS DISTINCT FROM lower(quizapp_item_text(i.payload) COLLATE \"C\")"))
         found.append(Finding("search", unsearched == 0, {"cards": unsearched}))
+        found.append(_search_index(tx))
         from quizapp.store.json_check import pg_json_problems
 
         # The app's JSON columns hold what it reads back (as SQLite's check): a value of the

@@ -3,7 +3,7 @@ labels, best matches first.
 
 The text index (items_fts, FTS5 with the trigram tokenizer; revision 0003's ITEM_TEXT)
 holds an item's id, question, answer and tags in every language it has, ASCII letters in
-lower case (revision 0009) — what Browse searched before the index; long answers, key
+lower case (revision 0009; PostgreSQL's items_search since 0010) — what Browse searched before the index; long answers, key
 points and options are not searched — so
 Chinese and English both match as substrings; trigrams serve CJK without a word segmenter.
 The index keeps which rows hold a trigram, not where (`detail=none`, revision 0007: a
@@ -44,6 +44,15 @@ class LabelFilter:
 
     section_prefix: str | None = None
     id_prefixes: tuple[str, ...] = ()
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """`text` with A–Z lowered and nothing else: SQL's `lower` in the C collation, as the
+    stored search text was lowered (SQLite's revision 0009, PostgreSQL's 0010)."""
+    return text.translate(_ASCII_LOWER)
 
 
 def _like_escaped(text: str) -> str:
@@ -141,14 +150,17 @@ def search_rows(
         where.append("cards.item_id IN (SELECT items.id FROM items WHERE items.source_no = ?)")
         where_params.append(number)
     elif text and cur.dialect == "postgresql":
-        # items_search (revision 0001 on PostgreSQL): the same text, a pg_trgm GIN index
-        # that serves the substring match itself (3 characters or more).
+        # items_search (revision 0001 on PostgreSQL): the same text, ASCII letters lowered
+        # (revision 0010), with a pg_trgm GIN index that serves the substring match itself
+        # (3 characters or more). The typed text is lowered as the stored text was (A–Z
+        # only), so LIKE finds what ILIKE did without lowering each candidate's text.
+        lowered = ascii_lower(text)
         joins.append("JOIN items_search AS body ON body.card_id = cards.id")
-        where.append("body.body ILIKE ? ESCAPE '\\'")
-        where_params.append("%" + _like_escaped(text) + "%")
+        where.append("body.body LIKE ? ESCAPE '\\'")
+        where_params.append("%" + _like_escaped(lowered) + "%")
         if len(text) >= 3:
-            ranks = ["strpos(lower(body.body), lower(?)) - length(cards.item_id)", "octet_length(body.body)"]
-            rank_params.append(text)
+            ranks = ["strpos(body.body, ?) - length(cards.item_id)", "octet_length(body.body)"]
+            rank_params.append(lowered)
     elif text:
         # The text itself is read from the index's content table by rowid: through the
         # virtual table's column each hit's text costs a lookup statement of its own (half
