@@ -961,7 +961,15 @@ def measure_quizapp(folder: Path, db: Path | str, ops: set[str]) -> dict[str, An
                 from sqlalchemy import event
 
                 engine = service.db.engine
-                event.listen(engine, "connect", lambda conn, _record, sync=sync: conn.execute(f"PRAGMA synchronous={sync}"))
+                # PostgreSQL's like of it: a COMMIT that does not wait for the WAL's fsync.
+                setting = (f"PRAGMA synchronous={sync}" if engine.dialect.name == "sqlite"
+                           else "SET synchronous_commit TO off")
+                def on_connect(conn: Any, _record: Any, setting: str = setting) -> None:
+                    conn.execute(setting)
+                    if not setting.startswith("PRAGMA"):
+                        conn.commit()  # a SET in a transaction rolled back is undone
+
+                event.listen(engine, "connect", on_connect)
                 engine.dispose()
             screen = path.study()
             shown = screen.first()

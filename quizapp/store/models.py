@@ -129,6 +129,8 @@ class Card(Base):
               sqlite_where=text(NEW_SHOWN)),
         # The stats' forecast: cards that can fall due, by due time (revision 0005).
         Index("ix_cards_due_studied", "due", sqlite_where=text(STUDIED_SHOWN)),
+        # The stats' count of leeches: only the leeches (revision 0011).
+        Index("ix_cards_leech", "id", sqlite_where=text("leech")),
     )
 
     id: Mapped[int] = mapped_column(Int, primary_key=True)
@@ -175,6 +177,8 @@ class Review(Base):
     __table_args__ = (
         Index("ix_reviews_lapses", "reviewed_at", sqlite_where=text("rating = 1")),
         Index("ix_reviews_card_time", "card_id", "reviewed_at"),
+        # The stats' count of cram answers: only those (revision 0011; `mode = 4` literally).
+        Index("ix_reviews_cram", "card_id", sqlite_where=text(f"mode = {MODES.index('cram')}")),
     )
 
     id: Mapped[int] = mapped_column(Int, primary_key=True)

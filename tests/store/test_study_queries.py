@@ -308,3 +308,31 @@ def test_the_steps_time_bounds_are_stored_as_the_models_store_a_time(moment):
     dialect = sqlite.dialect()
     stores = Card.__table__.c.due.type.dialect_impl(dialect).bind_processor(dialect)
     assert stored_time(moment) == stores(moment.replace(tzinfo=None))
+
+
+def test_the_stats_totals_read_the_tallies_and_two_partial_indexes_not_every_review(study, clock):
+    """The Stats screen's totals (revision 0011): the schedule's answers are the tallies'
+    sum, the cram answers and the leeches each walk a partial index holding only them;
+    without those indexes the counts scan every review and every card."""
+    from quizapp.store import stats_queries
+
+    _study_some(study, clock)
+
+    def plans() -> dict[str, str]:
+        with study.db.engine.connect() as conn:
+            return {sql: " ".join(row[-1] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql).all())
+                    for sql in (stats_queries._SCHEDULE_ANSWERS, stats_queries._CRAM_ANSWERS,
+                                stats_queries._LEECHES)}
+
+    found = plans()
+    assert found[stats_queries._SCHEDULE_ANSWERS] == "SCAN review_tallies"
+    assert found[stats_queries._CRAM_ANSWERS] == "SCAN reviews USING INDEX ix_reviews_cram"
+    assert found[stats_queries._LEECHES] == "SCAN cards USING INDEX ix_cards_leech"
+    with study.db.transaction() as tx:
+        assert stats_queries.totals(tx) == (6, 0, 0)  # every answer of _study_some, from the tallies
+    with study.db.engine.begin() as conn:
+        conn.execute(text("DROP INDEX ix_reviews_cram"))
+        conn.execute(text("DROP INDEX ix_cards_leech"))
+    study.db.engine.dispose()  # a cached EXPLAIN is not re-planned after a schema change
+    found = plans()
+    assert "ix_" not in found[stats_queries._CRAM_ANSWERS] + found[stats_queries._LEECHES]
