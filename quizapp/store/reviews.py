@@ -9,7 +9,7 @@ day's counts read at most its quarters, never its reviews.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -90,7 +90,7 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
     return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
 
-def studied_quarters(tx: Tx, before: datetime) -> Iterator[list[int]]:
+def studied_quarters(tx: Tx, before: datetime) -> Generator[list[int], None, None]:
     """The quarter-hours with answers before `before`, newest first, negated (so each
     batch ascends, for bisect): one walk of the tallies' key, in batches that double from
     256 rows, fetched only as far as the caller reads (the streak stops at its first gap)."""
