@@ -20,15 +20,14 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fsrs import State
 
-from quizapp.srs.calibration import POINT_WIDTH, Calibration, readiness_range
 from quizapp.srs.clock import Clock, from_naive_utc, to_naive_utc
 from quizapp.srs.counts import DayCounter
+from quizapp.srs.fsrs_parameters import FitStatus
 from quizapp.srs.mock_topics import completed_topic_scores
-from quizapp.srs.optimize import FitStatus
 from quizapp.srs.readiness import Days as _Days
 from quizapp.srs.readiness import Readiness as Readiness  # re-exported: Home's figure
 from quizapp.srs.readiness import TopicReadiness, parse_interview_date, recall_by_topic, recall_curve
@@ -37,6 +36,9 @@ from quizapp.store import stats_queries
 from quizapp.store.codes import QUARTER_US, quarter_of
 from quizapp.store.database import Database
 from quizapp.store.tx import Tx
+
+if TYPE_CHECKING:
+    from quizapp.srs.calibration import Calibration
 
 HEATMAP_DAYS = 365
 FORECAST_DAYS = 30
@@ -124,7 +126,11 @@ class StudyStats:
     @property
     def readiness_is_range(self) -> bool:
         span = self.readiness_range_now
-        return span is not None and span[1] - span[0] >= POINT_WIDTH
+        if span is None:
+            return False
+        from quizapp.srs.calibration import POINT_WIDTH  # loaded already: the range came from it
+
+        return span[1] - span[0] >= POINT_WIDTH
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of `quizapp stats --json` (dates as ISO strings, rates as fractions)."""
@@ -292,6 +298,10 @@ def with_calibration(stats: StudyStats, db: Database, clock: Clock, settings: Se
     Unlike the other figures this reads every review (each card's history is replayed with
     the parameters in force), so its cost grows with the history: the Stats screen draws
     the rest first and adds this when it is ready."""
+    # Imported here, not with the module: calibration brings the optimizer's Rust library
+    # (fsrs_rs_python), which the first figures do not need (+40 ms to their first showing).
+    from quizapp.srs.calibration import readiness_range
+
     with db.transaction() as cur:
         found = readiness_range(cur, clock, settings)
     return replace(
