@@ -9,7 +9,7 @@ day's counts read at most its quarters, never its reviews.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -29,8 +29,7 @@ _TODAY = (
     f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
 )
 CRAM = MODES.index("cram")  # an answer that left the schedule as it was (quizapp.srs.cram)
-# Negated, so that each batch is in ascending order for bisect (quizapp.srs.counts.streak).
-_QUARTERS_BEFORE = "SELECT -quarter FROM review_tallies WHERE quarter < ? ORDER BY quarter DESC"
+_QUARTERS_BEFORE = "SELECT quarter FROM review_tallies WHERE quarter < ? ORDER BY quarter DESC"
 
 
 def _micros(value: datetime | None) -> int | None:
@@ -90,15 +89,11 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
     return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
 
-def studied_quarters(tx: Tx, before: datetime) -> Generator[list[int], None, None]:
-    """The quarter-hours with answers before `before`, newest first, negated (so each
-    batch ascends, for bisect): one walk of the tallies' key, in batches that double from
-    256 rows, fetched only as far as the caller reads (the streak stops at its first gap)."""
-    cursor = tx.execute(_QUARTERS_BEFORE, (quarter_of(before),))
-    size = 256
-    while batch := cursor.fetchmany(size):
-        yield [row[0] for row in batch]
-        size = min(size * 2, 16384)
+def studied_quarters(tx: Tx, before: datetime) -> Iterator[int]:
+    """The quarter-hours with answers before `before`, newest first: one walk of the tallies'
+    key, stepped only as far as the caller reads (the streak stops at its first gap)."""
+    for (quarter,) in tx.execute(_QUARTERS_BEFORE, (quarter_of(before),)):
+        yield quarter
 
 
 def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:
