@@ -21,6 +21,8 @@ def _is_deck(path: Path) -> bool:
 
 
 def usable_name(name: str) -> bool:
+    if name.isascii():  # ASCII has no format characters; its controls are what isprintable refuses
+        return name.isprintable()
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:

@@ -96,7 +96,7 @@ def load_cache(session: Session) -> dict[str, ContentFile]:
 
 
 def cached_rows(cur: sqlite3.Cursor) -> dict[str, CachedRow]:
-    """The same as `load_cache`, read with plain sqlite3."""
+    """The same as `load_cache`, read on a driver cursor (a Tx of either backend, or plain sqlite3)."""
     return {path: CachedRow(path, sha256, stat) for path, sha256, stat in
             cur.execute("SELECT path, sha256, stat FROM content_files")}
 
