@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # no SQLAlchemy at import: Home's first figures check the cac
     from sqlalchemy.orm import Session
 
     from quizapp.store.models import ContentFile
+    from quizapp.store.tx import Tx
 
 
 class CachedFile(Protocol):
@@ -95,7 +96,7 @@ def load_cache(session: Session) -> dict[str, ContentFile]:
     return {row.path: row for row in session.scalars(select(ContentFile))}
 
 
-def cached_rows(cur: sqlite3.Cursor) -> dict[str, CachedRow]:
+def cached_rows(cur: sqlite3.Cursor | Tx) -> dict[str, CachedRow]:
     """The same as `load_cache`, read on a driver cursor (a Tx of either backend, or plain sqlite3)."""
     return {path: CachedRow(path, sha256, stat) for path, sha256, stat in
             cur.execute("SELECT path, sha256, stat FROM content_files")}

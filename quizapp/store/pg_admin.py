@@ -78,18 +78,11 @@ def _search_index(tx: Any) -> Finding:
     hits, only slower). Neither is damage: the line says what searches will cost."""
     indexed = tx.raw("SELECT 1 FROM pg_indexes WHERE indexname = 'ix_items_search_body' "
                      "AND schemaname = current_schema()").fetchone() is not None
-    ctype = str(_scalar_text(tx.raw("SELECT datctype FROM pg_database WHERE datname = current_database()")))
     if not indexed:
         return Finding("search_index_missing", True, {})
+    ctype = tx.raw("SELECT datctype FROM pg_database WHERE datname = current_database()").fetchone()[0]
     chinese = _scalar(tx.raw("SELECT coalesce(array_length(show_trgm('注意力'), 1), 0)"))
-    if not chinese:
-        return Finding("search_index_no_chinese", True, {"ctype": ctype})
-    return Finding("search_index", True, {"ctype": ctype})
-
-
-def _scalar_text(cursor: Any) -> str:
-    row = cursor.fetchone()
-    return "" if row is None else str(row[0])
+    return Finding("search_index" if chinese else "search_index_no_chinese", True, {"ctype": ctype})
 
 
 def check(db: PgDatabase) -> list[Finding]:
