@@ -12,10 +12,16 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
-from quizapp.srs.mock_views import COMPLETED, ReportQuestion, TopicScore, WeakTopic
 from quizapp.store import mocks
+from quizapp.store.codes import COMPLETED
 from quizapp.store.tx import Tx
+
+if TYPE_CHECKING:
+    # The report's views are imported where a report is made: Stats' first figures need
+    # only completed_topic_scores, and the views' ~20 classes cost ~15 ms to create.
+    from quizapp.srs.mock_views import ReportQuestion, TopicScore, WeakTopic
 
 DRILL_TOPIC_LIMIT = 2  # a drill counts toward at most this many content tags
 WEAKEST_LIMIT = 3
@@ -74,6 +80,8 @@ def completed_topic_scores(session: Tx) -> dict[str, tuple[float, int]]:
 
 def topic_scores(rows: Sequence[ReportQuestion]) -> list[TopicScore]:
     """Mean score per topic over the questions with that topic, sorted by topic name."""
+    from quizapp.srs.mock_views import TopicScore
+
     per_topic: dict[str, list[ReportQuestion]] = defaultdict(list)
     for row in rows:
         for topic in row.topics:
@@ -97,6 +105,8 @@ def topic_items(session: Tx, topic: str) -> list[str]:
 def weakest_topics(session: Tx, topics: Sequence[TopicScore]) -> list[WeakTopic]:
     """Up to three topics, lowest mean first; a topic scored 1.0 is never weak. Each one's
     items are the interview's items with that topic plus the topic's bank items."""
+    from quizapp.srs.mock_views import WeakTopic
+
     weak = sorted((t for t in topics if t.score < 1.0), key=lambda t: (t.score, -t.questions, t.topic))
     return [
         WeakTopic(t.topic, t.score, sorted(set(t.item_ids) | set(topic_items(session, t.topic))))

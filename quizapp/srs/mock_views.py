@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from quizapp.srs.rating import MISS_THRESHOLD as MISS_THRESHOLD  # the rating policy's
 from quizapp.srs.views import ItemContent
+from quizapp.store.codes import ABANDONED as ABANDONED  # the stored statuses
+from quizapp.store.codes import COMPLETED as COMPLETED
+from quizapp.store.codes import IN_PROGRESS as IN_PROGRESS
 from quizapp.store.errors import ChangedElsewhere
-
-IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
 
 
 class MockError(Exception):

@@ -66,3 +66,13 @@ def json_text(value: Any) -> str:
     escapes each CJK character as `\\uXXXX` (6 bytes instead of 3) and adds a space after
     every `,` and `:` — together a fifth of an item's bilingual payload."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_value(value: Any) -> Any:
+    """A JSON column's value as read on the driver: SQLite gives its text, psycopg the value
+    already decoded. (The app's JSON columns hold objects and arrays, never a bare string.)"""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+# mock_interviews.status
+IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"

@@ -222,3 +222,27 @@ def test_a_mistake_made_in_several_parts_of_one_attempt_counts_once(prepared, st
                                  created_at=clock.now().replace(tzinfo=None) - timedelta(hours=1)))
     stats = study_stats(prepared.db, clock, study.settings())
     assert [(m.type, m.mistake, m.count) for m in stats.mistakes] == [("attention", "no_scaling", 1)]
+
+
+def test_the_first_figures_read_on_the_driver_not_through_the_orm(prepared, study, clock, mocks, monkeypatch):
+    """Stats draws its first figures before the calibration; the mock scores per topic were
+    two ORM statements whose first compile (and the mappers' configuration) cost the screen
+    ~20 ms. With a finished interview holding a calculation (its topics read every Q&A
+    payload), no figure may ask a Tx for a Session."""
+    import srs_fake_engine as fake
+
+    from quizapp.srs.mock import MockConfig
+    from quizapp.store.pg import PgTx
+    from quizapp.store.tx import Tx
+
+    view = mocks.create(MockConfig(seed=13, n_qa=1, n_mcq=1, n_drill=1))
+    mocks.answer_drill(view.mock_id, 2, fake.solution_text(mocks.problem(view.mock_id, 2)), 100)
+    mocks.finish(view.mock_id)
+
+    def no_session(self):
+        raise AssertionError("Stats' first figures opened an ORM Session")
+
+    monkeypatch.setattr(Tx, "session", no_session)
+    monkeypatch.setattr(PgTx, "session", no_session)
+    stats = study_stats(prepared.db, clock, study.settings(), calibration=False)
+    assert any(t.mock_answers for t in stats.topics)
