@@ -35,7 +35,9 @@ at once); the copy's first open is not measured.
                                [--compare-with REF] [--backend postgresql] [--json] [--save results.json]
 
 `--compare-with main~5` measures that commit's quizapp too, in the same interleaved runs
-(a before/after on one machine load); its collections are its own schema revision's.
+(a before/after on one machine load); its collections are its own schema revision's, cloned
+from this checkout's bank (written once to the cache as bank-HASH.json), so both compare
+the same text. Only the built-in items each version ships besides the n clones differ.
 
 `--backend postgresql` measures quizapp on PostgreSQL too, beside SQLite and Anki: each
 size's collection is the SQLite one moved with `quizapp db copy` (quizapp.store.copy) into
@@ -51,6 +53,7 @@ import argparse
 import contextlib
 import fcntl
 import functools
+import hashlib
 import html
 import inspect
 import json
@@ -72,7 +75,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-BUILD_VERSION = 2  # bump when the collections' shape changes
+BUILD_VERSION = 3  # bump when the collections' shape changes (3: cloned from one bank file, BANK_ENV)
 ANKI_BUILD_VERSION = 1  # bump when only Anki's collections change (1: its notes hold all of an item's text)
 REVIEWS_PER_CARD = 10
 TEMPLATES = 400
@@ -82,6 +85,7 @@ ITEMS_PER_FILE = 200  # content files are limited to 2 MB each (400 of today's i
 SEARCHES = ("attention", "注意力", "Q24")
 ANSWERS = 50  # answers in a row per run and sync setting (answers_full, answers_normal), undone afterwards
 SYNCS = (("answers_full", "FULL"), ("answers_normal", "NORMAL"))
+BANK_ENV = "QUIZAPP_BENCH_BANK"  # the bank file every build clones (set by main() for its children)
 ANCHOR_MAX_AGE = timedelta(hours=24)  # older collections are rebuilt (their "now" has drifted)
 
 OPS = (
@@ -187,11 +191,55 @@ def lapses_before(steps: list[dict[str, Any]]) -> list[int]:
 
 
 # -- content ------------------------------------------------------------------------
-def base_payloads() -> list[dict[str, Any]]:
-    """The built-in bank's items, as validated content (JSON-ready dicts)."""
+def builtin_payloads() -> list[dict[str, Any]]:
+    """This checkout's built-in bank, as validated content (JSON-ready dicts). Fields left
+    at None are left out, so that older code, whose models may not know a newer optional
+    field (`variant_of`), validates the same items."""
     from quizapp.content.loader import load_builtin
 
-    return [item.model_dump(mode="json") for item in load_builtin().items]
+    return [item.model_dump(mode="json", exclude_none=True) for item in load_builtin().items]
+
+
+def base_payloads() -> list[dict[str, Any]]:
+    """The items every collection is cloned from: the bank file main() wrote (BANK_ENV), so
+    that `--compare-with` code builds from the same content as this checkout (each commit's
+    own bank differs in size: the file size, open and search would compare other text)."""
+    bank = os.environ.get(BANK_ENV)
+    if bank:
+        return json.loads(Path(bank).read_text(encoding="utf-8"))
+    return builtin_payloads()
+
+
+def common_bank(payloads: list[dict[str, Any]], drill_types: set[str]) -> list[dict[str, Any]]:
+    """`payloads` as every compared version validates them: drill types that older code does
+    not know (a type added since) are left out of `drills` and of the computation checks."""
+    common = []
+    for payload in payloads:
+        payload = dict(payload)
+        if "drills" in payload:
+            payload["drills"] = [d for d in payload["drills"] if d in drill_types]
+        if "checks" in payload:
+            payload["checks"] = [c for c in payload["checks"] if c["type"] in drill_types]
+        common.append(payload)
+    return common
+
+
+def write_bank(cache: Path, repos: list[Path]) -> tuple[Path, str]:
+    """This checkout's bank, as every quizapp of `repos` validates it, written once into the
+    cache and named by its hash (its path, the hash)."""
+    proc = subprocess.run([sys.executable, __file__, "--dump-bank"], capture_output=True, text=True,
+                          env=_child_env(REPO), check=True)
+    drill_types = set.intersection(*(set(ask(repo, "','.join(DRILL_TYPES)", "quizapp.drill_types").split(","))
+                                     for repo in repos))
+    text = json.dumps(common_bank(json.loads(proc.stdout), drill_types), ensure_ascii=False, sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+    path = cache / f"bank-{digest}.json"
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".tmp")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    return path, digest
 
 
 def bench_id(index: int) -> str:
@@ -1226,12 +1274,13 @@ def ask(repo: Path, expression: str, module: str) -> str:
     return proc.stdout.strip()
 
 
-def collection_folder(cache: Path, system: System, n: int) -> Path:
+def collection_folder(cache: Path, system: System, n: int, bank: str) -> Path:
+    """Where the collection of `system` at size n, cloned from the bank of hash `bank`, is kept."""
     if system.kind == "quizapp":
         # One collection per schema revision: a migration makes a new one.
         revision = ask(system.repo, "head_revision()", "quizapp.store.database")
-        return cache / f"v{BUILD_VERSION}-quizapp-{revision}-{n}"
-    return cache / f"v{BUILD_VERSION}.{ANKI_BUILD_VERSION}-anki-{n}"
+        return cache / f"v{BUILD_VERSION}-quizapp-{revision}-{n}-{bank}"
+    return cache / f"v{BUILD_VERSION}.{ANKI_BUILD_VERSION}-anki-{n}-{bank}"
 
 
 def checkout(ref: str, cache: Path) -> Path:
@@ -1288,9 +1337,9 @@ def run_build(system: str, n: int, folder: Path, now: datetime) -> dict[str, Any
     return info
 
 
-def ensure_built(cache: Path, systems: list[System], n: int, rebuild: bool) -> dict[str, Path]:
+def ensure_built(cache: Path, systems: list[System], n: int, rebuild: bool, bank: str) -> dict[str, Path]:
     """The collections of size n, built in parallel where missing (one "now" for all)."""
-    folders = {system.name: collection_folder(cache, system, n) for system in systems}
+    folders = {system.name: collection_folder(cache, system, n, bank) for system in systems}
     builders = {folders[system.name]: system for system in reversed(systems)}  # one build per folder
     with contextlib.ExitStack() as stack:
         for folder in sorted(builders):
@@ -1607,6 +1656,7 @@ def main() -> int:
     parser.add_argument("--save", metavar="FILE.json", help="also write the JSON there and the table next to it (.txt)")
     parser.add_argument("--worker", nargs=3, metavar=("SYSTEM", "FOLDER", "DB"), help=argparse.SUPPRESS)
     parser.add_argument("--build", nargs=4, metavar=("SYSTEM", "N", "FOLDER", "NOW"), help=argparse.SUPPRESS)
+    parser.add_argument("--dump-bank", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     ops = [op for op in options.ops.split(",") if op and op != "none"]
     unknown = sorted(set(ops) - set(ALL_OPS))
@@ -1618,6 +1668,9 @@ def main() -> int:
             print(json.dumps(measure_quizapp(Path(folder), db if "://" in db else Path(db), set(ops))))
         else:
             print(json.dumps(measure_anki(Path(folder), Path(db), set(ops))))
+        return 0
+    if options.dump_bank:
+        print(json.dumps(builtin_payloads(), ensure_ascii=False, sort_keys=True))
         return 0
     if options.build:
         system, n, folder, now = options.build
@@ -1633,8 +1686,10 @@ def main() -> int:
         systems.append(System("postgresql", "quizapp"))
     systems.append(System("anki", "anki"))
     folders = {}
+    bank_path, bank = write_bank(cache, sorted({system.repo for system in systems if system.kind == "quizapp"}))
+    os.environ[BANK_ENV] = str(bank_path)  # every build clones this checkout's bank (_child_env passes it on)
     for n in sizes:
-        for name, folder in ensure_built(cache, systems, n, options.rebuild).items():
+        for name, folder in ensure_built(cache, systems, n, options.rebuild, bank).items():
             folders[n, name] = folder
     if options.build_only:
         return 0
