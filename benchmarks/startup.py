@@ -3,12 +3,13 @@
 Both run as fresh processes on a pseudo-terminal, interleaved, several times; the clock
 stops when their text appears in the terminal output. quizapp is timed three times: Home
 visible (first frame, counts still loading), Home with its due counts (database open
-and content synced), and Study's first card: `s` is typed the moment Home's counts are
-drawn, and the clock stops when the card's "press Space" hint is on screen (the first
+and content synced), and a mode's first card: Study's (`s` is typed the moment Home's
+counts are drawn, and the clock stops when the card's "press Space" hint is on screen) and
+Multiple choice's (`m`, until "Choose with a–d"), each in starts of its own (the first
 card: process start → card, and key on Home → card). The database exists already, as on
 any day after the first.
 
-    python benchmarks/startup.py [--runs 7] [--db PATH [--content DIR]] [--compare-with REF]
+    python benchmarks/startup.py [--runs 7] [--modes study,quiz] [--db PATH [--content DIR]] [--compare-with REF]
 
 (`--db` with `--content`: a copy of one of scale.py's collections and its deck folder, e.g.
 /tmp/quizapp-bench/v2-quizapp-0008-100000/{quizapp.db,deck}, for the first card at 100k.)
@@ -49,6 +50,12 @@ HELLO = textwrap.dedent(
     """
 )
 
+
+# mode → (its key on Home, the text that says its first card is on screen, its name)
+FIRST: dict[str, tuple[bytes, bytes, str]] = {
+    "study": (b"s", b"press Space", "Study's"),
+    "quiz": (b"m", b"Choose with a", "Multiple choice's"),
+}
 
 PEAK_RSS_MB: list[float] = []  # the child's peak RSS, appended by each timed_run
 MARK_RSS_MB: list[float] = []  # its peak RSS so far when a keyed marker appeared (before the key)
@@ -179,6 +186,8 @@ def main() -> int:
     parser.add_argument("--content", action="append", default=[], metavar="DIR",
                         help="an extra deck folder the --db database was synced with (repeatable)")
     parser.add_argument("--compare-with", metavar="REF", help="also time this commit's quizapp, interleaved")
+    parser.add_argument("--modes", default=",".join(FIRST),
+                        help=f"the modes whose first card is timed, each in runs of its own (default: {','.join(FIRST)})")
     options = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,8 +199,14 @@ def main() -> int:
         hello_script = Path(tmp) / "hello.py"
         hello_script.write_text(HELLO)
         hello_argv = [sys.executable, str(hello_script)]
-        home_markers = [b"Opening the database", b"Today", b"press Space"]
-        first_card_key = {1: b"s"}  # Study, typed as soon as Home's counts are drawn
+        modes = [mode for mode in options.modes.split(",") if mode]
+        unknown = sorted(set(modes) - set(FIRST))
+        if unknown or not modes:
+            parser.error(f"--modes: choose from {', '.join(FIRST)}")
+        # Home's two marks, then the mode's first card; its key is typed as soon as Home's
+        # counts are drawn.
+        home_markers = {mode: [b"Opening the database", b"Today", FIRST[mode][1]] for mode in modes}
+        first_card_key = {mode: {1: FIRST[mode][0]} for mode in modes}
         # (label, code, environment, argv, database); each its own database and data folder.
         variants = []
         trees = [("quizapp", REPO)]
@@ -204,7 +219,8 @@ def main() -> int:
             db = options.db if options.db else str(Path(tmp) / f"bench{number}.db")
             content = [arg for folder in options.content for arg in ("--content", folder)]
             variants.append((label, env, [sys.executable, "-m", "quizapp", "--db", db, *content, "--lang", "en"], db))
-            timed_run(variants[-1][2], home_markers, env, keys=first_card_key)  # creates the database; not counted
+            for mode in modes:  # creates the database and warms each mode's imports; not counted
+                timed_run(variants[-1][2], home_markers[mode], env, keys=first_card_key[mode])
 
         timed_run(hello_argv, [b"Hello, world"], base_env)  # warms the file cache; not counted
 
@@ -214,20 +230,22 @@ def main() -> int:
         study_rss: dict[str, list[float]] = {v[0]: [] for v in variants}
         home_first: dict[str, list[float | None]] = {v[0]: [] for v in variants}
         home_ready: dict[str, list[float | None]] = {v[0]: [] for v in variants}
-        first_card: dict[str, list[float | None]] = {v[0]: [] for v in variants}
-        key_to_card: dict[str, list[float | None]] = {v[0]: [] for v in variants}
+        first_card: dict[tuple[str, str], list[float | None]] = {(v[0], m): [] for v in variants for m in modes}
+        key_to_card: dict[tuple[str, str], list[float | None]] = {(v[0], m): [] for v in variants for m in modes}
         for _ in range(options.runs):
             hello.append(timed_run(hello_argv, [b"Hello, world"], base_env)[0])
             hello_rss.append(PEAK_RSS_MB[-1])
-            for label, env, argv, _db in variants:
-                loading, ready, card = timed_run(argv, home_markers, env, keys=first_card_key)
-                home_rss[label].append(MARK_RSS_MB[-1] if ready is not None else PEAK_RSS_MB[-1])  # at Home
-                study_rss[label].append(PEAK_RSS_MB[-1])  # the whole run's (Study's first card included)
-                # If the database opened before the first frame, Home appeared complete.
-                home_first[label].append(min(t for t in (loading, ready) if t is not None) if (loading or ready) else None)
-                home_ready[label].append(ready)
-                first_card[label].append(card)
-                key_to_card[label].append(card - ready if card is not None and ready is not None else None)
+            for mode in modes:
+                for label, env, argv, _db in variants:
+                    loading, ready, card = timed_run(argv, home_markers[mode], env, keys=first_card_key[mode])
+                    home_rss[label].append(MARK_RSS_MB[-1] if ready is not None else PEAK_RSS_MB[-1])  # at Home
+                    study_rss[label].append(PEAK_RSS_MB[-1])  # the whole run's (the mode's first card included)
+                    # If the database opened before the first frame, Home appeared complete.
+                    home_first[label].append(min(t for t in (loading, ready) if t is not None)
+                                             if (loading or ready) else None)
+                    home_ready[label].append(ready)
+                    first_card[label, mode].append(card)
+                    key_to_card[label, mode].append(card - ready if card is not None and ready is not None else None)
 
         steps = breakdown(variants[0][3], variants[0][1], 3)
 
@@ -236,10 +254,12 @@ def main() -> int:
     good_hello = [s for s in hello if s is not None]
     for label, *_rest in variants:
         print(f"{label}:")
-        print(f"  Home visible           {summary(home_first[label])}")
-        print(f"  Home with due counts   {summary(home_ready[label])}")
-        print(f"  Study's first card     {summary(first_card[label])}   (process start → card)")
-        print(f"  key on Home → card     {summary(key_to_card[label])}")
+        print(f"  Home visible                   {summary(home_first[label])}")
+        print(f"  Home with due counts           {summary(home_ready[label])}")
+        for mode in modes:
+            name = FIRST[mode][2]
+            print(f"  {name + ' first card':30s} {summary(first_card[label, mode])}   (process start → card)")
+            print(f"  {'  key on Home → card':30s} {summary(key_to_card[label, mode])}")
         good_home = [s for s in home_first[label] if s is not None]
         if good_hello and good_home:
             extra = statistics.median(good_home) - statistics.median(good_hello)
@@ -247,7 +267,7 @@ def main() -> int:
         if hello_rss and home_rss[label]:
             h, q = statistics.median(hello_rss), statistics.median(home_rss[label])
             print(f"  peak RSS: hello world {h:.0f} MB, quizapp at Home with counts {q:.0f} MB ({q / h:.2f}×), "
-                  f"then with Study's first card {statistics.median(study_rss[label]):.0f} MB")
+                  f"then with the first card {statistics.median(study_rss[label]):.0f} MB")
         for name, samples in (("Home visible", home_first[label]), ("Home with due counts", home_ready[label])):
             good = [x for x in samples if x is not None]
             if good_hello and good:
