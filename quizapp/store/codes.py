@@ -7,6 +7,7 @@ SQLAlchemy), so that the driver-level statements (`quizapp.store.cards`,
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -76,3 +77,17 @@ def json_value(value: Any) -> Any:
 
 # mock_interviews.status
 IN_PROGRESS, ABANDONED, COMPLETED = "in_progress", "abandoned", "completed"
+
+
+def value_ranges(bounds: Sequence[tuple[Any, Any]], cast: str | None = None) -> tuple[str, dict[str, Any]]:
+    """A VALUES list of (index, low, high) rows, named w(column1, column2, column3) as both
+    SQLite and PostgreSQL name them, and its parameters (with `cast`, as that type: a
+    PostgreSQL VALUES list of parameters is text otherwise)."""
+    def typed(name: str) -> str:
+        return f"CAST(:{name} AS {cast})" if cast else f":{name}"
+
+    rows = ", ".join(f"({i}, {typed(f'low{i}')}, {typed(f'high{i}')})" for i in range(len(bounds)))
+    params: dict[str, Any] = {}
+    for i, (low, high) in enumerate(bounds):
+        params[f"low{i}"], params[f"high{i}"] = low, high
+    return f"(VALUES {rows}) AS w", params

@@ -9,12 +9,12 @@ day's counts read at most its quarters, never its reviews.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from quizapp.store.cards import CardRow
-from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros
+from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros, value_ranges
 from quizapp.store.tx import Tx
 
 # The card as it was before the answer, column by column (undo writes it back).
@@ -29,7 +29,6 @@ _TODAY = (
     f"SELECT {', '.join(f'total({c})' for c in TALLY_COLUMNS)} FROM review_tallies WHERE quarter >= ? AND quarter < ?"
 )
 CRAM = MODES.index("cram")  # an answer that left the schedule as it was (quizapp.srs.cram)
-_QUARTERS_BEFORE = "SELECT quarter FROM review_tallies WHERE quarter < ? ORDER BY quarter DESC"
 
 
 def _micros(value: datetime | None) -> int | None:
@@ -89,11 +88,19 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
     return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
 
-def studied_quarters(tx: Tx, before: datetime) -> Iterator[int]:
-    """The quarter-hours with answers before `before`, newest first: one walk of the tallies'
-    key, stepped only as far as the caller reads (the streak stops at its first gap)."""
-    for (quarter,) in tx.execute(_QUARTERS_BEFORE, (quarter_of(before),)):
-        yield quarter
+def first_day_without_answers(tx: Tx, days: Sequence[tuple[datetime, datetime]]) -> int | None:
+    """The position in `days` ([start, end) naive-UTC spans) of the first one without any
+    tallied answer, or None when every one has some: one statement, an index probe of the
+    tallies per day (the streak asks for its days in batches, so a long run is a few
+    statements, and never reads each of its quarters)."""
+    values, params = value_ranges([(quarter_of(start), quarter_of(end)) for start, end in days],
+                                  None if tx.dialect == "sqlite" else "bigint")
+    row = tx.execute(
+        f"SELECT min(w.column1) FROM {values} WHERE NOT EXISTS "
+        "(SELECT 1 FROM review_tallies t WHERE t.quarter >= w.column2 AND t.quarter < w.column3)",
+        params,
+    ).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
 
 
 def history_rows(tx: Tx) -> Iterator[tuple[int, int, int]]:

@@ -8,25 +8,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from quizapp.store.codes import MODES, REVIEW_STATE, STUDIED_SHOWN, TALLY_COLUMNS, stored_time
+from quizapp.store.codes import MODES, REVIEW_STATE, STUDIED_SHOWN, TALLY_COLUMNS, stored_time, value_ranges
 from quizapp.store.tx import Tx
 
 CRAM = MODES.index("cram")
 _TALLY_TOTAL = " + ".join(TALLY_COLUMNS)
-
-def _ranges(bounds: Sequence[tuple[Any, Any]], cast: str | None = None) -> tuple[str, dict[str, Any]]:
-    """A VALUES list of (index, low, high) rows, named w(column1, column2, column3) as both
-    SQLite and PostgreSQL name them, and its parameters (with `cast`, as that type: a
-    PostgreSQL VALUES list of parameters is text otherwise)."""
-    def typed(name: str) -> str:
-        return f"CAST(:{name} AS {cast})" if cast else f":{name}"
-
-    rows = ", ".join(f"({i}, {typed(f'low{i}')}, {typed(f'high{i}')})" for i in range(len(bounds)))
-    params: dict[str, Any] = {}
-    for i, (low, high) in enumerate(bounds):
-        params[f"low{i}"], params[f"high{i}"] = low, high
-    return f"(VALUES {rows}) AS w", params
-
 
 def answers_per_block(tx: Tx, start: int, length: int, blocks: int) -> list[tuple[int, int]]:
     """(block, answers) per block of `length` quarter-hours from quarter `start` (`blocks`
@@ -57,7 +43,7 @@ def due_in_ranges(tx: Tx, ranges: Sequence[tuple[datetime, datetime]]) -> list[t
     index range of ix_cards_due_studied each."""
     if not ranges:
         return []
-    values, params = _ranges([(stored_time(low), stored_time(high)) for low, high in ranges],
+    values, params = value_ranges([(stored_time(low), stored_time(high)) for low, high in ranges],
                              None if tx.dialect == "sqlite" else "timestamp")
     return tx.execute(
         f"SELECT w.column1, (SELECT count(*) FROM cards WHERE due >= w.column2 AND due < w.column3 "

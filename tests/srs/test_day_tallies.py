@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from sqlalchemy import select, text
 
-from quizapp.srs.clock import to_naive_utc
+from quizapp.srs.clock import from_naive_utc, to_naive_utc
 from quizapp.srs.service import KINDS, StudyService
 from quizapp.store import reviews
 from quizapp.store.models import Card, Review, to_micros
@@ -159,9 +159,42 @@ def test_undo_of_an_answer_from_before_today_recounts_the_streak_and_of_today_do
     today = _answer(study, "mcq")
     assert study.due_counts().streak == 4
     probes = []
-    real = reviews.studied_quarters
-    monkeypatch.setattr(reviews, "studied_quarters", lambda *a: probes.append(a) or real(*a))
+    real = reviews.first_day_without_answers
+    monkeypatch.setattr(reviews, "first_day_without_answers", lambda *a: probes.append(a) or real(*a))
     study.undo(today)  # today's answer: the past days stand, and are not probed again
     assert study.due_counts().streak == 3 and probes == []
     study.undo(days[-1])  # yesterday's answer (its card's newest review): yesterday is empty now
     assert study.due_counts().streak == 0 and probes
+
+
+@pytest.mark.parametrize("zone, hour, today, changes", [
+    (ZoneInfo("America/New_York"), 0, datetime(2026, 3, 20, 15, tzinfo=UTC), True),  # spring forward on 03-08
+    (ZoneInfo("America/New_York"), 23, datetime(2026, 11, 12, 15, tzinfo=UTC), True),  # fall back on 11-01
+    (ZoneInfo("Europe/Berlin"), 4, datetime(2026, 4, 9, 15, tzinfo=UTC), True),  # 03-29
+    (ZoneInfo("Asia/Kathmandu"), 4, datetime(2026, 3, 20, 15, tzinfo=UTC), False),  # +05:45, no DST
+    # A fixed offset, as the real clock's zone is (its days are counted as 24 hours each).
+    (timezone(timedelta(hours=-9, minutes=-30)), 23, datetime(2026, 3, 20, 15, tzinfo=UTC), False),
+])
+def test_the_streak_is_a_walk_of_the_study_days_across_a_dst_change(study, clock, zone, hour, today, changes):
+    """Answers in each of the 40 days before today, alternately in a day's first minute and
+    its last, across a change of the zone's offset, then a day without any: the streak the
+    tallies give (asked in batches of days) is the one a walk of the days themselves gives."""
+    clock.tz, clock.current = zone, today
+    base = study.settings()
+    study.save_settings(base.model_copy(update={"day_rollover_hour": hour}), base)
+    days, end = [], study.day_window(None, hour)[0]
+    for _ in range(45):
+        start = study.day_window(from_naive_utc(end - timedelta(minutes=1)), hour)[0]
+        days.append((start, end))
+        end = start
+    studied = days[:40]
+    moments = [start if i % 2 else end - timedelta(minutes=1) for i, (start, end) in enumerate(studied)]
+    with study.db.session() as session, session.begin():
+        card_id = session.scalars(select(Card.id).limit(1)).one()
+        session.add_all(Review(card_id=card_id, mode="study", rating=3, duration_ms=1000, prev_card={},
+                               reviewed_at=moment) for moment in moments)
+    lengths = {end - start for start, end in studied}
+    assert len(lengths) == 2 if changes else lengths == {timedelta(hours=24)}  # with a 23 or 25 h day, or none
+    walked = next(i for i, (start, end) in enumerate(days) if not any(start <= m < end for m in moments))
+    study.days.forget_streak()
+    assert study.due_counts().streak == walked == 40

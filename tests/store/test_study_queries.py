@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, text
+from sqlalchemy import event, select, text
 
 from quizapp.srs.service import StudyService
 
@@ -193,19 +193,25 @@ def test_streak_counts_consecutive_study_days(study, clock):
     assert study.due_counts().streak == 0
 
 
-def test_the_streak_is_one_query_over_the_day_tallies(study, clock):
-    """However long the run, the days before today are one statement over review_tallies
-    (newest quarter first, read as far as the first empty day), not a probe per day."""
-    for _day in range(12):
-        _study_some(study, clock, 1)
-        clock.advance(days=1)
+@pytest.mark.parametrize("days,statements", [(3, 1), (12, 2), (45, 3)])
+def test_the_streak_asks_the_day_tallies_in_batches_of_days(study, clock, days, statements):
+    """However long the run, the days before today are a statement per batch of days (8,
+    then 32, then 128 …: an index probe of review_tallies per day inside it), never a
+    statement per day nor a read of every quarter-hour with answers."""
+    from quizapp.store.models import Card, Review
+
+    with study.db.session() as session, session.begin():
+        card_id = session.scalars(select(Card.id).limit(1)).one()
+        now = clock.now().replace(tzinfo=None)
+        session.add_all(Review(card_id=card_id, mode="study", rating=3, duration_ms=1000, prev_card={},
+                               reviewed_at=now - timedelta(days=back)) for back in range(1, days + 1))
     study.days.forget_streak()
     streak: list[int] = []
-    statements = _capture(study, lambda: streak.append(study.due_counts().streak))
-    assert streak == [12]
-    tallies = [sql for sql, _ in statements if "review_tallies" in sql and "ORDER BY quarter DESC" in sql]
-    probes = [sql for sql, _ in statements if "review_tallies" in sql and "LIMIT 1" in sql]
-    assert len(tallies) == 1 and probes == []
+    captured = _capture(study, lambda: streak.append(study.due_counts().streak))
+    assert streak == [days]
+    tallies = [sql for sql, _ in captured if "review_tallies" in sql and "NOT EXISTS" in sql]
+    walks = [sql for sql, _ in captured if "review_tallies" in sql and "ORDER BY quarter" in sql]
+    assert len(tallies) == statements and walks == []
 
 
 @pytest.mark.both_backends
