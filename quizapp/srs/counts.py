@@ -19,9 +19,9 @@ from quizapp.store.tx import Tx
 if TYPE_CHECKING:
     from quizapp.srs.settings_limits import DaySettings
 
-DAY = timedelta(days=1)
 INSTANT = timedelta(microseconds=1)  # "before today's start" as an inclusive bound
-# Days asked per statement by the streak: most runs are short; a long one takes a few more.
+# Days asked per statement by the streak in a zone with DST: most runs are short; a long one
+# takes a few more.
 # (256 days are 512 parameters: under SQLite's oldest limit of 999.)
 STREAK_BATCHES = (8, 32, 128, 256)
 
@@ -93,41 +93,42 @@ class DayCounter:
         return start, reviews.day_tallies(cur, start, end)
 
     def streak(self, cur: Tx, settings: DaySettings, studied_today: bool) -> int:
-        """Consecutive study days ending today (or yesterday). The days before today are
-        asked of the kept quarter-hour tallies in batches of growing size, newest first
-        (`reviews.first_day_without_answers`: an index probe per day inside one statement),
-        until a day without answers; remembered until the day changes. A walk of every
-        quarter instead read ~80 rows a day of a long run (at 100k cards, 28 ms of Home's
-        75); a statement per day would be a round trip per day on PostgreSQL."""
+        """Consecutive study days ending today (or yesterday), asked of the kept quarter-hour
+        tallies (an index probe per day inside a statement, stopping at the first day
+        without answers), never read quarter by quarter; the days before today remembered
+        until the day changes. (A walk of every quarter read ~80 rows a day of a long run:
+        at 100k cards, 28 ms of Home's 75. A statement per day would be a round trip per
+        day on PostgreSQL.)"""
         hour = settings.day_rollover_hour
         today = self.day_start(None, hour)
         key = (today, hour)
         if self._past_streak is not None and self._past_streak[0] == key:
             past = self._past_streak[1]
+        elif isinstance(self.clock.local_tz(), timezone):
+            # A fixed offset (the real clock's zone is the machine's offset now): every
+            # study day is 24 hours, counted in one statement.
+            past = reviews.days_with_answers_before(cur, today)
+            self._past_streak = (key, past)
         else:
-            if isinstance(self.clock.local_tz(), timezone):
-                # A fixed offset (the real clock's zone is the machine's offset now):
-                # every study day is 24 hours.
-                def previous(start: datetime) -> datetime:
-                    return start - DAY
-            else:
-                def previous(start: datetime) -> datetime:
-                    # The day before, found through the zone (a day is 23 or 25 hours across DST).
-                    return self.day_start(from_naive_utc(start - timedelta(hours=1)), hour)
-
-            past, end = 0, today
-            for size in chain(STREAK_BATCHES, repeat(STREAK_BATCHES[-1])):
-                days = []
-                for _ in range(size):
-                    start = previous(end)
-                    days.append((start, end))
-                    end = start
-                gap = reviews.first_day_without_answers(cur, days)
-                past += size if gap is None else gap
-                if gap is not None:
-                    break
+            past = self._past_streak_in_zone(cur, today, hour)
             self._past_streak = (key, past)
         return past + 1 if studied_today else past
+
+    def _past_streak_in_zone(self, cur: Tx, today: datetime, hour: int) -> int:
+        """The days before today with answers, in a zone whose days may be 23 or 25 hours:
+        each day found through the zone, asked in batches of growing size."""
+        past, end = 0, today
+        for size in chain(STREAK_BATCHES, repeat(STREAK_BATCHES[-1])):
+            days = []
+            for _ in range(size):
+                start = self.day_start(from_naive_utc(end - timedelta(hours=1)), hour)
+                days.append((start, end))
+                end = start
+            gap = reviews.first_day_without_answers(cur, days)
+            if gap is not None:
+                return past + gap
+            past += size
+        raise AssertionError("unreachable: the batches never end")
 
     def kind_due(self, cur: Tx, kind: str, settings: DaySettings, today: tuple[int, int],
                  day_start: datetime, now: datetime) -> tuple[int, int]:

@@ -88,11 +88,28 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
     return {kind: (int(row[2 * i]), int(row[2 * i + 1])) for i, kind in enumerate(KINDS)}
 
 
+# Consecutive 24-hour days with answers, ending at :end (a quarter), newest first: one index
+# probe of the tallies per day inside the statement, which stops at the first day without.
+_DAYS_WITH_ANSWERS = (
+    "WITH RECURSIVE d(i) AS ("
+    "SELECT 0 WHERE EXISTS (SELECT 1 FROM review_tallies WHERE quarter >= :end - 96 AND quarter < :end) "
+    "UNION ALL SELECT i + 1 FROM d WHERE EXISTS (SELECT 1 FROM review_tallies "
+    "WHERE quarter >= :end - (i + 2) * 96 AND quarter < :end - (i + 1) * 96)"
+    ") SELECT count(*) FROM d"
+)
+
+
+def days_with_answers_before(tx: Tx, end: datetime) -> int:
+    """How many 24-hour days in a row before `end` (a day's start, naive UTC) have tallied
+    answers: the streak's days on a clock of fixed offset, where every day is 96 quarters."""
+    return int(tx.execute(_DAYS_WITH_ANSWERS, {"end": quarter_of(end)}).fetchone()[0])
+
+
 def first_day_without_answers(tx: Tx, days: Sequence[tuple[datetime, datetime]]) -> int | None:
     """The position in `days` ([start, end) naive-UTC spans) of the first one without any
     tallied answer, or None when every one has some: one statement, an index probe of the
-    tallies per day (the streak asks for its days in batches, so a long run is a few
-    statements, and never reads each of its quarters)."""
+    tallies per day (the streak in a zone with DST asks for its days, each found through the
+    zone, in batches: a long run is a few statements)."""
     values, params = value_ranges([(quarter_of(start), quarter_of(end)) for start, end in days],
                                   None if tx.dialect == "sqlite" else "bigint")
     row = tx.execute(

@@ -159,8 +159,8 @@ def test_undo_of_an_answer_from_before_today_recounts_the_streak_and_of_today_do
     today = _answer(study, "mcq")
     assert study.due_counts().streak == 4
     probes = []
-    real = reviews.first_day_without_answers
-    monkeypatch.setattr(reviews, "first_day_without_answers", lambda *a: probes.append(a) or real(*a))
+    real = reviews.days_with_answers_before  # (the clock's zone is a fixed offset)
+    monkeypatch.setattr(reviews, "days_with_answers_before", lambda *a: probes.append(a) or real(*a))
     study.undo(today)  # today's answer: the past days stand, and are not probed again
     assert study.due_counts().streak == 3 and probes == []
     study.undo(days[-1])  # yesterday's answer (its card's newest review): yesterday is empty now

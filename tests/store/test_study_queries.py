@@ -37,12 +37,12 @@ BAD_PLAN = re.compile(r"\b(SCAN (cards|reviews|items|review_tallies)\b|SEARCH (c
 
 
 def _capture(service: StudyService, action) -> list[tuple[str, object]]:
-    """Every SELECT `action` runs, through the ORM, Core or the driver directly (the study
+    """Every SELECT (or WITH … SELECT) `action` runs, through the ORM, Core or the driver directly (the study
     step's own path): SQLite's trace of each connection, values filled in."""
     statements: list[tuple[str, object]] = []
 
     def remember(sql: str) -> None:
-        if sql.lstrip().upper().startswith("SELECT"):
+        if sql.lstrip().upper().startswith(("SELECT", "WITH")):
             statements.append((sql, ()))
 
     def trace(dbapi_conn, _record) -> None:
@@ -193,13 +193,20 @@ def test_streak_counts_consecutive_study_days(study, clock):
     assert study.due_counts().streak == 0
 
 
-@pytest.mark.parametrize("days,statements", [(3, 1), (12, 2), (45, 3)])
-def test_the_streak_asks_the_day_tallies_in_batches_of_days(study, clock, days, statements):
-    """However long the run, the days before today are a statement per batch of days (8,
-    then 32, then 128 …: an index probe of review_tallies per day inside it), never a
-    statement per day nor a read of every quarter-hour with answers."""
+@pytest.mark.parametrize("zone,days,statements", [
+    (None, 3, 1), (None, 45, 1),  # the clock's fixed offset (the real clock's kind): one statement
+    ("America/New_York", 3, 1), ("America/New_York", 12, 2), ("America/New_York", 45, 3),  # batches of 8, 32, 128
+])
+def test_the_streak_probes_the_day_tallies_inside_a_statement(study, clock, zone, days, statements):
+    """However long the run, the days before today are an index probe of review_tallies
+    each inside one statement (in a zone with DST, one per batch of days found through the
+    zone), never a statement per day nor a read of every quarter-hour with answers."""
+    from zoneinfo import ZoneInfo
+
     from quizapp.store.models import Card, Review
 
+    if zone is not None:
+        clock.tz = ZoneInfo(zone)
     with study.db.session() as session, session.begin():
         card_id = session.scalars(select(Card.id).limit(1)).one()
         now = clock.now().replace(tzinfo=None)
@@ -209,9 +216,10 @@ def test_the_streak_asks_the_day_tallies_in_batches_of_days(study, clock, days, 
     streak: list[int] = []
     captured = _capture(study, lambda: streak.append(study.due_counts().streak))
     assert streak == [days]
-    tallies = [sql for sql, _ in captured if "review_tallies" in sql and "NOT EXISTS" in sql]
+    probes = [sql for sql, _ in captured if "review_tallies" in sql and "EXISTS" in sql]
     walks = [sql for sql, _ in captured if "review_tallies" in sql and "ORDER BY quarter" in sql]
-    assert len(tallies) == statements and walks == []
+    assert len(probes) == statements and walks == []
+    assert _bad_plans(study, [(sql, ()) for sql in probes]) == []
 
 
 @pytest.mark.both_backends
