@@ -23,7 +23,7 @@ import pytest
 from quizapp.tui.screens.mock_quit import MockPhase
 from tests.backends import hold_write_lock, release, rows
 from tests.tui.conftest import SIZE, make_db_on, press, settle
-from tests.tui.test_sigkill import child_env, read_until_quiet
+from tests.tui.test_sigkill import child_env, read_until_quiet, read_until_shown
 
 TYPED = "scale the scores by the square root of dk so softmax does not saturate"
 LEAVE_ALT_SCREEN = b"\x1b[?1049l"
@@ -103,9 +103,9 @@ def test_a_scored_answer_survives_a_signal(tmp_path, clock, signum, backend, pg_
             return mock_state(db, mock_id)[0] == "in_progress"
 
         wait_for(resumed, fd, "the interview to resume")
-        read_until_quiet(fd, 2)  # the first question is drawn and its text area focused
+        read_until_shown(fd, b"Write your answer")  # the first question's answer field (its placeholder)
         os.write(fd, TYPED.encode())
-        read_until_quiet(fd, 0.5)
+        read_until_shown(fd, TYPED.rsplit(" ", 1)[-1].encode())  # typed into the field, not lost before its focus
         os.write(fd, b"\x13")  # ctrl+s: scored, ticks shown; Enter is never pressed
         wait_for(lambda: mock_state(db, mock_id)[2] is not None, fd, "the scored answer to be stored", 30)
         os.kill(pid, signum)
