@@ -14,7 +14,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from quizapp.store.cards import CardRow
-from quizapp.store.codes import EPOCH, KINDS, MODES, TALLY_COLUMNS, json_text, quarter_of, to_micros, value_ranges
+from quizapp.store.codes import (
+    EPOCH,
+    KINDS,
+    MODES,
+    QUARTER_US,
+    TALLY_COLUMNS,
+    json_text,
+    quarter_of,
+    to_micros,
+    value_ranges,
+)
 from quizapp.store.tx import Tx
 
 # The card as it was before the answer, column by column (undo writes it back).
@@ -90,11 +100,12 @@ def day_tallies(tx: Tx, start: datetime, end: datetime) -> dict[str, tuple[int, 
 
 # Consecutive 24-hour days with answers, ending at :end (a quarter), newest first: one index
 # probe of the tallies per day inside the statement, which stops at the first day without.
+_DAY = 86_400_000_000 // QUARTER_US  # quarters in 24 hours
 _DAYS_WITH_ANSWERS = (
     "WITH RECURSIVE d(i) AS ("
-    "SELECT 0 WHERE EXISTS (SELECT 1 FROM review_tallies WHERE quarter >= :end - 96 AND quarter < :end) "
+    f"SELECT 0 WHERE EXISTS (SELECT 1 FROM review_tallies WHERE quarter >= :end - {_DAY} AND quarter < :end) "
     "UNION ALL SELECT i + 1 FROM d WHERE EXISTS (SELECT 1 FROM review_tallies "
-    "WHERE quarter >= :end - (i + 2) * 96 AND quarter < :end - (i + 1) * 96)"
+    f"WHERE quarter >= :end - (i + 2) * {_DAY} AND quarter < :end - (i + 1) * {_DAY})"
     ") SELECT count(*) FROM d"
 )
 
