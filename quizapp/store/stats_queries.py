@@ -44,7 +44,7 @@ def due_in_ranges(tx: Tx, ranges: Sequence[tuple[datetime, datetime]]) -> list[t
     if not ranges:
         return []
     values, params = value_ranges([(stored_time(low), stored_time(high)) for low, high in ranges],
-                             None if tx.dialect == "sqlite" else "timestamp")
+                                  None if tx.dialect == "sqlite" else "timestamp")
     return tx.execute(
         f"SELECT w.column1, (SELECT count(*) FROM cards WHERE due >= w.column2 AND due < w.column3 "
         f"AND {STUDIED_SHOWN}) FROM {values}",
