@@ -23,8 +23,15 @@ from typing import IO, Any
 from sqlalchemy import JSON, DateTime, Select, and_, bindparam, select
 from sqlalchemy.orm import Session
 
+from quizapp.store import models
 from quizapp.store.json_tokens import Record, Token, record, token
-from quizapp.store.models import Card, EpochMicros, Item, Review, prev_card_columns
+from quizapp.store.models import EpochMicros, prev_card_columns
+
+# The tables' own columns, not the mapped classes' attributes: a select of these compiles
+# without configuring the ORM's mappers (about 10 ms on a process's first ORM statement),
+# which an export, read on the driver, has no use for.
+_ITEMS, _CARDS, _REVIEWS = models.Item.__table__, models.Card.__table__, models.Review.__table__
+_item, _card, _review = _ITEMS.c, _CARDS.c, _REVIEWS.c
 
 CARD_FIELDS = ("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses", "suspended", "leech")
 _UTC_FIELDS = ("due", "last_review")  # the card's times carry their offset; the snapshot's do not
@@ -66,13 +73,13 @@ class _Fast:
     def build(cls, session: Session, general: _General) -> _Fast | None:
         if session.get_bind().dialect.name != "sqlite":
             return None  # its templates are filled by SQLite's own functions
-        item_columns = [("id", Item.id, {}), ("kind", Item.kind, {}), ("source_no", Item.source_no, {}),
-                        ("question", Item.question, {}), ("retired", Item.retired_at.is_not(None), {"as_bool": True})]
-        card_columns = [(name, getattr(Card, name), {"utc_suffix": name in _UTC_FIELDS}) for name in CARD_FIELDS]
-        review_columns = [("mode", Review.mode, {}), ("rating", Review.rating, {}),
-                          ("reviewed_at", Review.reviewed_at, {"utc_suffix": True}),
-                          ("duration_ms", Review.duration_ms, {}), ("score", Review.score, {}),
-                          ("answer", Review.answer, {})]
+        item_columns = [("id", _item.id, {}), ("kind", _item.kind, {}), ("source_no", _item.source_no, {}),
+                        ("question", _item.question, {}), ("retired", _item.retired_at.is_not(None), {"as_bool": True})]
+        card_columns = [(name, _card[name], {"utc_suffix": name in _UTC_FIELDS}) for name in CARD_FIELDS]
+        review_columns = [("mode", _review.mode, {}), ("rating", _review.rating, {}),
+                          ("reviewed_at", _review.reviewed_at, {"utc_suffix": True}),
+                          ("duration_ms", _review.duration_ms, {}), ("score", _review.score, {}),
+                          ("answer", _review.answer, {})]
         prev_names = [(column.key.removeprefix("prev_"), column) for column in prev_card_columns()]
         prev_columns = [(name, column, {"as_bool": name in _FLAGS}) for name, column in prev_names]
         items, cards = _fields(item_columns), _fields(card_columns)
@@ -95,17 +102,17 @@ class _Fast:
         self.item_encoders, self.card_encoders = item.encoders, card.encoders
         self.item_values = len(item.values)
         compiled = (
-            select(Item.id, Card.id, and_(item.ok, card.ok), item.variant, card.variant, *item.values, *card.values)
-            .outerjoin(Card, Card.item_id == Item.id)
-            .order_by(Item.kind, Item.id)
+            select(_item.id, _card.id, and_(item.ok, card.ok), item.variant, card.variant, *item.values, *card.values)
+            .outerjoin(_CARDS, _card.item_id == _item.id)
+            .order_by(_item.kind, _item.id)
         ).compile(dialect=dialect)
         self.items_sql = str(compiled)
         self.items_params = [compiled.params[name] for name in compiled.positiontup or ()]
         self.review_encoders = [(index + 1, encode) for index, encode in review.encoders]  # after the ref
         self.reviews_compiled = (
-            select(Review.card_id, Review.id, review.ok, review.variant, *review.values)
-            .where(Review.card_id.in_(bindparam("ids", expanding=True)))
-            .order_by(Review.card_id, Review.reviewed_at, Review.id)
+            select(_review.card_id, _review.id, review.ok, review.variant, *review.values)
+            .where(_review.card_id.in_(bindparam("ids", expanding=True)))
+            .order_by(_review.card_id, _review.reviewed_at, _review.id)
         ).compile(dialect=dialect)
 
     def _reviews_query(self, card_ids: list[int]) -> tuple[str, Any]:
@@ -292,21 +299,21 @@ class _General:
 
     def __init__(self, session: Session) -> None:
         items = select(
-            Item.id, Item.kind, Item.source_no, Item.question, Item.retired_at.is_not(None),
-            Card.id, *(getattr(Card, name) for name in CARD_FIELDS),
-        ).outerjoin(Card, Card.item_id == Item.id)
+            _item.id, _item.kind, _item.source_no, _item.question, _item.retired_at.is_not(None),
+            _card.id, *(_card[name] for name in CARD_FIELDS),
+        ).outerjoin(_CARDS, _card.item_id == _item.id)
         prev_columns = prev_card_columns()
         reviews = select(
-            Review.id, Review.mode, Review.rating, Review.reviewed_at, Review.duration_ms, Review.score,
-            Review.answer, *prev_columns,
+            _review.id, _review.mode, _review.rating, _review.reviewed_at, _review.duration_ms, _review.score,
+            _review.answer, *prev_columns,
         )
         self.prev_names = [column.key.removeprefix("prev_") for column in prev_columns]
         self.prev_flags = [index for index, name in enumerate(self.prev_names) if name in _FLAGS]
-        self.items = _PlainQuery(session, items.order_by(Item.kind, Item.id))
-        self.item = _PlainQuery(session, items.where(Item.id == bindparam("item_id")))
+        self.items = _PlainQuery(session, items.order_by(_item.kind, _item.id))
+        self.item = _PlainQuery(session, items.where(_item.id == bindparam("item_id")))
         self.reviews = _PlainQuery(
-            session, reviews.where(Review.card_id == bindparam("card_id")).order_by(Review.reviewed_at, Review.id))
-        self.review_query = _PlainQuery(session, reviews.where(Review.id == bindparam("review_id")))
+            session, reviews.where(_review.card_id == bindparam("card_id")).order_by(_review.reviewed_at, _review.id))
+        self.review_query = _PlainQuery(session, reviews.where(_review.id == bindparam("review_id")))
 
     def close(self) -> None:
         for query in (self.items, self.item, self.reviews, self.review_query):

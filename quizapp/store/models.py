@@ -222,8 +222,9 @@ class Review(Base):
 
 
 def prev_card_columns() -> tuple[Any, ...]:
-    """The snapshot's columns, for a Core select (`prev_card_of(row)` turns a row back into the dict)."""
-    return tuple(getattr(Review, f"prev_{name}") for name in _PREV_FIELDS)
+    """The snapshot's columns, the table's own (a Core select of them needs no mapper
+    configured); `prev_card_of(row)` turns a row back into the dict."""
+    return tuple(Review.__table__.c[f"prev_{name}"] for name in _PREV_FIELDS)
 
 
 def prev_card_of(row: Any) -> dict[str, Any]:

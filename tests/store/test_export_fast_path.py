@@ -103,3 +103,34 @@ def test_an_infinite_float_is_refused_as_before(odd_db, monkeypatch):
     for general_only in (True, False):
         with pytest.raises(ValueError, match="Out of range float"):
             _export(odd_db, general_only, monkeypatch)
+
+
+_EXPORT_IN_A_NEW_PROCESS = """
+import json, sys
+from pathlib import Path
+from quizapp.store.database import open_database
+from quizapp.store.models import Base
+from quizapp.store.transfer import export_to
+db = open_database(sys.argv[1])
+count = export_to(db, "json", Path(sys.argv[2]))
+db.close()
+print(json.dumps({"count": count, "configured": sorted(m.class_.__name__ for m in Base.registry.mappers if m.configured)}))
+"""
+
+
+@pytest.mark.both_backends
+def test_a_json_export_configures_no_orm_mapper(new_db, tmp_path):
+    """The export is read with Core selects of the tables: configuring the mappers (the
+    first ORM statement of a process pays ~10 ms for it) is no part of `quizapp export`."""
+    import subprocess
+    import sys
+
+    prepare(new_db).db.close()
+    out = tmp_path / "e.json"
+    done = subprocess.run([sys.executable, "-c", _EXPORT_IN_A_NEW_PROCESS, str(new_db), str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["configured"] == []
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert report["count"] == len(exported["items"]) > 0
