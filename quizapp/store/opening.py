@@ -1,10 +1,11 @@
 """What opening either kind of database shares (quizapp.store.database for an SQLite file,
-quizapp.store.pg for a PostgreSQL server): the busy timeout, the Alembic configuration,
-the result of an open, and the Session whose explicit `begin()` is a write."""
+quizapp.store.pg for a PostgreSQL server): the busy timeout (defined in
+quizapp.store.preflight, whose read-only look at the file waits as long without importing
+SQLAlchemy), the Alembic configuration, the result of an open, and the Session whose
+explicit `begin()` is a write."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,23 +13,15 @@ from typing import TYPE_CHECKING
 from sqlalchemy.orm import Session, SessionTransaction
 
 from quizapp.resources import migrations_dir
+from quizapp.store.preflight import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from quizapp.store.preflight import busy_timeout_ms as busy_timeout_ms
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
-BUSY_TIMEOUT_MS = 5000
 # The execution option a write transaction's connection carries (QuizSession.begin): SQLite
 # begins it IMMEDIATE, PostgreSQL takes the advisory write lock first.
 IMMEDIATE = "quizapp_immediate"
-
-
-def busy_timeout_ms() -> int:
-    """How long a connection waits for another writer; QUIZAPP_BUSY_TIMEOUT_MS overrides it
-    (the reliability tests shorten it to keep their run time modest)."""
-    try:
-        return max(0, int(os.environ.get("QUIZAPP_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
-    except ValueError:
-        return BUSY_TIMEOUT_MS
 
 
 def alembic_config() -> Config:

@@ -138,6 +138,19 @@ def readonly_uri(path: Path) -> str:
     return f"{uri}?mode=ro"
 
 
+BUSY_TIMEOUT_MS = 5000
+
+
+def busy_timeout_ms() -> int:
+    """How long a connection waits for another writer; QUIZAPP_BUSY_TIMEOUT_MS overrides it
+    (the reliability tests shorten it to keep their run time modest). Every connection of
+    either backend waits this long, this module's read-only look at the revision included."""
+    try:
+        return max(0, int(os.environ.get("QUIZAPP_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)))
+    except ValueError:
+        return BUSY_TIMEOUT_MS
+
+
 def connect_uri(uri: str, timeout: float) -> sqlite3.Connection:
     conn = sqlite3.connect(uri, uri=True, timeout=timeout)
     if uri.endswith("?mode=rw"):
@@ -152,7 +165,7 @@ def not_sqlite(exc: BaseException) -> bool:
 
 def _connect_readonly(path: Path) -> sqlite3.Connection:
     """As `quizapp.store.database.connect_readonly` (which comes with SQLAlchemy and Alembic)."""
-    return connect_uri(readonly_uri(path), 5)
+    return connect_uri(readonly_uri(path), busy_timeout_ms() / 1000)
 
 
 def stored_revision(path: Path) -> str | None:

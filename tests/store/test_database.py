@@ -137,7 +137,9 @@ def test_head_database_is_not_backed_up_again(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir() if "backup" in p.name) == []
 
 
-def test_locked_database_gives_clear_error(tmp_path):
+def test_locked_database_gives_clear_error(tmp_path, monkeypatch):
+    # The app waits 5 s for another writer; the test asks for 200 ms.
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "200")
     path = tmp_path / "locked.db"
     upgrade_database(path)
     holder = sqlite3.connect(path, timeout=0.1)
@@ -146,8 +148,7 @@ def test_locked_database_gives_clear_error(tmp_path):
     try:
         result = subprocess.run(
             [sys.executable, "-c",
-             "import sys, quizapp.store.database as d; d.BUSY_TIMEOUT_MS = 200; "
-             f"from quizapp.cli.main import main; sys.exit(main(['--db', {str(path)!r}, 'stats']))"],
+             f"import sys; from quizapp.cli.main import main; sys.exit(main(['--db', {str(path)!r}, 'stats']))"],
             capture_output=True, text=True, timeout=120,
         )
     finally:

@@ -210,3 +210,25 @@ def test_the_first_start_and_a_changed_deck_open_the_database_the_full_way(tmp_p
     assert home_figures(db, [], Clock()) is None  # a deck folder less than at the last sync
     (deck / "mine.yaml").write_text((deck / "mine.yaml").read_text() + "  # edited\n", encoding="utf-8")
     assert home_figures(db, [deck], Clock()) is None
+
+
+def test_the_revision_check_waits_for_a_writer_as_long_as_every_connection(tmp_path, monkeypatch):
+    """The read-only look at the revision waits the busy timeout (QUIZAPP_BUSY_TIMEOUT_MS),
+    not a figure of its own: a locked file was reported after 5 s whatever was asked for."""
+    import quizapp.store.preflight as preflight
+
+    path = tmp_path / "q.db"
+    open_database(path).close()
+    waits: list[float] = []
+    real = preflight.connect_uri
+
+    def recording(uri: str, timeout: float) -> sqlite3.Connection:
+        waits.append(timeout)
+        return real(uri, timeout)
+
+    monkeypatch.setattr(preflight, "connect_uri", recording)
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "250")
+    assert stored_revision(path) == head_revision()
+    monkeypatch.delenv("QUIZAPP_BUSY_TIMEOUT_MS")
+    assert stored_revision(path) == head_revision()
+    assert waits == [0.25, preflight.BUSY_TIMEOUT_MS / 1000]
