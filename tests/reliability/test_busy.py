@@ -18,7 +18,7 @@ import pytest
 from tests.backends import hold_write_lock, release, rows
 from tests.tui.conftest import SIZE, make_db_on, press, settle
 
-HOLD_S = 3.0
+HOLD_S = 1.0  # more than three busy timeouts (300 ms): the answer keeps waiting, it does not give up
 
 # On SQLite and on PostgreSQL: there the other writer holds the advisory write lock and
 # the app's busy timeout is its lock_timeout.
