@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -11,6 +12,8 @@ from quizapp.paths import user_decks_dir
 from quizapp.resources import content_dir
 from quizapp.srs.clock import Clock, to_naive_utc
 from quizapp.store import content_cache
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -102,6 +105,7 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     # Deck files left out for their names are never parsed or cached: named on every start.
     bad_names = _name_errors(dirs)
     if all_dirs_exist and content_cache.unchanged(cached, states):
+        _restamp(db, content_cache.restamped(cached, states))
         return Prepared(db, SyncReport(), None, extra_content, bad_names)
     written = SyncReport()
     if all_dirs_exist:
@@ -133,6 +137,21 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
     for state in clean:
         content_cache.write_ids(state.sha256, ids[state.path])
     return Prepared(db, report, content, extra_content)
+
+
+def _restamp(db: Database, files: list[content_cache.FileState]) -> None:
+    """Record the new size and mtime of unchanged deck files (after a reinstall, say): one
+    small write that spares every later start reading and hashing them. Only a saving:
+    a busy, full or locked database leaves it to the next start."""
+    if not files:
+        return
+    from quizapp.store.errors import DatabaseError
+
+    try:
+        with db.transaction(write=True) as tx:
+            content_cache.restamp(tx, files)
+    except DatabaseError as exc:
+        log.info("Deck files' new stat not recorded (%s); the next start tries again", exc)
 
 
 def _name_errors(dirs: Sequence[tuple[Path, str]]) -> list[ContentError]:

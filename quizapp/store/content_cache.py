@@ -112,6 +112,20 @@ def unchanged(cached: Mapping[str, CachedFile], states: list[FileState]) -> bool
     return all(cached[s.path].sha256 == s.sha256 for s in states)
 
 
+def restamped(cached: Mapping[str, CachedFile], states: list[FileState]) -> list[FileState]:
+    """The files the cache holds with the same content under another size and mtime (a
+    reinstall, a copy, a checkout or a `touch` rewrote the stat only): until their rows
+    are restamped, every start reads and hashes them again to find nothing changed."""
+    return [s for s in states if (known := cached.get(s.path)) is not None and known.sha256 == s.sha256
+            and known.stat != _signature(s.size, s.mtime_ns)]
+
+
+def restamp(tx: Tx, states: list[FileState]) -> None:
+    """Record the files' current size and mtime beside their unchanged hash (`restamped`)."""
+    tx.executemany("UPDATE content_files SET stat = ? WHERE path = ? AND sha256 = ?",
+                   [(_signature(s.size, s.mtime_ns), s.path, s.sha256) for s in states])
+
+
 def remember(session: Session, states: list[FileState]) -> None:
     """Record the files just synced (call in the sync's transaction, after it succeeded)."""
     from sqlalchemy import delete, insert

@@ -239,3 +239,63 @@ def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, mo
         assert removed_id not in _live(again) and again.sync.retired == 1
     finally:
         again.db.close()
+
+
+def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path, monkeypatch, new_db):
+    """A reinstall or a `touch` changes a deck file's mtime, not its content: the next open
+    hashes it, finds it unchanged and records its new stat, so later starts read nothing."""
+    import os
+
+    from quizapp.store import content_cache
+
+    deck = _deck(tmp_path, monkeypatch)
+    bootstrap.prepare(new_db).db.close()
+    touched = next(deck.glob("*.yaml"))
+    stat = touched.stat()
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    hashed: list[str] = []
+    real = content_cache.hashlib.sha256
+
+    def counting(data: bytes = b""):
+        hashed.append("x")
+        return real(data)
+
+    monkeypatch.setattr(content_cache.hashlib, "sha256", counting)
+    monkeypatch.setattr("quizapp.content.loader.load_file", lambda *a, **k: pytest.fail("unchanged content parsed"))
+    first = bootstrap.prepare(new_db)
+    assert first.sync.added == first.sync.updated == first.sync.retired == 0
+    first.db.close()
+    assert len(hashed) == 2  # the touched file, and the code's hash the unchanged check compares
+    stored = rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),))
+    assert stored == [(f"{touched.stat().st_size}:{touched.stat().st_mtime_ns}",)]
+    hashed.clear()
+    bootstrap.prepare(new_db).db.close()
+    assert len(hashed) == 1  # the code's hash only: no file read
+
+
+def test_a_busy_database_opens_without_recording_the_new_stat(tmp_path, monkeypatch, new_db):
+    """The stat's record is only a saving: another writer holding the lock does not make
+    the open fail, and the next open records it."""
+    import os
+
+    from tests.backends import hold_write_lock, release
+
+    deck = _deck(tmp_path, monkeypatch)
+    bootstrap.prepare(new_db).db.close()
+    touched = next(deck.glob("*.yaml"))
+    stat = touched.stat()
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    before = rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),))
+    monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "100")
+    locker = hold_write_lock(new_db, 60)
+    try:
+        opened = bootstrap.prepare(new_db)
+        assert opened.sync.added == opened.sync.updated == 0
+        opened.db.close()
+    finally:
+        release(locker)
+        locker.wait(timeout=30)
+    assert rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),)) == before
+    bootstrap.prepare(new_db).db.close()
+    assert rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),)) == [
+        (f"{touched.stat().st_size}:{touched.stat().st_mtime_ns}",)]
