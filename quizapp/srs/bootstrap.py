@@ -142,8 +142,11 @@ def prepare(db_path: Path | str | None, extra_content: Sequence[Path] = (), cloc
 def _restamp(db: Database, files: list[content_cache.FileState]) -> None:
     """Record the new size and mtime of unchanged deck files (after a reinstall, say): one
     small write that spares every later start reading and hashing them. Only a saving:
-    a busy, full or locked database leaves it to the next start."""
-    if not files:
+    a busy, full or locked database leaves it to the next start. An SQLite file only: a
+    PostgreSQL collection is shared by machines whose copies of the same files have other
+    mtimes, and each would stamp its own in turn (a write on every start, by a role that
+    may only read)."""
+    if not files or db.dialect != "sqlite":
         return
     from quizapp.store.errors import DatabaseError
 

@@ -241,6 +241,8 @@ def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, mo
         again.db.close()
 
 
+# SQLite only: a PostgreSQL collection's stamps are left as they are (the next test).
+@pytest.mark.sqlite_only
 def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path, monkeypatch, new_db):
     """A reinstall or a `touch` changes a deck file's mtime, not its content: the next open
     hashes it, finds it unchanged and records its new stat, so later starts read nothing."""
@@ -273,6 +275,7 @@ def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path,
     assert len(hashed) == 1  # the code's hash only: no file read
 
 
+@pytest.mark.sqlite_only
 def test_a_busy_database_opens_without_recording_the_new_stat(tmp_path, monkeypatch, new_db):
     """The stat's record is only a saving: another writer holding the lock does not make
     the open fail, and the next open records it."""
@@ -299,3 +302,21 @@ def test_a_busy_database_opens_without_recording_the_new_stat(tmp_path, monkeypa
     bootstrap.prepare(new_db).db.close()
     assert rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),)) == [
         (f"{touched.stat().st_size}:{touched.stat().st_mtime_ns}",)]
+
+
+def test_a_shared_postgresql_collection_is_not_restamped(tmp_path, monkeypatch, pg_servers):
+    """Machines sharing a PostgreSQL collection have their own mtimes for the same files:
+    an open records none of them (it would be a write on every start, each machine in turn)."""
+    import os
+
+    new_db = pg_servers.get().new_database()
+    deck = _deck(tmp_path, monkeypatch)
+    bootstrap.prepare(new_db).db.close()
+    touched = next(deck.glob("*.yaml"))
+    stat = touched.stat()
+    before = rows(new_db, "SELECT path, sha256, stat FROM content_files ORDER BY path")
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    opened = bootstrap.prepare(new_db)
+    assert opened.sync.added == opened.sync.updated == 0
+    opened.db.close()
+    assert rows(new_db, "SELECT path, sha256, stat FROM content_files ORDER BY path") == before
