@@ -4,7 +4,9 @@ Each content file's SHA-256 (with its size and mtime, so that a file whose size 
 mtime match is not even read) is kept in the `content_files` table after a successful sync. On the next
 start, if the set of files and every hash are the same, the database already mirrors
 the content and nothing is parsed or synced: a 100,000-card deck costs a stat() per
-file.
+file. A file whose stat changed but not its hash (a reinstall, a checkout, a `touch`) is
+read and hashed once, then restamped (`restamped`, `restamp`; on an SQLite file only, see
+`quizapp.srs.bootstrap._restamp`), so the starts after it are back to a stat().
 
 When some files changed, only those are parsed and synced: the item ids of every cleanly
 parsed file are kept in a small index keyed by the file's hash (`content-index/` in the
