@@ -241,20 +241,35 @@ def test_a_sync_killed_before_its_end_is_finished_by_the_next_start(tmp_path, mo
         again.db.close()
 
 
+def _synced_then_touched(tmp_path: Path, monkeypatch, db) -> Path:
+    """`db` synced from a copy of the deck, then one of its files given a new mtime (its
+    content unchanged, as a reinstall leaves it); that file."""
+    import os
+
+    deck = _deck(tmp_path, monkeypatch)
+    bootstrap.prepare(db).db.close()
+    touched = next(deck.glob("*.yaml"))
+    stat = touched.stat()
+    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    return touched
+
+
+def _stamp(db, path: Path) -> list[tuple[str]]:
+    return rows(db, "SELECT stat FROM content_files WHERE path = ?", (str(path),))
+
+
+def _current_stamp(path: Path) -> list[tuple[str]]:
+    return [(f"{path.stat().st_size}:{path.stat().st_mtime_ns}",)]
+
+
 # SQLite only: a PostgreSQL collection's stamps are left as they are (the next test).
 @pytest.mark.sqlite_only
 def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path, monkeypatch, new_db):
     """A reinstall or a `touch` changes a deck file's mtime, not its content: the next open
     hashes it, finds it unchanged and records its new stat, so later starts read nothing."""
-    import os
-
     from quizapp.store import content_cache
 
-    deck = _deck(tmp_path, monkeypatch)
-    bootstrap.prepare(new_db).db.close()
-    touched = next(deck.glob("*.yaml"))
-    stat = touched.stat()
-    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    touched = _synced_then_touched(tmp_path, monkeypatch, new_db)
     hashed: list[str] = []
     real = content_cache.hashlib.sha256
 
@@ -268,8 +283,7 @@ def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path,
     assert first.sync.added == first.sync.updated == first.sync.retired == 0
     first.db.close()
     assert len(hashed) == 2  # the touched file, and the code's hash the unchanged check compares
-    stored = rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),))
-    assert stored == [(f"{touched.stat().st_size}:{touched.stat().st_mtime_ns}",)]
+    assert _stamp(new_db, touched) == _current_stamp(touched)
     hashed.clear()
     bootstrap.prepare(new_db).db.close()
     assert len(hashed) == 1  # the code's hash only: no file read
@@ -279,16 +293,11 @@ def test_a_file_whose_stat_alone_changed_is_hashed_once_then_not_again(tmp_path,
 def test_a_busy_database_opens_without_recording_the_new_stat(tmp_path, monkeypatch, new_db):
     """The stat's record is only a saving: another writer holding the lock does not make
     the open fail, and the next open records it."""
-    import os
-
     from tests.backends import hold_write_lock, release
 
-    deck = _deck(tmp_path, monkeypatch)
-    bootstrap.prepare(new_db).db.close()
-    touched = next(deck.glob("*.yaml"))
-    stat = touched.stat()
-    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
-    before = rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),))
+    touched = _synced_then_touched(tmp_path, monkeypatch, new_db)
+    before = _stamp(new_db, touched)
+    assert before != _current_stamp(touched)
     monkeypatch.setenv("QUIZAPP_BUSY_TIMEOUT_MS", "100")
     locker = hold_write_lock(new_db, 60)
     try:
@@ -298,24 +307,18 @@ def test_a_busy_database_opens_without_recording_the_new_stat(tmp_path, monkeypa
     finally:
         release(locker)
         locker.wait(timeout=30)
-    assert rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),)) == before
+    assert _stamp(new_db, touched) == before
     bootstrap.prepare(new_db).db.close()
-    assert rows(new_db, "SELECT stat FROM content_files WHERE path = ?", (str(touched),)) == [
-        (f"{touched.stat().st_size}:{touched.stat().st_mtime_ns}",)]
+    assert _stamp(new_db, touched) == _current_stamp(touched)
 
 
 def test_a_shared_postgresql_collection_is_not_restamped(tmp_path, monkeypatch, pg_servers):
     """Machines sharing a PostgreSQL collection have their own mtimes for the same files:
     an open records none of them (it would be a write on every start, each machine in turn)."""
-    import os
-
     new_db = pg_servers.get().new_database()
-    deck = _deck(tmp_path, monkeypatch)
-    bootstrap.prepare(new_db).db.close()
-    touched = next(deck.glob("*.yaml"))
-    stat = touched.stat()
+    touched = _synced_then_touched(tmp_path, monkeypatch, new_db)
     before = rows(new_db, "SELECT path, sha256, stat FROM content_files ORDER BY path")
-    os.utime(touched, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert _stamp(new_db, touched) != _current_stamp(touched)
     opened = bootstrap.prepare(new_db)
     assert opened.sync.added == opened.sync.updated == 0
     opened.db.close()

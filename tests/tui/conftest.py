@@ -86,9 +86,9 @@ def busy_workers(app: Any) -> list[Worker]:
 
 
 def pending(app: Any) -> bool:
-    """Whether the app still has work in hand: a message queued on (or being handled by)
-    any node, a callback waiting for the next refresh (`call_after_refresh`, `call_next`), or
-    a layout or repaint asked for. Pilot's own pause judges idleness by the process's CPU
+    """Whether the app still has work in hand: a message queued (or peeked) on any node, a
+    callback waiting for the next refresh (`call_after_refresh`, `call_next`), or a layout
+    or repaint asked for. Pilot's own pause judges idleness by the process's CPU
     time over a few milliseconds, which a busy machine fakes: a test process that the
     kernel did not run for those milliseconds used no CPU either, and a scroll waiting for
     the refresh after next was then missed (seen as snapshots a line off at load ~2).
