@@ -1,10 +1,11 @@
 """A scroll asked for once the layout has settled.
 
 Showing a graded result changes classes, folds a column and renders many lines at once;
-that can take two layout passes (a scrollbar appears and the text rewraps). A scroll
-measured after the first pass left the result a line or two off on a loaded machine (seen
-as snapshots that failed now and then in CI), so it is done after the next refresh and
-once more after the one after.
+that takes a varying number of layout passes (a scrollbar appears and the text rewraps,
+the mock's pane reflows around it). A scroll done after a fixed number of refreshes left
+the result a line off now and then (seen as snapshots that failed on a loaded machine), so
+the scroll is done again after every refresh until the sizes around the widget have stayed
+the same for one refresh after a scroll.
 """
 
 from __future__ import annotations
@@ -13,14 +14,23 @@ from collections.abc import Callable
 
 from textual.widget import Widget
 
+MAX_PASSES = 12  # a bound, never met in practice: a layout that never settles stops here
+
+
+def _sizes(widget: Widget) -> tuple[object, ...]:
+    """What a reflow changes: the size and scrollable size of the widget and its ancestors
+    (not their scroll offsets, which the callback itself moves)."""
+    return tuple((node.size, node.virtual_size) for node in (widget, *widget.ancestors) if isinstance(node, Widget))
+
 
 def after_layout(widget: Widget, callback: Callable[[], object], passes: int = 2) -> None:
-    """Call `callback` after `widget`'s next refresh, and again after each of the next
-    `passes - 1` refreshes."""
+    """Call `callback` after `widget`'s next refresh, and after each later one (at least
+    `passes` in all) until the layout around it no longer changes."""
 
-    def run(left: int) -> None:
+    def run(done: int, before: tuple[object, ...] | None) -> None:
         callback()
-        if left > 1:
-            widget.call_after_refresh(run, left - 1)
+        now = _sizes(widget)
+        if done + 1 < MAX_PASSES and (done + 1 < passes or now != before):
+            widget.call_after_refresh(run, done + 1, now)
 
-    widget.call_after_refresh(run, passes)
+    widget.call_after_refresh(run, 0, None)
