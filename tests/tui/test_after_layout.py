@@ -46,3 +46,22 @@ async def test_a_settled_layout_is_scrolled_for_twice_only():
         after_layout(result, lambda: calls.append(1))
         await settle(pilot)
         assert len(calls) == 2
+
+
+async def test_a_later_request_about_the_same_target_replaces_the_earlier():
+    """The sheet asks for its result to be visible, then a mock's pane for it at the top:
+    only the pane's scroll runs, so the screen ends where the last asker said, whatever
+    the load (the two used to race, each until its own sizes settled)."""
+    app = _Sheet()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await settle(pilot)
+        result = app.query_one("#result", Static)
+        scroll = app.query_one(VerticalScroll)
+        calls: list[str] = []
+        after_layout(result, lambda: calls.append("visible"), key=result)
+        after_layout(scroll, lambda: calls.append("top"), key=result)
+        after_layout(scroll, lambda: calls.append("other target"), key=scroll)
+        await settle(pilot)
+        assert calls.count("top") == 2
+        assert calls.count("other target") == 2
+        assert "visible" not in calls

@@ -308,7 +308,7 @@ class AnswerSheet(LocalizedMixin, Widget):
         # class change above has reflowed it, so where the screen ended up varied from run to
         # run. The feedback is brought into view once the new layout is in place.
         self.feedback.focus(scroll_visible=False)
-        after_layout(self, partial(self.feedback.scroll_visible, animate=False))
+        after_layout(self, partial(self.feedback.scroll_visible, animate=False), key=self.feedback)
 
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -348,7 +348,9 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.set_reactive(AnswerSheet.steps_shown, len(problem_steps(self.problem, self.lang)))
         self._render_steps()
         steps = self._static("steps")
-        after_layout(self, partial(self.feedback.scroll_to_widget, steps, top=True, animate=False))
+        after_layout(
+            self, partial(self.feedback.scroll_to_widget, steps, top=True, animate=False), key=self.feedback
+        )
 
     def action_all_steps(self) -> None:
         self.steps_shown = len(problem_steps(self.problem, self.lang))

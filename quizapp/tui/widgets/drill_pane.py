@@ -108,7 +108,8 @@ class DrillPane(QuestionPane):
             self.focus()
         self.render_texts()
         if sheet is not None:
-            after_layout(self, partial(sheet.feedback.scroll_visible, top=True, animate=False))
+            # Replaces the sheet's own "visible" scroll: in a mock the result goes to the top.
+            after_layout(self, partial(sheet.feedback.scroll_visible, top=True, animate=False), key=sheet.feedback)
 
     def show_format_errors(self, verdict: engine.Verdict) -> None:
         """Not an attempt: the clock runs on, the user fixes the part and submits again."""
