@@ -726,6 +726,37 @@ async def test_setup_defaults_plan_and_validation(db, clock):
         mocks.db.close()
 
 
+async def test_a_kind_asked_no_questions_needs_no_valid_time_or_difficulty(db, clock):
+    """Q&A set to 0 with its seconds left at 0 or blank started nothing: "Seconds per Q&A
+    must be between 10 and 3600", about a field the interview never uses. Such fields take
+    their default; a kind that is asked still needs valid values."""
+    from quizapp.srs.mock import MockConfig
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        screen = app.screen
+        fill_form(app, {"n_qa": "0", "qa_seconds": "0", "n_drill": "0", "drill_seconds": "",
+                        "drill_difficulty": "9", "n_mcq": "2", "mcq_seconds": "45"})
+        result = screen.read_form()
+        assert result.errors == []
+        assert result.config is not None
+        for name in ("qa_seconds", "drill_seconds", "drill_difficulty"):
+            assert getattr(result.config, name) == MockConfig.model_fields[name].default
+        assert (result.config.n_mcq, result.config.mcq_seconds) == (2, 45)
+        await press(pilot, "ctrl+s")
+        assert app.screen is not screen  # the interview started
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_setup(pilot)
+        fill_form(app, {"n_qa": "1", "qa_seconds": "0", "n_drill": "1", "drill_seconds": "5", "drill_difficulty": "9"})
+        errors = app.screen.read_form().errors
+        assert len(errors) == 3, errors  # Q&A's seconds, the drill's seconds and difficulty
+        assert "“Seconds per Q&A” must be between 10 and 3600" in errors
+        fill_form(app, {"n_qa": "1", "qa_seconds": "", "n_drill": "0"})
+        assert len(app.screen.read_form().errors) == 1  # Q&A's blank seconds: it is asked
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_setup_errors_and_plan_are_on_screen_at_80x24(db, clock, lang):
     """The plan and a field's error sit under the form: below the topic list they were off

@@ -38,6 +38,14 @@ INT_FIELDS: tuple[str, ...] = (
 )
 
 
+# The fields a kind's count makes irrelevant when it is 0.
+UNUSED_WITHOUT: dict[str, tuple[str, ...]] = {
+    "n_qa": ("qa_seconds",),
+    "n_mcq": ("mcq_seconds",),
+    "n_drill": ("drill_seconds", "drill_difficulty"),
+}
+
+
 def field_bounds(name: str) -> tuple[Any, Any]:
     """The (ge, le) bounds pydantic enforces on a MockConfig field."""
     from quizapp.srs.mock import MockConfig
@@ -192,13 +200,23 @@ class MockSetupScreen(BaseScreen):
         from quizapp.srs.mock import MockConfig
 
         values: dict[str, Any] = {}
-        errors: list[str] = []
+        unreadable: list[str] = []
         for name in INT_FIELDS:
             text = self._input(name).value.strip()
             try:
                 values[name] = int(text)
             except ValueError:
-                errors.append(self.t("mock.setup.error.int", field=self.t(f"mock.setup.field.{name}")))
+                unreadable.append(name)
+        # A kind asked 0 times has no use for its seconds (or difficulty): a blank or
+        # out-of-range value there must not stop the interview, so it takes the default.
+        for count, fields in UNUSED_WITHOUT.items():
+            if values.get(count) == 0:
+                for name in fields:
+                    low, high = field_bounds(name)
+                    if name in unreadable or not low <= values[name] <= high:
+                        values[name] = MockConfig.model_fields[name].default
+                        unreadable = [other for other in unreadable if other != name]
+        errors = [self.t("mock.setup.error.int", field=self.t(f"mock.setup.field.{name}")) for name in unreadable]
         seed_text = self.query_one("#mock-setup-seed", Input).value.strip()
         if seed_text:
             try:
