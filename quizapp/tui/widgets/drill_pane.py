@@ -121,6 +121,8 @@ class DrillPane(QuestionPane):
 
     def render_texts(self) -> None:
         super().render_texts()
+        if not self.query(".mock-hint"):
+            return  # not composed yet, or being removed: on_mount draws the texts
         for missing in self.query(".mock-missing"):
             if isinstance(missing, Static):
                 missing.update(Text(self.t("mock.run.drill_missing")))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.await_complete import AwaitComplete
 from textual.content import Content
 from textual.widgets import Markdown
 from textual.widgets._markdown import MarkdownBlock, MarkdownFence
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
 
 
 def render_math(text: str) -> str:
@@ -44,3 +49,17 @@ class MathMarkdown(Markdown):
 
     def show(self, text: str) -> AwaitComplete:
         return self.update(render_math(text))
+
+
+async def show_texts(owner: DOMNode, *texts: tuple[str, str]) -> bool:
+    """Show each `(selector, text)` in the MathMarkdown of that selector under `owner`, in
+    order. False, and the rest left alone, once `owner` is being removed meanwhile — a quit,
+    or the next question replacing a pane: each text is awaited, and by the next one its
+    widget may be gone, or never mounted (Textual mounts nothing into a widget being
+    removed). The caller then stops: querying on would stop the app with `NoMatches`."""
+    for selector, text in texts:
+        found = owner.query(selector) if owner.is_attached else None
+        if not found:
+            return False
+        await found.first(MathMarkdown).show(text)
+    return owner.is_attached and all(owner.query(selector) for selector, _ in texts)

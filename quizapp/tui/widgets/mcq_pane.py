@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-from quizapp.tui.widgets.math_markdown import MathMarkdown
+from quizapp.tui.widgets.math_markdown import MathMarkdown, show_texts
 from quizapp.tui.widgets.option_row import LETTERS, OptionRow, show_options
 from quizapp.tui.widgets.question_pane import QuestionPane
 
@@ -54,8 +54,9 @@ class MCQPane(QuestionPane):
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         item = self.material(self.question.item)
-        await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
-        await self.query_one(".mock-explanation", MathMarkdown).show(item.explanation)
+        # False when removed meanwhile (a quit, the next question): nothing more to draw
+        await show_texts(self, (".card-question", item.question or self.question.question),
+                         (".mock-explanation", item.explanation))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose":
@@ -75,6 +76,8 @@ class MCQPane(QuestionPane):
 
     def render_texts(self) -> None:
         super().render_texts()
+        if not self.query(".mock-hint"):
+            return  # not composed yet, or being removed: on_mount draws the texts
         shown = self.answered is not None
         correct = self.question.content.answer_letter if shown else None
         show_options(self, self.material(self.question.item).options, correct, self.chosen, shown)

@@ -25,7 +25,7 @@ from textual.widgets import Static, TextArea
 from quizapp.i18n.formatting import percent
 from quizapp.tui.widgets.capped_text import MOCK_ANSWER_CHARS, CappedTextArea
 from quizapp.tui.widgets.key_points import MAX_POINTS, KeyPointRow
-from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math
+from quizapp.tui.widgets.math_markdown import MathMarkdown, render_math, show_texts
 from quizapp.tui.widgets.question_pane import QuestionPane
 
 if TYPE_CHECKING:
@@ -133,11 +133,12 @@ class QAPane(QuestionPane):
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         item = self.material(self.question.item)
-        await self.query_one(".card-question", MathMarkdown).show(item.question or self.question.question)
-        await self.query_one(".card-answer", MathMarkdown).show(item.answer)
+        if not await show_texts(self, (".card-question", item.question or self.question.question),
+                                (".card-answer", item.answer)):
+            return  # removed while the texts were drawn (a quit, the next question)
         fields = self.query(TextArea)
-        if not self.is_attached or not fields:
-            return  # replaced while the texts were drawn (the next question, a resize redraw)
+        if not fields:
+            return
         self._number_keys()
         field = fields.first()
         if isinstance(self.question.draft, str):  # typed before a quit: the resume keeps it
