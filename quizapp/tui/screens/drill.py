@@ -36,6 +36,7 @@ from quizapp.tui.drill_seeds import DIFFICULTIES, new_seed
 from quizapp.tui.screens.base import BaseScreen
 from quizapp.tui.widgets.answer_sheet import AnswerSheet
 from quizapp.tui.widgets.keys_footer import KeysFooter
+from quizapp.tui.widgets.removal import being_removed
 
 if TYPE_CHECKING:
     from quizapp import engine
@@ -200,6 +201,8 @@ class DrillScreen(BaseScreen):
             sheet.next_keys = self.t("drill.result.next_keys")
             sheet.can_give_up = True
             await holder.mount(sheet)
+            if being_removed(sheet):
+                return  # the screen is closing (a quit): the sheet was never filled in
             self.phase = DrillPhase.SOLVING
             sheet.focus_first()
             self.shown_at = self.quiz_app.clock.monotonic()

@@ -34,6 +34,7 @@ from quizapp.tui.widgets.keys_footer import KeysFooter
 from quizapp.tui.widgets.mcq_pane import MCQPane
 from quizapp.tui.widgets.qa_pane import QAPane
 from quizapp.tui.widgets.question_pane import QuestionPane
+from quizapp.tui.widgets.removal import being_removed
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -201,6 +202,8 @@ class MockRunScreen(BaseScreen):
         await holder.remove_children()
         self._pane = pane
         await holder.mount(pane)
+        if being_removed(pane):
+            return  # the screen is closing (a quit): the pane was never filled in
         # The clock starts once the question is drawn (it ran while the sheet was built),
         # from the time a quit left on it.
         self.shown_at = self.quiz_app.clock.now() - timedelta(seconds=question.carried_s)

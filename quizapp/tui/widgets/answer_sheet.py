@@ -34,6 +34,7 @@ from quizapp.tui.widgets.key_scroll import KeyScroll
 from quizapp.tui.widgets.matrix_grid import CellInput
 from quizapp.tui.widgets.matrix_view import hint_tables
 from quizapp.tui.widgets.part_entry import PartEntry, PartList
+from quizapp.tui.widgets.removal import being_removed
 from quizapp.tui.widgets.sheet_texts import (
     attention_weights,
     meta_line,
@@ -158,6 +159,8 @@ class AnswerSheet(LocalizedMixin, Widget):
             yield Static(classes="sheet-steps", markup=False)
 
     def on_mount(self) -> None:
+        if being_removed(self):
+            return  # removed before all its parts were mounted: nothing to draw
         self.render_texts()
         self.feedback.add_class("-solving")
         # Narrow from the first frame: the sheet is never wider than the terminal, and its

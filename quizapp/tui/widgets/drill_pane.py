@@ -21,6 +21,7 @@ from textual.widgets import Input, Static, TextArea
 from quizapp.tui.widgets.after_layout import after_layout
 from quizapp.tui.widgets.answer_sheet import AnswerSheet, SheetPhase
 from quizapp.tui.widgets.question_pane import QuestionPane
+from quizapp.tui.widgets.removal import being_removed
 
 if TYPE_CHECKING:
     from quizapp import engine
@@ -59,7 +60,7 @@ class DrillPane(QuestionPane):
 
     async def on_mount(self) -> None:  # after QuestionPane.on_mount (Textual calls both)
         sheet = self.sheet
-        if sheet is not None:
+        if sheet is not None and not being_removed(sheet):
             if isinstance(self.question.draft, dict):  # typed before a quit: the resume keeps it
                 for entry in sheet.entries():
                     entry.restore(str(self.question.draft.get(entry.spec.name) or ""))
