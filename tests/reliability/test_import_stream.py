@@ -181,7 +181,7 @@ def test_killed_mid_write_leaves_the_collection_as_it_was_and_others_hear_how_fa
             assert time.monotonic() < deadline, "the killed import's progress outlived it"
             time.sleep(0.05)
     # The same reviews again, from the small file: the large one only makes the kill land
-    # mid-write, and parsing its extra items again cost seconds (most of this test on PG).
+    # mid-write, and parsing its extra items again cost about 2 s.
     again = quizapp("--lang", "en", "--db", str(db), "import", str(small))
     assert again.returncode == 0 and f"{added} reviews added" in again.stdout, again.stderr
     assert _reviews(db) == added and not Path(f"{db}.importing").exists()
