@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from quizapp.srs import polarity, segmenter
@@ -28,9 +28,22 @@ class Phrase:
     negative: bool
     latin_words: int = 0  # Latin words in the keyword: a match may not span more of them
     # every Latin word of the keyword with its inflections ("add up to one" finds "adds up
-    # to one", "sum to one" "summing to one", "agree closely" "agrees closely"); None when
-    # the keyword has no word to inflect
-    inflected: re.Pattern[str] | None = None
+    # to one", "sum to one" "summing to one", "agree closely" "agrees closely"), as a
+    # pattern's source; None when the keyword has no word to inflect
+    inflected_source: str | None = None
+    # text every match of that pattern contains (its literal characters and word stems):
+    # an answer without one of them cannot match, and is not searched
+    required: tuple[str, ...] = ()
+
+    @cached_property
+    def inflected(self) -> re.Pattern[str] | None:
+        """The pattern, compiled on first use. A Chinese keyword's pattern is long: compiling
+        them was 40% of checking every key point against every model answer, and most are
+        never needed (`could_inflect` rules the answer out first)."""
+        return None if self.inflected_source is None else re.compile(self.inflected_source)
+
+    def could_inflect(self, marked: str) -> bool:
+        return self.inflected_source is not None and all(part in marked for part in self.required)
 
 
 # A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
@@ -70,7 +83,7 @@ _ZH_VARIANTS = {
 }
 
 
-def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
+def _zh_pattern(word: str, previous: str, droppable: bool, required: list[str]) -> str:
     out: list[str] = []
     for n, ch in enumerate(word):
         before = word[n - 1] if n else previous
@@ -83,6 +96,7 @@ def _zh_pattern(word: str, previous: str, droppable: bool) -> str:
             out.append(_ZH_OPTIONAL[ch])
         else:
             out.append(re.escape(ch) + f"{_S}?")
+            required.append(ch)
     return "".join(out)
 
 
@@ -98,8 +112,10 @@ _EN_VARIANTS = {
 }
 
 
-def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
+def _inflection_pattern(tokens: Sequence[Any]) -> tuple[str, tuple[str, ...]] | None:
+    """The pattern's source, and the text every match of it contains."""
     parts: list[str] = []
+    required: list[str] = []
     inflectable = False
     previous = ""
     # only a keyword of 4+ Chinese characters may lose one in the answer: 乘的是 k is not 乘 k
@@ -107,7 +123,7 @@ def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
     for n, token in enumerate(tokens):
         word = token.text
         if token.kind == CJK:
-            parts.append(_zh_pattern(word, previous, droppable))
+            parts.append(_zh_pattern(word, previous, droppable, required))
             inflectable = inflectable or len(word) + len(previous) >= 2
             previous = word[-1]
             continue
@@ -130,18 +146,20 @@ def _inflection_pattern(tokens: Sequence[Any]) -> re.Pattern[str] | None:
                     break
             suffixes = "(?:s|es|d|ed|ing|er|ers|ly)?" if base.endswith(_LY_BASES) else _SUFFIXES
             parts.append(f"{re.escape(base)}{re.escape(base[-1])}?[eyi]?{suffixes}")
+            required.append(base)
             inflectable = True
         elif token.kind == WORD and word in _NUMBER_ALTERNATIVES:
             parts.append(f"(?:{word}|{_NUMBER_ALTERNATIVES[word]})")
             inflectable = True
         else:
             parts.append(re.escape(word))
+            required.append(word)
         parts.append(_S)  # a Latin word, number or sign ends where the answer's does
     if not inflectable:
         return None
     # a keyword that starts with a Latin word or a sign starts where the answer's word does
     lead = "" if tokens and tokens[0].kind == CJK else f"(?<![^{_S}])"
-    return re.compile(lead + "".join(parts))
+    return lead + "".join(parts), tuple(dict.fromkeys(required))
 
 
 @lru_cache(maxsize=8192)
@@ -153,7 +171,8 @@ def phrase(raw: str) -> Phrase | None:
     prepared = AnswerText(raw.rstrip("*"))
     words = sum(1 for t in prepared.tokens if t.kind == WORD)
     pattern = None if stem else _inflection_pattern(prepared.tokens)
-    return Phrase(raw, needle, stem, polarity.contains_cue(prepared), words, pattern)
+    source, required = pattern or (None, ())
+    return Phrase(raw, needle, stem, polarity.contains_cue(prepared), words, source, required)
 
 
 def _spans_more_words(text: AnswerText, phrase: Phrase, i: int, j: int) -> bool:
@@ -227,10 +246,11 @@ def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
         if _starts_ok(text, i, len(needle)) and _ends_ok(text, phrase, j) and not _spans_more_words(text, phrase, i, j):
             hits.append(_hit(text, phrase, i, j))
         i = haystack.find(needle, i + 1)
-    if phrase.inflected is not None:
+    marked, origin = text.marked if phrase.inflected_source is not None else ("", [])
+    pattern = phrase.inflected if phrase.could_inflect(marked) else None
+    if pattern is not None:
         seen = {h.start for h in hits}
-        marked, origin = text.marked
-        for match in phrase.inflected.finditer(marked):
+        for match in pattern.finditer(marked):
             a, b = match.start(), match.end()
             while a < b and marked[a] == SEP:
                 a += 1
