@@ -59,6 +59,17 @@ def quarter_of(value: datetime) -> int:
 MODES = ("study", "quiz", "drill", "mock", "cram")
 KINDS = ("qa", "mcq", "skill")
 TALLY_COLUMNS = tuple(f"{kind}_{what}" for kind in KINDS for what in ("new", "reviews"))
+CRAM_MODE = MODES.index("cram")
+# review_gaps.day: whole days between a card's consecutive answers (revision 0005).
+DAY_US = 86_400_000_000
+
+
+def answer_gaps(where: str = "") -> str:
+    """`SELECT rating, gap`: each answer's rating and its time (µs) since its card's
+    previous answer, cram answers apart (NULL for a card's first); `where` narrows the
+    answers (" AND …"). What review_gaps counts per whole day, on either backend."""
+    return ("SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) "
+            f"AS gap FROM reviews WHERE mode <> {CRAM_MODE}{where}")
 
 
 def json_text(value: Any) -> str:

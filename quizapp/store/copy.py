@@ -123,20 +123,16 @@ def _set_triggers_aside(session: Any) -> bool:
 def _fill_derived(session: Any) -> None:
     """The quarter-hour tallies and the review gaps of every copied review (cram answers
     apart: revision 0008), then the triggers back on."""
-    from quizapp.store.codes import KINDS, MODES, QUARTER_US, TALLY_COLUMNS
+    from quizapp.store.codes import CRAM_MODE, DAY_US, KINDS, QUARTER_US, TALLY_COLUMNS, answer_gaps
 
-    cram = MODES.index("cram")
-    day = 86_400_000_000
     sums = ", ".join(f"sum(CASE WHEN c.kind = '{k}' AND r.prev_reps {op} 0 THEN 1 ELSE 0 END)"
                      for k in KINDS for op in ("=", ">"))
     session.execute(text(
         f"INSERT INTO review_tallies (quarter, {', '.join(TALLY_COLUMNS)}) "
         f"SELECT r.reviewed_at / {QUARTER_US}, {sums} FROM reviews r JOIN cards c ON c.id = r.card_id "
-        f"WHERE r.mode <> {cram} GROUP BY 1"))
+        f"WHERE r.mode <> {CRAM_MODE} GROUP BY 1"))
     session.execute(text(
-        f"INSERT INTO review_gaps (day, answers, passed) SELECT gap / {day}, count(*), "
-        "sum(CASE WHEN rating > 1 THEN 1 ELSE 0 END) FROM (SELECT rating, reviewed_at - lag(reviewed_at) "
-        f"OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS gap FROM reviews WHERE mode <> {cram}) AS g "
-        "WHERE gap IS NOT NULL GROUP BY 1"))
+        f"INSERT INTO review_gaps (day, answers, passed) SELECT gap / {DAY_US}, count(*), "
+        f"sum(CASE WHEN rating > 1 THEN 1 ELSE 0 END) FROM ({answer_gaps()}) AS g WHERE gap IS NOT NULL GROUP BY 1"))
     for name in _BULK_TRIGGERS:
         session.execute(text(f"ALTER TABLE reviews ENABLE TRIGGER {name}"))

@@ -18,14 +18,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from quizapp.store.codes import KINDS, MODES, QUARTER_US, TALLY_COLUMNS
+from quizapp.store.codes import CRAM_MODE, DAY_US, KINDS, QUARTER_US, TALLY_COLUMNS, answer_gaps
 from quizapp.store.errors import DatabaseError
 
 if TYPE_CHECKING:
     from quizapp.store.pg import PgDatabase
 
-CRAM_MODE = MODES.index("cram")
-DAY_US = 86_400_000_000
 TABLES = ("items", "cards", "reviews", "review_tallies", "review_gaps", "drill_attempts", "mock_interviews",
           "mock_answers", "settings", "content_files", "items_search")
 TRIGGERS = ("cards_mirror_insert", "cards_mirror_item", "items_search_card_insert", "items_search_item_update",
@@ -61,8 +59,7 @@ def _tally_sql() -> str:
 
 def _gaps_sql() -> str:
     return _differ(f"SELECT gap / {DAY_US} AS day, count(*), sum(CASE WHEN rating > 1 THEN 1 ELSE 0 END) FROM ("
-                   "SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) "
-                   f"AS gap FROM reviews WHERE mode <> {CRAM_MODE}) AS g WHERE gap IS NOT NULL GROUP BY 1",
+                   f"{answer_gaps()}) AS g WHERE gap IS NOT NULL GROUP BY 1",
                    "SELECT day, answers, passed FROM review_gaps WHERE answers <> 0 OR passed <> 0")
 
 

@@ -17,26 +17,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from quizapp.store.codes import MODES
+from quizapp.store.codes import CRAM_MODE, DAY_US, answer_gaps
 
-CRAM = MODES.index("cram")
-DAY_US = 86_400_000_000
 SETTING = "quizapp.bulk_gaps"
-
-
-def _gaps(scope: str) -> str:
-    """Each answer's gap to the card's previous answer (cram answers apart), in `scope`."""
-    return ("SELECT rating, reviewed_at - lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY reviewed_at, id) AS gap "
-            f"FROM reviews WHERE mode <> {CRAM} AND card_id IN (SELECT card_id FROM touched){scope}")
+TOUCHED = " AND card_id IN (SELECT card_id FROM touched)"
 
 
 _MOVE = f"""
-WITH touched AS (SELECT DISTINCT card_id FROM reviews WHERE id >= %(first)s AND mode <> {CRAM}),
+WITH touched AS (SELECT DISTINCT card_id FROM reviews WHERE id >= %(first)s AND mode <> {CRAM_MODE}),
 delta AS (
-  SELECT gap / {DAY_US} AS day, 1 AS answers, (rating > 1)::int AS passed FROM ({_gaps("")}) AS now
+  SELECT gap / {DAY_US} AS day, 1 AS answers, (rating > 1)::int AS passed FROM ({answer_gaps(TOUCHED)}) AS now
     WHERE gap IS NOT NULL
   UNION ALL
-  SELECT gap / {DAY_US}, -1, -((rating > 1)::int) FROM ({_gaps(" AND id < %(first)s")}) AS before
+  SELECT gap / {DAY_US}, -1, -((rating > 1)::int) FROM ({answer_gaps(TOUCHED + " AND id < %(first)s")}) AS before
     WHERE gap IS NOT NULL)
 INSERT INTO review_gaps AS g (day, answers, passed)
   SELECT day, sum(answers), sum(passed) FROM delta GROUP BY day HAVING sum(answers) <> 0 OR sum(passed) <> 0
