@@ -67,8 +67,10 @@ _S = re.escape(SEP)
 
 
 def _zh_alternatives(*words: str) -> str:
-    """Chinese phrasings, each allowed a word boundary between its characters."""
-    return "(?:" + "|".join(f"{_S}?".join(re.escape(ch) for ch in w) for w in words) + ")"
+    """Chinese phrasings, each allowed a word boundary between its characters. Longest first:
+    a regex takes the first alternative that fits, and 「前面」 read as 前 ends inside a word."""
+    ordered = sorted(words, key=len, reverse=True)
+    return "(?:" + "|".join(f"{_S}?".join(re.escape(ch) for ch in w) for w in ordered) + ")"
 
 
 _ZH_FILLERS = (
@@ -83,16 +85,28 @@ _ZH_VARIANTS = {
 }
 
 
+# After a negation 是/的/前… are the claim itself (不是, 没了): said as written.
+_ZH_NEGATIONS = frozenset("不没并非")
+
+
 def _zh_pattern(word: str, previous: str, droppable: bool, required: list[str]) -> str:
     out: list[str] = []
     for n, ch in enumerate(word):
+        # the character before: in this word, or the last of the Chinese word before it ("" at
+        # the keyword's start or after a Latin word: a set, since "" is in every string)
         before = word[n - 1] if n else previous
-        if n or previous:
+        # A first character is never left out: the keyword's opening 也/都/是 carries its scope
+        # (「也能并行」 is a contradiction, 「能并行」 said of a CNN is not; the labelled corpus
+        # lost 5 right judgements when it could be). Its synonyms still count:
+        # 「softmax 之前」 for softmax 前.
+        first = not (n or previous)
+        if not first:
             out.append(_ZH_FILLERS)
-        if ch in _ZH_VARIANTS and before not in "不没并非":
+        negated = before in _ZH_NEGATIONS
+        if ch in _ZH_VARIANTS and not negated:
             variants = _ZH_VARIANTS[ch]
-            out.append((variants if droppable else variants.rstrip("?")) + f"{_S}?")
-        elif ch in _ZH_OPTIONAL and before not in "不没并非" and droppable:
+            out.append((variants if droppable and not first else variants.rstrip("?")) + f"{_S}?")
+        elif ch in _ZH_OPTIONAL and not negated and droppable and not first:
             out.append(_ZH_OPTIONAL[ch])
         else:
             out.append(re.escape(ch) + f"{_S}?")

@@ -39,3 +39,16 @@ def test_exact_only_keywords_are_not_loosened():
     assert status("the variance goes back to 1", numbers) == ABSENT
     relation = {"text": "K and V", "keywords": ["its k and v"]}
     assert status("K 和 V", relation) == ABSENT
+
+
+def test_a_chinese_word_after_a_latin_one_takes_its_synonyms_but_keeps_its_first_character():
+    # 前 → 之前/前面 applies after a Latin word too: its first character had no character
+    # before it, and "" is in every string, so it was once read as following a negation.
+    before = {"text": "mask 在 softmax 前加", "keywords": ["softmax 前"]}
+    assert status("要在 softmax 之前把分数设成负无穷", before) == STATED
+    assert status("softmax 前面就要加上 mask", before) == STATED
+    # ...but a first 也/都 is never dropped: 「也能并行」 is a claim about RNNs, 「能并行」 may be
+    # about anything (the labelled corpus judged five answers wrong when it was).
+    also = {"text": "RNN 也能并行", "keywords": ["rnn 也能并行"]}
+    assert status("rnn 也能并行", also) == STATED
+    assert status("CNN 能并行，rnn 不能", also) == ABSENT
