@@ -140,6 +140,12 @@ class QuizApp(App[None]):
             from quizapp.tui.terminal_driver import HangUpSafeDriver
 
             return HangUpSafeDriver
+        from textual.drivers.web_driver import WebDriver
+
+        if driver is WebDriver:  # textual-serve's, for `quizapp serve`
+            from quizapp.tui.web_driver import WholePacketWebDriver
+
+            return WholePacketWebDriver
         return driver
 
     def get_default_screen(self) -> Screen:

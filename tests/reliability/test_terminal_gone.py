@@ -64,11 +64,17 @@ def test_the_app_uses_the_safe_driver_unless_one_is_chosen(monkeypatch):
 
     monkeypatch.setattr(constants, "DRIVER", None)
     assert make_app().get_driver_class() is HangUpSafeDriver
-    # textual-serve runs the app with its own driver (TEXTUAL_DRIVER): that one is kept.
+    # textual-serve runs the app with its own driver (TEXTUAL_DRIVER): that one, sending
+    # whole packets (quizapp/tui/web_driver.py).
     monkeypatch.setattr(constants, "DRIVER", "textual.drivers.web_driver:WebDriver")
-    from textual.drivers.web_driver import WebDriver
+    from quizapp.tui.web_driver import WholePacketWebDriver
 
-    assert make_app().get_driver_class() is WebDriver
+    assert make_app().get_driver_class() is WholePacketWebDriver
+    # any other driver named there is kept as it is
+    monkeypatch.setattr(constants, "DRIVER", "textual.drivers.headless_driver:HeadlessDriver")
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    assert make_app().get_driver_class() is HeadlessDriver
 
 
 @pytest.mark.parametrize("start", [["--start", "drill", "--type", "softmax", "--seed", "3", "--difficulty", "3"], []],

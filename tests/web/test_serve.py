@@ -88,7 +88,8 @@ def test_a_bad_port_is_one_line():
 
 def test_a_slow_chunk_does_not_cancel_a_browser_download():
     # textual-serve's own 4 s per chunk cancelled the export's download on a busy machine
-    # (Download.save_as: canceled, seen in CI at load ~3).
+    # (Download.save_as: canceled, seen in CI at load ~3). A later cancel, after 64 s, had
+    # another cause: packets from two threads interleaved (tests/web/test_whole_packets.py).
     from textual_serve import download_manager
 
     import quizapp.web.server as server
