@@ -1,6 +1,6 @@
 """Whether a matched phrase is negated in its clause: "S is *not* symmetric", 「并不对称」.
 
-A negation cue (不, 没有, 并非, 无需, not, never, no longer, doesn't, …) negates a match
+A negation cue (不, 没有, 并非, 无需, 避免, not, never, no longer, doesn't, prevents, …) negates a match
 when it comes shortly before it in the same clause: at most `WINDOW` words back, with no
 clause punctuation and no word that starts a new proposition in between (但/而是/会/导致,
 but/so/makes/will …: in 「不缩放会饱和」 the 不 belongs to 缩放, not to 饱和). A cue inside
@@ -23,7 +23,8 @@ def _words(text: str) -> frozenset[str]:
 
 _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑"
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑 "
+    "避免 防止 以免 免得"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
@@ -32,7 +33,9 @@ _ZH_NOT_CUES = _words(
     "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
 )
 _EN_CUES = _words(
-    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
+    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored "
+    # not "avoid": the bank's points say "to avoid recomputing" and mean the plain verb too
+    "prevent prevents prevented preventing"
 )
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
 

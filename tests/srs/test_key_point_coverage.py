@@ -227,6 +227,23 @@ def test_a_keyword_the_point_itself_negates_is_stated_by_negating_it():
 
 
 @pytest.mark.parametrize(
+    "answer, status",
+    [
+        # q28's point "neither drowns the other", as the mock judged a right answer (a user's try)
+        ("乘以 √d_model 放大到和位置编码相近的量级，避免位置编码淹没语义", STATED),
+        ("是为了防止语义被位置编码淹没", STATED),
+        ("scaling up prevents it from drowning the embedding", STATED),
+        ("乘完以后位置编码会淹没语义", CONTRADICTED),
+        ("the positional encoding drowns the embedding", CONTRADICTED),
+    ],
+)
+def test_avoiding_or_preventing_something_denies_it(answer, status):
+    point = {"text": {"en": "Neither drowns the other", "zh": "相加时不会一方被淹没"},
+             "keywords": ["淹没", "drown*"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
     "answer", ["the variance of q·k doesn't depend on d_k", "点积的方差和 d_k 没关系", "a mismatch of the variance is harmless"]
 )
 def test_a_clause_that_waves_the_subject_away_denies_it(answer):
