@@ -175,6 +175,10 @@ def _concept(
             for found in find_loose(text, p) if loose else find(text, p):
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
+                if flip and found.negated_from is None:
+                    avoided = polarity.negation_before(text, found.start, polarity.is_avoidance)
+                    if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
+                        found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
                 if hit.negated_from is None:
                     if stated is None or hit.start < stated.start:

@@ -1,6 +1,6 @@
 """Whether a matched phrase is negated in its clause: "S is *not* symmetric", 「并不对称」.
 
-A negation cue (不, 没有, 并非, 无需, 避免, not, never, no longer, doesn't, prevents, …) negates a match
+A negation cue (不, 没有, 并非, 无需, not, never, no longer, doesn't, …) negates a match
 when it comes shortly before it in the same clause: at most `WINDOW` words back, with no
 clause punctuation and no word that starts a new proposition in between (但/而是/会/导致,
 but/so/makes/will …: in 「不缩放会饱和」 the 不 belongs to 缩放, not to 饱和). A cue inside
@@ -11,6 +11,8 @@ Words that begin like a cue but are not negations (不同, 不断, 不仅, 无�
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from quizapp.srs.answer_text import CJK, WORD, AnswerText
 
@@ -23,8 +25,7 @@ def _words(text: str) -> frozenset[str]:
 
 _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑 "
-    "避免 防止 以免 免得"
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
@@ -33,9 +34,7 @@ _ZH_NOT_CUES = _words(
     "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
 )
 _EN_CUES = _words(
-    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored "
-    # not "avoid": the bank's points say "to avoid recomputing" and mean the plain verb too
-    "prevent prevents prevented preventing"
+    "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
 )
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
 
@@ -80,11 +79,23 @@ def _harmless(text: AnswerText, index: int) -> bool:
     return index + 1 < len(text.tokens) and text.tokens[index + 1].text in after
 
 
-def negation_before(text: AnswerText, start: int) -> int | None:
-    """The compact offset of the cue that negates a match starting at `start`, or None."""
+# To avoid or prevent something says it does not happen — but the thing is also what an
+# answer names when it explains the hazard ("exp of a large score overflows" for the point
+# "it prevents overflow"). So these count only for a point whose own text says the keyword
+# negated (「相加时不会一方被淹没」: 「避免位置编码淹没语义」 states it), never to flip a point.
+_AVOIDANCE = _words("避免 防止 以免 免得 avoid avoids avoided avoiding prevent prevents prevented preventing")
+
+
+def is_avoidance(word: str) -> bool:
+    return word in _AVOIDANCE
+
+
+def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = is_cue) -> int | None:
+    """The compact offset of the cue that negates a match starting at `start`, or None
+    (`cue`: which words are cues; the negations by default)."""
     index = text.token_of[start]
     token = text.tokens[index]
-    if start > token.start and is_cue(text.compact[token.start : start]):
+    if start > token.start and cue(text.compact[token.start : start]):
         return token.start  # 不|对称 inside the one word 不对称
     words = 0
     for back in range(index - 1, -1, -1):
@@ -93,7 +104,7 @@ def negation_before(text: AnswerText, start: int) -> int | None:
             return None
         if previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
             return None
-        if is_cue(previous.text) and not _harmless(text, back):
+        if cue(previous.text) and not _harmless(text, back):
             return previous.start
         if previous.text in _DISJUNCTIONS:
             # "no need for gradient attribution or ablations": the cue reaches over a list,

@@ -233,14 +233,26 @@ def test_a_keyword_the_point_itself_negates_is_stated_by_negating_it():
         ("乘以 √d_model 放大到和位置编码相近的量级，避免位置编码淹没语义", STATED),
         ("是为了防止语义被位置编码淹没", STATED),
         ("scaling up prevents it from drowning the embedding", STATED),
+        ("it is there to avoid drowning the token embedding", STATED),
         ("乘完以后位置编码会淹没语义", CONTRADICTED),
         ("the positional encoding drowns the embedding", CONTRADICTED),
     ],
 )
-def test_avoiding_or_preventing_something_denies_it(answer, status):
+def test_avoiding_or_preventing_what_the_point_denies_states_it(answer, status):
     point = {"text": {"en": "Neither drowns the other", "zh": "相加时不会一方被淹没"},
              "keywords": ["淹没", "drown*"]}
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["减去最大值是为了防止溢出", "exp 大数会溢出，所以先减去最大值", "it prevents overflow", "exp of a large score overflows"],
+)
+def test_a_point_about_preventing_something_is_stated_by_naming_the_hazard(answer):
+    # "prevents" does not make the point deny its keyword: an answer explains the hazard
+    # by naming it (the TUI fixture deck's point; a user deck's points read like it).
+    point = {"text": {"en": "It prevents overflow", "zh": "防止溢出"}, "keywords": ["溢出", "overflow"]}
+    assert key_point_coverage(answer, [point]).statuses == [STATED]
 
 
 @pytest.mark.parametrize(
