@@ -95,9 +95,9 @@ def _zh_pattern(word: str, previous: str, droppable: bool, required: list[str]) 
         # the character before: in this word, or the last of the Chinese word before it ("" at
         # the keyword's start or after a Latin word: a set, since "" is in every string)
         before = word[n - 1] if n else previous
-        # A first character is never left out: the keyword's opening 也/都/是 carries its scope
-        # (「也能并行」 is a contradiction, 「能并行」 said of a CNN is not; the labelled corpus
-        # lost 5 right judgements when it could be). Its synonyms still count:
+        # A first character is never left out: a keyword's opening 也/都/是 carries its scope
+        # (q01's contradicting phrase 「也能并行」 must not match 「CNN 能并行」; the labelled
+        # corpus lost 5 right judgements when it could be). Its synonyms still count:
         # 「softmax 之前」 for softmax 前.
         first = not (n or previous)
         if not first:
