@@ -36,7 +36,7 @@ def read_packets(fd: int, count: int) -> list[tuple[bytes, bytes]]:
     return packets
 
 
-async def test_screen_and_download_packets_from_two_threads_arrive_whole(monkeypatch, tmp_path):
+async def test_screen_and_download_packets_from_two_threads_arrive_whole(monkeypatch):
     stdin_read, stdin_write = os.pipe()
     out_read, out_write = os.pipe()
     monkeypatch.setattr(sys, "__stdin__", os.fdopen(stdin_read, "rb", closefd=True))
