@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -31,6 +32,30 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_configure(config):
     backends.register_markers(config)
+
+
+# Garbage collection: one pass per test over what that test made, instead of ~2 full passes
+# a test over the whole heap. A TUI test's app is a web of cycles (parent ↔ child, widget ↔
+# styles) that lives for the whole test, so by its end it sits in the oldest generation and
+# only a full collection frees it; CPython starts one whenever the oldest generation has
+# grown by a quarter, and each walks every object of the worker: the imported modules, the
+# shared caches and whatever earlier tests left. Here each test's objects are collected at
+# the end of its teardown (its fixtures gone), and what survives (modules imported on the
+# way, caches) is frozen (gc.freeze: never walked again, and never freed if it later becomes
+# cyclic garbage: a module-scoped fixture's objects, a few per module). Measured on three
+# tests/tui files (-n 0, 130 tests, with quizapp/tui/styles_cache_fix.py): 99 → 74 CPU-s;
+# 123 full collections had taken 26 of the 99.
+def pytest_collection_finish(session):
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    gc.collect()
+    gc.freeze()
+    return result
 
 
 def pytest_generate_tests(metafunc):

@@ -1,0 +1,47 @@
+"""quizapp.tui.styles_cache_fix: a widget's StylesCache (and every line it rendered) is
+freed with the widget, as Textual's own `get_inner_outer` cache did not (textual#6665)."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+from textual._styles_cache import StylesCache
+from textual.color import Color
+from textual.widgets import Static
+
+from quizapp.tui.app import make_app
+from tests.tui.conftest import SIZE, press, settle
+
+
+def live_styles_caches() -> int:
+    gc.collect()
+    return sum(1 for obj in gc.get_objects() if type(obj) is StylesCache)
+
+
+def test_the_widgets_of_cards_studied_and_removed_leave_no_line_cache(db, clock):
+    async def study() -> None:
+        app = make_app(db_path=db, clock=clock, start="study")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await press(pilot, "space", "3", "space", "3")
+            # Widgets mounted and removed at once: each drawn, each gone.
+            for round_ in range(20):
+                await app.screen.mount(*(Static(f"line {round_}.{i}", classes="probe") for i in range(10)))
+                await settle(pilot)
+                await app.screen.query(".probe").remove()
+
+    # Run to its end (a worker's context holds its screen until the loop closes), then count:
+    # no app is left, so no widget's line cache should be either. Textual's cache kept one per
+    # widget it drew (over 250 here), freed only after 1,024 more.
+    # (Counted against those alive before: this worker's earlier tests should leave none.)
+    before = live_styles_caches()
+    asyncio.run(study())
+    assert live_styles_caches() <= before
+
+
+def test_the_colours_are_textuals():
+    base, background = Color(10, 20, 30), Color(200, 100, 50, 0.5)
+    inner, outer = StylesCache().get_inner_outer(base, background)
+    assert inner.background == base + background
+    assert outer.background == base
