@@ -128,6 +128,12 @@ class AnswerSheet(LocalizedMixin, Widget):
 
     # -- layout -----------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        # Narrow from the first frame: the sheet is never wider than the terminal, and its
+        # own first Resize can come seconds after the first paint under load, which drew the
+        # how-to column over half of 80 columns and the given matrices stacked meanwhile.
+        # Set here, before its parts are mounted: the same class set in on_mount restyled
+        # every part again (~20 ms a sheet, as long as the sheet's own first layout).
+        self._set_narrow(self.app.size.width)
         yield Static(classes="sheet-meta", markup=False)
         yield Static(classes="sheet-prompt", markup=False)
         with Horizontal(classes="sheet-body"):
@@ -149,7 +155,7 @@ class AnswerSheet(LocalizedMixin, Widget):
             yield PartList(problem.parts, classes="sheet-parts")
 
     def _compose_feedback(self) -> ComposeResult:
-        with KeyScroll(classes="sheet-feedback"):
+        with KeyScroll(classes="sheet-feedback -solving"):
             yield Static(classes="sheet-result", markup=False)
             truth = Static(classes="sheet-truth", markup=False)
             truth.display = False
@@ -162,11 +168,6 @@ class AnswerSheet(LocalizedMixin, Widget):
         if being_removed(self):
             return  # removed before all its parts were mounted: nothing to draw
         self.render_texts()
-        self.feedback.add_class("-solving")
-        # Narrow from the first frame: the sheet is never wider than the terminal, and its
-        # own first Resize can come seconds after the first paint under load, which drew the
-        # how-to column over half of 80 columns and the given matrices stacked meanwhile.
-        self._set_narrow(self.app.size.width)
 
     def on_resize(self) -> None:
         self._set_narrow(self.size.width)
