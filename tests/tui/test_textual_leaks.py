@@ -1,14 +1,15 @@
-"""quizapp.tui.styles_cache_fix: a widget's StylesCache (and every line it rendered) is
-freed with the widget, as Textual's own `get_inner_outer` cache did not (textual#6665)."""
+"""quizapp.tui.textual_leaks: widgets removed from a screen are freed, with their line caches
+(textual#6665) and their text-selection subscription."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 
 from textual._styles_cache import StylesCache
 from textual.color import Color
-from textual.widgets import Static
+from textual.widgets import Input, Static, TextArea
 
 from quizapp.tui.app import make_app
 from tests.tui.conftest import SIZE, press, settle
@@ -38,6 +39,30 @@ def test_the_widgets_of_cards_studied_and_removed_leave_no_line_cache(db, clock)
     before = live_styles_caches()
     asyncio.run(study())
     assert live_styles_caches() <= before
+
+
+async def test_text_fields_removed_from_a_screen_that_stays_are_freed(db, clock):
+    app = make_app(db_path=db, clock=clock, start="study")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        signal = screen.text_selection_started_signal
+        subscribed = len(signal._subscriptions)
+        fields = [*(Input(classes="probe") for _ in range(8)), *(TextArea(classes="probe") for _ in range(4))]
+        await screen.mount(*fields)
+        await settle(pilot)
+        assert len(signal._subscriptions) == subscribed + len(fields)
+        refs = [weakref.ref(field) for field in fields]
+        del fields
+        await screen.query(".probe").remove()
+        await screen.mount(Static("the next problem"))  # as a drill's next sheet replaces the last
+        await settle(pilot)
+        gc.collect()
+        # Textual's signal kept each one (and its blink timer, its drawn lines) for as long
+        # as the screen lived, and the app's `theme` watchers each TextArea for as long as
+        # the app: a drill's answer cells and texts, problem after problem.
+        assert len(signal._subscriptions) == subscribed
+        assert [ref() for ref in refs if ref() is not None] == []
 
 
 def test_the_colours_are_textuals():
