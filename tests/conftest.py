@@ -43,7 +43,7 @@ def pytest_configure(config):
 # the end of its teardown (its fixtures gone), and what survives (modules imported on the
 # way, caches) is frozen (gc.freeze: never walked again, and never freed if it later becomes
 # cyclic garbage: a module-scoped fixture's objects, a few per module). Measured on three
-# tests/tui files (-n 0, 130 tests, with quizapp/tui/styles_cache_fix.py): 99 → 74 CPU-s;
+# tests/tui files (-n 0, 130 tests, with quizapp/tui/textual_leaks.py): 99 → 74 CPU-s;
 # 123 full collections had taken 26 of the 99.
 def pytest_collection_finish(session):
     gc.collect()
