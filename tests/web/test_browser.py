@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,8 +39,10 @@ def settled(page, previous: bytes | None = None) -> bytes:
         if shot == last and shot != previous:
             return shot
         last = shot
-    Path("/tmp/unsettled.png").write_bytes(last)
-    raise AssertionError("the page never settled")
+    # Kept in a folder of its own (three suites at once shared one fixed path before).
+    saved = Path(tempfile.mkdtemp(prefix="quizapp-unsettled-")) / "unsettled.png"
+    saved.write_bytes(last)
+    raise AssertionError(f"the page never settled: its last screenshot is {saved}")
 
 
 def wait_for(predicate, what: str):
