@@ -252,10 +252,12 @@ class DrillScreen(BaseScreen):
 
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        sheet = self.sheet
+        # Asked for every binding at each refresh of the footer: the sheet (a query of the
+        # whole screen) only where it decides.
         if action == "submit":
             return self.phase == DrillPhase.SOLVING
         if action == "leave_cells":
+            sheet = self.sheet
             return self.phase == DrillPhase.SOLVING and sheet is not None and sheet.focus_in_answers()
         if action == "retry":
             return self.phase == DrillPhase.GRADED
