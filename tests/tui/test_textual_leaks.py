@@ -12,6 +12,7 @@ from textual.color import Color
 from textual.widgets import Input, Static, TextArea
 
 from quizapp.tui.app import make_app
+from quizapp.tui.widgets.heatmap import Heatmap
 from tests.tui.conftest import SIZE, press, settle
 
 
@@ -41,7 +42,7 @@ def test_the_widgets_of_cards_studied_and_removed_leave_no_line_cache(db, clock)
     assert live_styles_caches() <= before
 
 
-async def test_text_fields_removed_from_a_screen_that_stays_are_freed(db, clock):
+async def test_widgets_removed_from_a_screen_that_stays_are_freed(db, clock):
     app = make_app(db_path=db, clock=clock, start="study")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -49,18 +50,21 @@ async def test_text_fields_removed_from_a_screen_that_stays_are_freed(db, clock)
         signal = screen.text_selection_started_signal
         subscribed = len(signal._subscriptions)
         fields = [*(Input(classes="probe") for _ in range(8)), *(TextArea(classes="probe") for _ in range(4))]
-        await screen.mount(*fields)
+        # A drill sheet's heatmap subscribes to the app's theme signal, not the screen's.
+        await screen.mount(*fields, *(Heatmap(classes="probe") for _ in range(3)))
         await settle(pilot)
         assert len(signal._subscriptions) == subscribed + len(fields)
-        refs = [weakref.ref(field) for field in fields]
+        refs = [weakref.ref(widget) for widget in screen.query(".probe")]
+        assert len(refs) == len(fields) + 3
         del fields
         await screen.query(".probe").remove()
         await screen.mount(Static("the next problem"))  # as a drill's next sheet replaces the last
         await settle(pilot)
         gc.collect()
         # Textual's signal kept each one (and its blink timer, its drawn lines) for as long
-        # as the screen lived, and the app's `theme` watchers each TextArea for as long as
-        # the app: a drill's answer cells and texts, problem after problem.
+        # as the screen lived, and the app's `theme` watchers each TextArea (its theme signal
+        # each Heatmap) for as long as the app: a drill's cells, texts and heatmap, problem
+        # after problem.
         assert len(signal._subscriptions) == subscribed
         assert [ref() for ref in refs if ref() is not None] == []
 
