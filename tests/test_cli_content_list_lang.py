@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+from tests.cli_process import run_quizapp
 
 
 def listed(*args: str) -> dict[str, dict]:
-    result = subprocess.run([sys.executable, "-m", "quizapp", *args, "content", "list", "--kind", "qa", "--json"],
-                            capture_output=True, text=True, timeout=120, check=True)
+    result = run_quizapp([*args, "content", "list", "--kind", "qa", "--json"],
+                         capture_output=True, text=True, timeout=120, check=True)
     return {row["id"]: row for row in json.loads(result.stdout)}
 
 

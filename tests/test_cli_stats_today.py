@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from quizapp.i18n import Translator
 from quizapp.srs.bootstrap import prepare
+from tests.cli_process import run_quizapp
 
 
 def test_stats_on_day_one_counts_new_cards_as_new_not_due(tmp_path, isolated_user_dirs):
     db = tmp_path / "q.db"
     prepare(db).db.close()
-    result = subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "--db", str(db), "stats"],
-                            capture_output=True, text=True, timeout=120)
+    result = run_quizapp(["--lang", "en", "--db", str(db), "stats"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     due = next(line for line in lines if line.startswith("due:"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -14,6 +13,7 @@ from quizapp.cli.language import LanguageSource
 from quizapp.cli.main import main, parse
 from quizapp.cli.parser_messages import localize
 from quizapp.srs.bootstrap import prepare
+from tests.cli_process import run_quizapp
 
 CJK = r"[\u3400-\u9fff]"
 
@@ -63,7 +63,7 @@ def test_the_language_is_read_before_parsing(argv, lang):
 
 
 def quizapp(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "quizapp", *argv], capture_output=True, text=True, timeout=120)
+    return run_quizapp(argv, capture_output=True, text=True, timeout=120)
 
 
 def test_stats_on_a_fresh_database_is_chinese(tmp_path, isolated_user_dirs):

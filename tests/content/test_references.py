@@ -8,8 +8,6 @@ whatever state the shipped bank is in.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from quizapp.cli.main import main
 from quizapp.content.citation import reference_lines
 from quizapp.content.loader import load_builtin, load_file
 from quizapp.content.models import Reference
+from tests.cli_process import run_quizapp
 
 REF = ("references: [{work: Attention Is All You Need, authors: Vaswani et al., year: 2017,"
        " where: §3.2.1}]")
@@ -108,8 +107,7 @@ def test_every_builtin_mcq_cites_real_sources():
 
 def test_shipped_bank_has_no_builtin_item_without_references():
     """The whole shipped bank, Q&A and MCQ (issue 19: 0 built-in items without references)."""
-    result = subprocess.run([sys.executable, "-m", "quizapp", "content", "check", "--json"],
-                            capture_output=True, text=True, timeout=120)
+    result = run_quizapp(["content", "check", "--json"], capture_output=True, text=True, timeout=120)
     data = json.loads(result.stdout)
     assert data["without_references"] == 0, [e["item"] for e in data["errors"] if e["field"] == "references"]
 

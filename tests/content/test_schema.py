@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from quizapp.content.loader import load_builtin, load_dirs, load_file
+from tests.cli_process import run_quizapp
 
 BANK_NUMBERS = [n for n in range(1, 41) if n not in (22, 38)]
 SECTION_ONLY = {"7.5": "Q 和 K 必须同维度", "7.10": "数值稳定", "7.14": "MQA"}
@@ -132,8 +132,7 @@ def test_not_a_mapping_and_binary_files(tmp_path):
 
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+    return run_quizapp(args, capture_output=True, text=True, timeout=120, cwd=cwd)
 
 
 def test_content_check_json_from_another_directory(tmp_path):

@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from tests.cli_process import run_quizapp
+
 # Root ignores file permissions; a process that must meet them (a read-only folder or
 # database) runs without the capabilities that let root override them.
 _DROP_ROOT = (
@@ -23,10 +25,10 @@ _DROP_ROOT = (
 def quizapp(*args: str, unprivileged: bool = False, **kwargs: Any) -> subprocess.CompletedProcess[str]:
     # In English, which these tests read (without --lang the CLI speaks the stored language,
     # Chinese by default); a later --lang in `args` wins.
-    command = [sys.executable, "-m", "quizapp", "--lang", "en", *args]
     if unprivileged:
-        command = [*_DROP_ROOT, *command]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+        command = [*_DROP_ROOT, sys.executable, "-m", "quizapp", "--lang", "en", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+    return run_quizapp(["--lang", "en", *args], capture_output=True, text=True, timeout=300, **kwargs)
 
 
 def can_drop_root() -> bool:

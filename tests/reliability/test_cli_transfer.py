@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.backends import fingerprint, new_db
+from tests.cli_process import run_quizapp
 
 
 def cli(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=180, **kwargs)
+    return run_quizapp(args, capture_output=True, text=True, timeout=180, **kwargs)
 
 
 @pytest.fixture(scope="module")

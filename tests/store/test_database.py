@@ -23,6 +23,7 @@ from quizapp.store.database import (
     upgrade_database,
 )
 from quizapp.store.models import Base, include_name
+from tests.cli_process import run_quizapp
 
 # SQLite only: opening database files (header, WAL, backups beside the file, old
 # revisions); PostgreSQL's opening is tests/store/test_pg.py.
@@ -33,8 +34,7 @@ def _digest(path: Path) -> str:
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", *args], capture_output=True, text=True,
-                          timeout=120)
+    return run_quizapp(["--lang", "en", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_upgrade_from_empty_matches_models(tmp_path):

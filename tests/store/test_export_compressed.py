@@ -7,8 +7,6 @@ from __future__ import annotations
 import gzip
 import json
 import lzma
-import subprocess
-import sys
 
 import pytest
 from sqlalchemy import func, select
@@ -23,6 +21,7 @@ from quizapp.store.transfer import (
     parse_export,
     write_json,
 )
+from tests.cli_process import run_quizapp
 from tests.store.test_transfer import _answered  # one answered collection, as the JSON tests use
 
 OPENERS = {"gz": gzip.open, "xz": lzma.open}
@@ -61,7 +60,7 @@ def test_round_trip_of_a_compressed_export(tmp_path, codec, more_dbs):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=120)
+    return run_quizapp(args, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("codec", ["gz", "xz"])

@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-import subprocess
-import sys
 import zipfile
 
 import pytest
@@ -17,6 +15,7 @@ from quizapp.srs.clock import FixedClock
 from quizapp.srs.service import StudyService
 from quizapp.store.models import Card, Review
 from quizapp.store.transfer import ImportFormatError, import_json, stream_json
+from tests.cli_process import run_quizapp
 
 # Every test that has a database runs on SQLite and on PostgreSQL (tests/backends.py).
 pytestmark = pytest.mark.both_backends
@@ -67,7 +66,7 @@ def test_import_rejects_foreign_json(new_db):
 
 
 def _cli(*args):
-    return subprocess.run([sys.executable, "-m", "quizapp", *args], capture_output=True, text=True, timeout=120)
+    return run_quizapp(args, capture_output=True, text=True, timeout=120)
 
 
 def test_cli_exports_csv_and_apkg(tmp_path, new_db):

@@ -4,14 +4,13 @@ skill cards synced from DRILL_TYPES, mock interviews' calculation pool and `dril
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 from textual.widgets import OptionList
 
 from quizapp.drill_types import DRILL_TYPES
 from quizapp.srs.mock_selection import drill_types
 from quizapp.tui.app import make_app
+from tests.cli_process import run_quizapp
 from tests.tui.test_drill_screen import SIZE, open_picker
 
 NEW = ("online_softmax", "rmsnorm", "residual_gradient", "attention_cost")
@@ -30,7 +29,7 @@ async def test_the_picker_lists_the_new_types(db, clock):
 def test_27_types_skill_cards_mocks_and_the_cli_list(tmp_path):
     assert len(DRILL_TYPES) == 27 and set(NEW) <= set(DRILL_TYPES)
     assert set(NEW) <= set(drill_types(None, [], [], True))  # a mock with no topic draws from every type
-    out = subprocess.run([sys.executable, "-m", "quizapp", "--db", str(tmp_path / "q.db"), "drill", "--list", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = run_quizapp(["--db", str(tmp_path / "q.db"), "drill", "--list", "--json"],
+                      capture_output=True, text=True, check=True).stdout
     listed = [row["id"] for row in json.loads(out)]
     assert listed == list(DRILL_TYPES)

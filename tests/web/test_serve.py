@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 import pytest
 
+from tests.cli_process import run_quizapp
 from tests.web.conftest import free_port, start_server
 
 
@@ -61,8 +61,7 @@ def test_the_page_loads_nothing_from_outside_the_server(served):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "quizapp", "--lang", "en", "serve", *args], capture_output=True,
-                          text=True, timeout=120)
+    return run_quizapp(["--lang", "en", "serve", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_no_token_on_a_non_loopback_address_is_refused_in_one_line():
