@@ -97,7 +97,8 @@ def run_child(fds: list[int], args: list[str], cwd: str, env: dict[bytes, bytes]
         os.chdir(cwd)
         os.environb.clear()
         os.environb.update(env)
-        sys.path[0] = cwd  # `-m` puts the current folder first
+        if not sys.flags.safe_path:
+            sys.path[0] = cwd  # `-m` puts the current folder first
         sys.argv = ["-m", *args]
         try:
             runpy.run_module("quizapp", run_name="__main__", alter_sys=True)
@@ -195,6 +196,10 @@ class Server:
 
 
 def main() -> None:
+    # As `python -m` run here: this folder first on sys.path (a checkout's quizapp, if this
+    # is one), not the folder of this script.
+    if not sys.flags.safe_path:
+        sys.path[0] = os.getcwd()
     preload()
     import alembic.command  # migrations: every new database
     import alembic.runtime.migration  # noqa: F401

@@ -33,6 +33,10 @@ from typing import Any
 
 SERVER = Path(__file__).with_name("cli_fork_server.py")
 
+# The folder the suite started in (pytest's, before any test changes it): the fork server
+# runs there, so it imports the quizapp that `python -m quizapp` run there imports.
+_START_DIR = os.getcwd()
+
 # Variables read once when an interpreter starts (its encodings, paths, hash seed, warnings
 # and modules it imports then): a command whose environment differs from the fork server's in
 # one of these gets an interpreter of its own.
@@ -87,11 +91,9 @@ class _ForkServer:
         # The server's own environment: this process's, without what a test sets for the
         # app (every command brings its own).
         self.environment = {k: v for k, v in os.environ.items() if not k.startswith("QUIZAPP_")}
-        # Its folder is a temporary one, so that it imports the installed quizapp (as
-        # `python -m quizapp` does from any folder but the checkout), and stdin a pipe that
-        # closes when this process ends, which stops it.
+        # Its stdin is a pipe that closes when this process ends, which stops it.
         self._process = subprocess.Popen(
-            [sys.executable, str(SERVER), self.socket], cwd=self._folder.name, env=self.environment,
+            [sys.executable, str(SERVER), self.socket], cwd=_START_DIR, env=self.environment,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         )
         assert self._process.stdout is not None
@@ -127,6 +129,15 @@ def _same_start(env: Mapping[str, str] | None) -> bool:
     return all(mine.get(name) == theirs.get(name) for name in names)
 
 
+def local_quizapp(folder: str | os.PathLike[str] | None) -> Path | None:
+    """The quizapp package that `python -m quizapp` run in `folder` imports from the folder
+    itself (`-m` puts it first on sys.path): a checkout's, not the installed one."""
+    package = Path(_START_DIR if folder is None else folder, "quizapp")
+    if os.environ.get("PYTHONSAFEPATH") or not (package / "__init__.py").is_file():
+        return None
+    return package.resolve()
+
+
 def _is_terminal(stream: Any, fd: int) -> bool:
     """Whether the standard stream `fd` of the command is a terminal (`stream` as given to
     subprocess: None inherits this process's)."""
@@ -141,11 +152,16 @@ def _is_terminal(stream: Any, fd: int) -> bool:
 
 
 def quizapp_command(args: Sequence[str], *, fresh: bool = False, env: Mapping[str, str] | None = None,
-                    streams: Sequence[Any] = (None, None, None)) -> list[str]:
-    """The command line that runs `python -m quizapp *args`: through the fork server when it
-    can stand for a new interpreter, else a new interpreter."""
+                    cwd: str | os.PathLike[str] | None = None, streams: Sequence[Any] = (None, None, None)) -> list[str]:
+    """The command line that runs `python -m quizapp *args` (in `cwd`, this process's folder
+    if None): through the fork server when it can stand for a new interpreter, else a new
+    interpreter."""
     own = [sys.executable, "-m", "quizapp", *args]
     if fresh or any(_is_terminal(stream, fd) for fd, stream in enumerate(streams)):
+        return own
+    # From another folder, a new interpreter may import another quizapp (the checkout's in
+    # the suite's folder, the installed one elsewhere; .ci/run installs a wheel).
+    if local_quizapp(os.getcwd() if cwd is None else cwd) != local_quizapp(_START_DIR):
         return own
     address = _SERVER.address()
     if address is None or not _same_start(env):
@@ -164,5 +180,5 @@ def run_quizapp(args: Sequence[str], *, fresh: bool = False, **kwargs: Any) -> s
     """`subprocess.run(["python", "-m", "quizapp", *args], **kwargs)`, through the fork server."""
     streams = [kwargs.get(name) for name in ("stdin", "stdout", "stderr")]
     fresh = fresh or sets_up_the_process(kwargs)
-    command = quizapp_command(args, fresh=fresh, env=kwargs.get("env"), streams=streams)
+    command = quizapp_command(args, fresh=fresh, env=kwargs.get("env"), cwd=kwargs.get("cwd"), streams=streams)
     return subprocess.run(command, **kwargs)

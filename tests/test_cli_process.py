@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.cli_process import quizapp_command, run_quizapp, sets_up_the_process
+from tests.cli_process import local_quizapp, quizapp_command, run_quizapp, sets_up_the_process
 
 
 def _both(args, **kwargs):
@@ -34,15 +34,34 @@ def test_the_fork_server_is_used_and_answers_as_a_new_interpreter(tmp_path):
         assert (forked.returncode, forked.stdout, forked.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr), args
 
 
+def _a_folder_like_the_suites(tmp_path):
+    """A folder from which `python -m quizapp` imports what it does from the suite's folder:
+    the same checkout (a link to it) if the suite runs in one."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    checkout = local_quizapp(None)
+    if checkout is not None:
+        (folder / "quizapp").symlink_to(checkout)
+    return folder
+
+
 def test_the_folder_and_environment_are_the_commands(tmp_path):
-    (tmp_path / "data").mkdir()
+    folder = _a_folder_like_the_suites(tmp_path)
+    assert "-c" in quizapp_command(["stats"], cwd=folder)
     env = dict(os.environ, QUIZAPP_DB=str(tmp_path / "from-env.db"))
-    result = run_quizapp(["--lang", "en", "stats", "--json"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    result = run_quizapp(["--lang", "en", "stats", "--json"], capture_output=True, text=True, env=env, cwd=folder)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "from-env.db").exists()
-    relative = run_quizapp(["--lang", "en", "--db", "here.db", "stats"], capture_output=True, text=True, cwd=tmp_path)
+    relative = run_quizapp(["--lang", "en", "--db", "here.db", "stats"], capture_output=True, text=True, cwd=folder)
     assert relative.returncode == 0, relative.stderr
-    assert (tmp_path / "here.db").exists()
+    assert (folder / "here.db").exists()
+
+
+def test_a_folder_holding_another_quizapp_gets_a_new_interpreter(tmp_path):
+    """`python -m quizapp` imports a quizapp package in its folder first: not the fork server's."""
+    (tmp_path / "quizapp").mkdir()
+    (tmp_path / "quizapp" / "__init__.py").write_text("")
+    assert quizapp_command(["stats"], cwd=tmp_path) == [sys.executable, "-m", "quizapp", "stats"]
 
 
 def test_a_command_killed_at_its_timeout_is_gone(tmp_path):
