@@ -117,6 +117,48 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
     return None
 
 
+# A condition earlier in the sentence can put what follows in another world than the key
+# point's. A point that something happens (「分数过大使 softmax 饱和」) describes the world
+# without the remedy; a point that it does not (「相加时不会一方被淹没」) the world with it. So
+# 「除以 √d_k 后 softmax 不会饱和」 (after the remedy) does not deny the first, and 「不乘的话，
+# 位置编码会淹没语义」 (without it) does not deny the second; 「乘完以后位置编码会淹没语义」 and
+# 「如果不缩放，softmax 不会饱和」 still do. A plain statement under a condition still states.
+_WITHOUT = _words("否则 不然 要不然 otherwise unless without")  # the world without the remedy
+_AFTER = _words("之后 以后 后 after once")  # the remedied world (unless negated: 「不缩放以后」)
+_IF_BEFORE = _words("如果 若 若是 假如 倘若 要是 一旦 只要 if when whenever")  # the condition follows
+_IF_AFTER = _words("的话")  # the condition comes before it
+_SENTENCE_ENDS = frozenset(".;!?。；！？")
+
+REMEDIED, UNREMEDIED = "remedied", "unremedied"
+
+
+def _negated_between(text: AnswerText, first: int, last: int) -> bool:
+    return any(is_cue(text.tokens[i].text) and not _harmless(text, i) for i in range(first, last))
+
+
+def condition_world(text: AnswerText, start: int) -> str | None:
+    """The world a condition earlier in its sentence puts the match at `start` in: REMEDIED
+    (after or with what fixes it), UNREMEDIED (without it), or None (no condition)."""
+    index = text.token_of[start]
+    for back in range(index - 1, -1, -1):
+        token = text.tokens[back]
+        if token.text in _SENTENCE_ENDS or token.end in text.line_breaks:
+            return None
+        if token.text in _WITHOUT:
+            return UNREMEDIED
+        if token.text in _IF_BEFORE:  # 如果不缩放，… / if we scale, …: up to the clause's end
+            last = back + 1
+            while last < index and not text.ends_clause(text.tokens[last]):
+                last += 1
+            return UNREMEDIED if _negated_between(text, back + 1, last) else REMEDIED
+        if token.text in _IF_AFTER or token.text in _AFTER:  # 不乘的话 / 缩放之后: from the clause's start
+            first = back
+            while first > 0 and not text.ends_clause(text.tokens[first - 1]):
+                first -= 1
+            return UNREMEDIED if _negated_between(text, first, back) else REMEDIED
+    return None
+
+
 # "A or B": a negation before a list of alternatives covers each of them.
 _DISJUNCTIONS = _words("or nor 或 或者 或是 还是 、 /")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from quizapp.content.models import KeyPoint
-from quizapp.srs.coverage import CONTRADICTED, STATED, key_point_coverage
+from quizapp.srs.coverage import ABSENT, CONTRADICTED, STATED, key_point_coverage
 
 SOFTMAX_POINTS = [
     {"text": "对 dim=-1 做", "keywords": ["dim=-1", "最后一维"]},
@@ -157,7 +157,30 @@ def test_a_negation_does_not_reach_past_the_clause_or_a_new_proposition():
     assert statuses("if you do not scale, softmax saturates", points) == [STATED]
     assert statuses("not scaling makes the softmax saturate", points) == [STATED]
     assert statuses("it does not change the result but it saturates", points) == [STATED]
-    assert statuses("缩放之后就不会饱和", points) == [CONTRADICTED]
+    assert statuses("缩放了也会饱和，不会好", points) == [STATED]
+
+
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        # The point describes the world without the remedy; after it, "no saturation" agrees.
+        ("缩放之后就不会饱和", ABSENT),
+        ("点积的方差随 d_k 增大；除以 √d_k 后 softmax 不会饱和，梯度正常", ABSENT),
+        ("after scaling, softmax does not saturate", ABSENT),
+        ("如果缩放了，softmax 就不会饱和", ABSENT),
+        # The same world as the point's, denied; or no condition in the sentence.
+        ("如果不缩放，softmax 也不会饱和", CONTRADICTED),
+        ("without scaling, softmax does not saturate", CONTRADICTED),
+        ("不缩放的话，也不会饱和", CONTRADICTED),
+        ("softmax 不会饱和", CONTRADICTED),
+        ("缩放之后数值更小。softmax 不会饱和", CONTRADICTED),
+        ("不缩放的话会饱和", STATED),
+    ],
+)
+def test_a_denial_after_the_remedy_does_not_deny_what_happens_without_it(answer, status):
+    point = {"text": {"zh": "分数过大使 softmax 饱和", "en": "Large scores saturate the softmax"},
+             "keywords": ["饱和", "saturat*"]}
+    assert statuses(answer, [point]) == [status]
 
 
 def test_a_negation_far_before_the_keyword_does_not_count():
@@ -236,6 +259,10 @@ def test_a_keyword_the_point_itself_negates_is_stated_by_negating_it():
         ("it is there to avoid drowning the token embedding", STATED),
         ("乘完以后位置编码会淹没语义", CONTRADICTED),
         ("the positional encoding drowns the embedding", CONTRADICTED),
+        # Without the scaling, it drowns: the point's "neither drowns" is the scaled world.
+        ("不乘的话，位置编码会淹没词向量的信息", ABSENT),
+        ("否则位置编码会淹没语义", ABSENT),
+        ("without the scaling the positional encoding drowns the embedding", ABSENT),
     ],
 )
 def test_avoiding_or_preventing_what_the_point_denies_states_it(answer, status):
