@@ -19,24 +19,26 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from textual.drivers.web_driver import WebDriver
 
 
-def _write_whole(lock: threading.Lock, fd: int, data: bytes) -> int:
+def _write_whole(lock: threading.Lock, fd: int, write: Callable[[int, memoryview], int], data: bytes) -> int:
     view = memoryview(data)
     with lock:
         while view:
-            view = view[os.write(fd, view) :]
+            view = view[write(fd, view) :]
     return len(data)
 
 
-def whole_writes(fd: int) -> partial[int]:
+def whole_writes(fd: int, write: Callable[[int, memoryview], int] = os.write) -> partial[int]:
     """A write to `fd` that sends all of its bytes before any other call's (each call is
-    one packet: threads take turns). A `partial`, as the driver's own `_write` is."""
-    return partial(_write_whole, threading.Lock(), fd)
+    one packet: threads take turns). A `partial`, as the driver's own `_write` is.
+    `write`: the system call (a test's stands for a kernel that takes part of a write)."""
+    return partial(_write_whole, threading.Lock(), fd, write)
 
 
 class WholePacketWebDriver(WebDriver):
