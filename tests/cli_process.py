@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -102,6 +103,7 @@ class _ForkServer:
             self._process.kill()
             self._process.wait()
             self.failed = f"the fork server did not start ({line!r}); commands run in new interpreters"
+            warnings.warn(self.failed, stacklevel=1)  # slower, not wrong: said in pytest's summary
         atexit.register(self.stop)
 
     def stop(self) -> None:
