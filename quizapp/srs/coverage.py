@@ -180,7 +180,7 @@ def _concept(
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
                         found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
-                if hit.negated_from is not None and polarity.condition_world(text, found.start) == (
+                if hit.negated_from is not None and polarity.condition_world(text, found.start, found.negated_from) == (
                     polarity.UNREMEDIED if flip else polarity.REMEDIED
                 ):
                     continue  # denied in the other world than the point's: no contradiction

@@ -136,10 +136,12 @@ def _negated_between(text: AnswerText, first: int, last: int) -> bool:
     return any(is_cue(text.tokens[i].text) and not _harmless(text, i) for i in range(first, last))
 
 
-def condition_world(text: AnswerText, start: int) -> str | None:
+def condition_world(text: AnswerText, start: int, cue: int | None = None) -> str | None:
     """The world a condition earlier in its sentence puts the match at `start` in: REMEDIED
-    (after or with what fixes it), UNREMEDIED (without it), or None (no condition)."""
+    (after or with what fixes it), UNREMEDIED (without it), or None (no condition). `cue`:
+    where the match's own negation starts, which is not the condition's."""
     index = text.token_of[start]
+    own = text.token_of[cue] if cue is not None else index
     for back in range(index - 1, -1, -1):
         token = text.tokens[back]
         if token.text in _SENTENCE_ENDS or token.end in text.line_breaks:
@@ -148,7 +150,7 @@ def condition_world(text: AnswerText, start: int) -> str | None:
             return UNREMEDIED
         if token.text in _IF_BEFORE:  # 如果不缩放，… / if we scale, …: up to the clause's end
             last = back + 1
-            while last < index and not text.ends_clause(text.tokens[last]):
+            while last < own and not text.ends_clause(text.tokens[last]):
                 last += 1
             return UNREMEDIED if _negated_between(text, back + 1, last) else REMEDIED
         if token.text in _IF_AFTER or token.text in _AFTER:  # 不乘的话 / 缩放之后: from the clause's start

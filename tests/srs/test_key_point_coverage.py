@@ -168,9 +168,11 @@ def test_a_negation_does_not_reach_past_the_clause_or_a_new_proposition():
         ("点积的方差随 d_k 增大；除以 √d_k 后 softmax 不会饱和，梯度正常", ABSENT),
         ("after scaling, softmax does not saturate", ABSENT),
         ("如果缩放了，softmax 就不会饱和", ABSENT),
+        ("if we scale it does not saturate", ABSENT),  # the denial is the match's, not the condition's
         # The same world as the point's, denied; or no condition in the sentence.
         ("如果不缩放，softmax 也不会饱和", CONTRADICTED),
         ("without scaling, softmax does not saturate", CONTRADICTED),
+        ("if we do not scale it does not saturate", CONTRADICTED),
         ("不缩放的话，也不会饱和", CONTRADICTED),
         ("softmax 不会饱和", CONTRADICTED),
         ("缩放之后数值更小。softmax 不会饱和", CONTRADICTED),
