@@ -73,10 +73,8 @@ class AnswerSheet(LocalizedMixin, Widget):
     AnswerSheet .sheet-steps { height: auto; margin-bottom: 1; }
     AnswerSheet .sheet-truth { height: auto; margin-top: 1; color: $text-warning; }
     AnswerSheet.-narrow .sheet-feedback.-solving { display: none; }
-    AnswerSheet.-folded .sheet-work { display: none; }
-    AnswerSheet.-folded .sheet-feedback { width: 1fr; border-left: none; }
-    AnswerSheet.-folded.-answers .sheet-work { display: block; }
-    AnswerSheet.-folded.-answers .sheet-feedback { display: none; }
+    AnswerSheet .sheet-feedback.-wide { width: 1fr; border-left: none; }
+    AnswerSheet .sheet-feedback.-behind { display: none; }
     AnswerSheet.-stacked { height: auto; }
     AnswerSheet.-stacked > .sheet-meta, AnswerSheet.-stacked > .sheet-prompt { padding: 0 1; }
     AnswerSheet.-stacked > .sheet-body { layout: vertical; height: auto; }
@@ -122,6 +120,11 @@ class AnswerSheet(LocalizedMixin, Widget):
         self.verdict: engine.Verdict | None = None
         self.status = ""  # under the result: saving / saved / rated
         self.checking = False  # submitted, its verdict not back yet
+        # Folded (under 100 columns, graded or checking): one column at a time, the result
+        # or, after `a`, the answers. Shown by the two columns' own styles, not a class on
+        # the sheet: that restyled every cell of the sheet at each change (~36 ms at 80×24).
+        self.folded = False
+        self.answers_shown = False
         self.next_keys = ""  # under the status: what the owner's keys do next
         self.can_give_up = False  # the owner stores a given-up attempt (the Drill screen)
         self.set_reactive(AnswerSheet.show_hints, bool(problem.hints))
@@ -182,9 +185,17 @@ class AnswerSheet(LocalizedMixin, Widget):
     def _fold(self) -> None:
         folded = self.has_class("-narrow") and not self.has_class("-stacked") and (
             self.phase == SheetPhase.GRADED or self.checking)
-        if folded != self.has_class("-folded"):
-            self.set_class(folded, "-folded")
+        if folded != self.folded:
+            self.folded = folded
+            self._show_columns()
             self.refresh_bindings()
+
+    def _show_columns(self) -> None:
+        if not self.query(".sheet-feedback"):
+            return  # in compose: the columns do not exist yet (and nothing is folded)
+        self.work.display = not self.folded or self.answers_shown
+        self.feedback.set_class(self.folded, "-wide")
+        self.feedback.set_class(self.folded and self.answers_shown, "-behind")
 
     # -- helpers ------------------------------------------------------------------------
     def _static(self, name: str) -> Static:
@@ -327,16 +338,18 @@ class AnswerSheet(LocalizedMixin, Widget):
         if action == "toggle_hints":
             return bool(self.problem.hints)
         if action in ("show_answers", "show_result"):
-            return self.has_class("-folded") and self.has_class("-answers") == (action == "show_result")
+            return self.folded and self.answers_shown == (action == "show_result")
         return True
 
     def action_show_answers(self) -> None:
-        self.add_class("-answers")
+        self.answers_shown = True
+        self._show_columns()
         self.work.focus(scroll_visible=False)
         self.refresh_bindings()
 
     def action_show_result(self) -> None:
-        self.remove_class("-answers")
+        self.answers_shown = False
+        self._show_columns()
         self.feedback.focus(scroll_visible=False)
         self.refresh_bindings()
 
