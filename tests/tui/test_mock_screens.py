@@ -1157,3 +1157,25 @@ async def test_setup_units_agree_with_the_numbers_typed(db, clock):
         fill_form(app, {"n_qa": "3"})
         await settle(pilot)
         assert unit("#mock-setup-times-qa") == "questions ×"
+
+
+async def test_the_setup_form_follows_the_terminal_size(db, clock):
+    """Under 30 rows the fields lose their borders (one line each), under 100 columns the
+    topics go below the form: from the first frame, and again after each resize."""
+    from textual.widgets import Checkbox
+
+    def fields(app) -> list[bool]:
+        return [f.compact for f in app.screen.query(".mock-setup-input, #mock-setup-weak")
+                if isinstance(f, (Input, Checkbox))]
+
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_setup(pilot)
+        screen = app.screen
+        assert screen.has_class("-short", "-narrow") and len(fields(app)) == 10 and all(fields(app))
+        await pilot.resize_terminal(120, 36)
+        await settle(pilot)
+        assert not screen.has_class("-short") and not screen.has_class("-narrow") and not any(fields(app))
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert screen.has_class("-short", "-narrow") and all(fields(app))
