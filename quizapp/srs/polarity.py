@@ -170,15 +170,17 @@ _FORWARD_BREAKS = _words(
     "反而 然而 所以 因此 因为 于是 从而"
 )
 # A clause that waves its subject away: "the variance doesn't depend on d_k", 「方差和 d_k
-# 没关系」, "a mismatch is harmless", 「和显存关系不大」. Whatever the clause names, it denies.
+# 没关系」, "a mismatch is harmless", 「和显存关系不大」, "positional encodings are optional",
+# 「只是锦上添花」. Whatever the clause names, it denies.
 _DISMISSAL_WORDS = _words(
     "没关系 无关 关系不大 没什么关系 没有关系 无所谓 不要紧 没影响 没有影响 不影响 没区别 没有区别 "
-    "没什么区别 无效 没用 没有用 harmless irrelevant useless pointless"
+    "没什么区别 无效 没用 没有用 可有可无 锦上添花 harmless irrelevant useless pointless optional"
 )
-# A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with".
+# A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with",
+# "keeping them doesn't help", 「没有帮助」.
 _DISMISSED = _words(
     "问题 关系 影响 区别 trouble problem problems issue issues difference depend depends matter matters "
-    "change changes effect"
+    "change changes effect help helps 帮助 用处"
 )
 _DISMISS_REACH = 3  # words between the cue and what it dismisses
 

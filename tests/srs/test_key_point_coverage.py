@@ -292,6 +292,23 @@ def test_a_clause_that_waves_the_subject_away_denies_it(answer):
     assert key_point_coverage(answer, points).statuses == [CONTRADICTED]
 
 
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("Positional encodings are optional, a small boost at best.", CONTRADICTED),
+        ("位置编码只是锦上添花，不加也行", CONTRADICTED),
+        ("位置编码可有可无", CONTRADICTED),
+        ("keeping the positional encoding around doesn't help", CONTRADICTED),
+        ("加位置编码没有帮助", CONTRADICTED),
+        ("you need positional encodings, they are not optional", STATED),
+        ("positional encodings help the model tell the order apart", STATED),
+    ],
+)
+def test_a_clause_that_calls_its_subject_optional_or_no_help_denies_it(answer, status):
+    points = [{"text": "Position information must be injected", "keywords": ["positional encoding", "位置编码"]}]
+    assert key_point_coverage(answer, points).statuses == [status]
+
+
 def test_a_negation_reaches_over_a_list_of_alternatives():
     points = [{"text": "Combine with ablation", "keywords": ["ablation", "消融"]}]
     assert key_point_coverage("there's no need for gradient attribution or ablations", points).statuses == [CONTRADICTED]
@@ -347,3 +364,13 @@ def test_a_clause_about_a_sibling_subject_does_not_state_the_point():
     assert key_point_coverage(wrong, [mha]).points == [False]
     assert key_point_coverage("MQA 里每个 query head 都有自己独立的 K/V", [mha]).points == [False]
     assert key_point_coverage("in MHA every query head has its own K and V", [mha]).points == [True]
+
+
+def test_bert_gpt_and_t5_are_sibling_subjects():
+    # "BERT just does next-token prediction" is a claim about BERT, not the GPT point.
+    gpt = {"text": {"en": "GPT (decoder-only) is trained on next-token prediction", "zh": "GPT 用 next-token prediction 训练"},
+           "keywords": ["next-token prediction", "预测下一个词"]}
+    assert key_point_coverage("BERT just does next-token prediction in both directions", [gpt]).points == [False]
+    assert key_point_coverage("BERT 其实也是预测下一个词", [gpt]).points == [False]
+    assert key_point_coverage("GPT is trained with next-token prediction", [gpt]).points == [True]
+    assert key_point_coverage("decoder-only models learn by next-token prediction", [gpt]).points == [True]
