@@ -47,8 +47,25 @@ class Phrase:
 
 
 # A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
-# (Nothing else is stripped: "columns" must not find "column", nor "leaks" "leak".)
 _ENDINGS = ("e",)
+# A keyword's verb in -ing or -ed after another of its words finds the verb's other forms:
+# "gets dropped" finds "get dropping" and "drops", "keeps saturating" "keeps saturated". Not
+# as the keyword's first word, where it is a modifier or a noun ("masked" is not "mask",
+# "weighted sum" not "weights sum", "meaning" not "mean"), and a plural or third person -s
+# is kept: "columns" must not find "column", nor "leaks" "leak".
+_VERB_ENDINGS = ("ing", "ed")
+_UNDOUBLED = frozenset("bdgmnprt")  # "dropped" → drop; not "passed" → pas, nor "called" → cal
+
+
+def _verb_base(word: str) -> str | None:
+    """The stem of an -ing/-ed verb form (at least four letters), or None."""
+    for ending in _VERB_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            base = word[: -len(ending)]
+            if base[-1] == base[-2] and base[-1] in _UNDOUBLED and len(base) >= 5:
+                base = base[:-1]
+            return base
+    return None
 # Small numbers as digits or words: "sums to 1" finds "sums to one", "fill with 0" "with zero".
 _NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
 _NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
@@ -153,7 +170,7 @@ def _inflection_pattern(tokens: Sequence[Any]) -> tuple[str, tuple[str, ...]] | 
             parts.append(_EN_VARIANTS[word])
             inflectable = True
         elif token.kind == WORD and word.isalpha() and len(word) >= 3 and word not in _NUMBER_ALTERNATIVES:
-            base = word
+            base = (_verb_base(word) if latin_before else None) or word
             for ending in _ENDINGS:
                 if word.endswith(ending) and len(word) - len(ending) >= 3:
                     base = word[: -len(ending)]
