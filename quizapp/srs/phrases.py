@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from quizapp.srs import polarity, segmenter
 from quizapp.srs.answer_text import CJK, SEP, WORD, AnswerText, fold_keyword
@@ -105,8 +105,29 @@ _ZH_VARIANTS = {
 # After a negation 是/的/前… are the claim itself (不是, 没了): said as written.
 _ZH_NEGATIONS = frozenset("不没并非")
 
+# Everyday synonyms, word for word: a keyword word (as jieba cuts the keyword) in one of these
+# groups also matches the group's other words. Plain language only, never a term of the
+# field (加权求和 is not 加权平均) nor a word whose negation or scope the matcher reads
+# (不能/无法, 避免/防止, 导致), and never one character (算 for 计算, 能 for 可以: one
+# character is in every answer).
+_ZH_SYNONYM_GROUPS = (
+    ("一样", "相同", "一致"),
+    ("变大", "增大", "增加", "增长", "变多"),
+    ("变小", "减小", "减少", "降低", "变少"),
+    ("扔掉", "丢掉", "去掉", "删掉", "踢掉", "丢弃"),
+    ("保留", "留着", "留下"),
+    ("每个", "每一个"),
+    ("所有", "全部"),
+    ("变成", "变为", "成为"),
+)
+_ZH_SYNONYMS = {word: group for group in _ZH_SYNONYM_GROUPS for word in group}
 
-def _zh_pattern(word: str, previous: str, droppable: bool, required: list[str]) -> str:
+
+def _zh_pattern(word: str, previous: str, droppable: bool, required: list[str], alone: bool = False) -> str:
+    # a one-word keyword (一致, 相同) means its word, and so does a negated one (不一致)
+    if word in _ZH_SYNONYMS and not alone and previous not in _ZH_NEGATIONS:
+        lead = _ZH_FILLERS if previous else ""
+        return lead + _zh_alternatives(*_ZH_SYNONYMS[word]) + f"{_S}?"
     out: list[str] = []
     for n, ch in enumerate(word):
         # the character before: in this word, or the last of the Chinese word before it ("" at
@@ -143,8 +164,28 @@ _EN_VARIANTS = {
 }
 
 
+class _Merged(NamedTuple):
+    text: str
+    kind: Any
+
+
+def _with_synonyms_whole(tokens: Sequence[Any]) -> list[Any]:
+    """The keyword's tokens, with two Chinese words that make one synonym word merged (jieba
+    cuts 变大 as 变 | 大)."""
+    merged: list[Any] = []
+    for token in tokens:
+        last = merged[-1] if merged else None
+        if (last is not None and token.kind == CJK and last.kind == CJK
+                and last.text + token.text in _ZH_SYNONYMS):
+            merged[-1] = _Merged(last.text + token.text, CJK)
+        else:
+            merged.append(token)
+    return merged
+
+
 def _inflection_pattern(tokens: Sequence[Any]) -> tuple[str, tuple[str, ...]] | None:
     """The pattern's source, and the text every match of it contains."""
+    tokens = _with_synonyms_whole(tokens)
     parts: list[str] = []
     required: list[str] = []
     inflectable = False
@@ -154,7 +195,7 @@ def _inflection_pattern(tokens: Sequence[Any]) -> tuple[str, tuple[str, ...]] | 
     for n, token in enumerate(tokens):
         word = token.text
         if token.kind == CJK:
-            parts.append(_zh_pattern(word, previous, droppable, required))
+            parts.append(_zh_pattern(word, previous, droppable, required, alone=len(tokens) == 1))
             inflectable = inflectable or len(word) + len(previous) >= 2
             previous = word[-1]
             continue

@@ -351,6 +351,10 @@ def test_a_keyword_does_not_match_across_the_answers_spaces():
         ("softmax saturated", "the softmax saturates"),
         ("window evicted", "a sliding window evicts the first tokens"),
         ("is masked", "the future is masking out"),
+        # Chinese everyday synonyms, word for word
+        ("开头的 kv 扔掉", "把开头的 KV 丢掉"),
+        ("维度一样", "两边维度相同"),
+        ("方差变大", "方差会增大"),
     ],
 )
 def test_a_keyword_finds_its_everyday_variants(keyword, answer):
@@ -367,6 +371,11 @@ def test_a_keyword_finds_its_everyday_variants(keyword, answer):
         ("weighted sum", "the weights sum to one"),
         ("meaning", "the mean of the values"),
         ("columns", "each column sums to one"),
+        # a field's own terms have no synonyms: a weighted sum is not a weighted average
+        ("加权求和", "输出是加权平均"),
+        # a one-word keyword, or a negated word, means its word as written
+        ("一致", "两边一样"),
+        ("训练推理不一致", "训练和推理不一样"),
     ],
 )
 def test_short_keywords_keep_their_words(keyword, answer):
