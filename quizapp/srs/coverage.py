@@ -18,8 +18,9 @@ A point counts when the answer *states* it, not when it mentions its words:
 * A keyword of a few content words that does not match as written may match with its
   words apart inside one clause (`find_loose`); such a match only ever states a point.
 * `requires`: further concepts the answer must also state, each by one of its phrasings.
-* `contradicts`: phrasings of the opposite claim; one of them stated (not negated) makes
-  the point "contradicted" whatever else the answer says.
+* `contradicts`: phrasings of the opposite claim; one of them stated (not negated, and not
+  only supposed in a condition: "if you used an argmax, …") makes the point "contradicted"
+  whatever else the answer says.
 
 Keywords of both languages are tried: Chinese answers mix in English terms.
 Every judgement carries its evidence: the words of the answer that stated or contradicted
@@ -234,8 +235,8 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     if contradicts:
         for p in _phrases(keywords_of(contradicts)):
             for hit in find(text, p):
-                if hit.negated_from is not None:
-                    continue
+                if hit.negated_from is not None or polarity.hypothetical(text, hit.start):
+                    continue  # denied, or only supposed ("if you used an argmax …")
                 quote, spans = _evidence(text, [hit])
                 return PointJudgement(CONTRADICTED, p.raw, quote, spans)
     if missing is not None:

@@ -6,6 +6,9 @@ clause punctuation and no word that starts a new proposition in between (但/而
 but/so/makes/will …: in 「不缩放会饱和」 the 不 belongs to 缩放, not to 饱和). A cue inside
 the matched word itself (不 in 不对称 when the keyword is 对称) negates it too.
 
+"Rather than" and "instead of" turn down what follows them as 「而非」 does ("a soft
+selection rather than an argmax").
+
 Words that begin like a cue but are not negations (不同, 不断, 不仅, 无论, 非常, 无穷,
 会不会, "not only", "no matter") are not cues.
 """
@@ -25,7 +28,7 @@ def _words(text: str) -> frozenset[str]:
 
 _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
-    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑"
+    "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑 而非"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
@@ -37,6 +40,9 @@ _EN_CUES = _words(
     "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
 )
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
+# "a soft selection rather than an argmax", "instead of picking one": what follows is the
+# alternative the sentence turns down (as 「而非」/「而不是」 do, through their 非/不是).
+_EN_ALTERNATIVES = {"rather": "than", "instead": "of"}
 
 # Words that start a new proposition: a cue before them does not reach past them.
 _ZH_BREAKS = _words(
@@ -102,6 +108,9 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         previous = text.tokens[back]
         if text.ends_clause(previous):
             return None
+        follows = _EN_ALTERNATIVES.get(previous.text)
+        if follows is not None and back + 1 < index and text.tokens[back + 1].text == follows:
+            return previous.start
         if previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
             return None
         if cue(previous.text) and not _harmless(text, back):
@@ -159,6 +168,40 @@ def condition_world(text: AnswerText, start: int, cue: int | None = None) -> str
                 first -= 1
             return UNREMEDIED if _negated_between(text, first, back) else REMEDIED
     return None
+
+
+_THEN = _words("就 则 那么 便 then")  # where a condition's consequence starts
+_IF_REACH = 4  # words between "if" and a match that its comma ends the condition of
+
+
+def hypothetical(text: AnswerText, start: int) -> bool:
+    """Whether the match at `start` is inside a condition: supposed, not asserted ("if you
+    used an argmax, …", 「要是用 argmax 硬选就没梯度了」, 「共享的话 …」). After "if" the
+    condition runs to its comma or to 就/then; with neither ("if you shuffle the input you
+    get the same output.") where it ends is unknown, and the match counts as said."""
+    index = text.token_of[start]
+    after_if = False
+    words = 0
+    for back in range(index - 1, -1, -1):
+        token = text.tokens[back]
+        if text.ends_clause(token) or token.text in _SENTENCE_ENDS:
+            break
+        if token.text in _IF_BEFORE:
+            after_if = True
+            break
+        words += token.kind in (WORD, CJK)
+    # "if you shuffle the input the outputs change completely, …": far from its "if", the
+    # match may be the consequence (no comma said where the condition ended)
+    near_if = after_if and words <= _IF_REACH
+    for ahead in range(index + 1, len(text.tokens)):
+        token = text.tokens[ahead]
+        if token.text in _IF_AFTER:
+            return True
+        if after_if and token.text in _THEN:
+            return True
+        if text.ends_clause(token):
+            return near_if and token.text not in _SENTENCE_ENDS and token.end not in text.line_breaks
+    return False
 
 
 # "A or B": a negation before a list of alternatives covers each of them.

@@ -413,3 +413,37 @@ def test_bert_gpt_and_t5_are_sibling_subjects():
 def test_easy_and_hard_to_learn_are_opposite_claims(answer, status):
     point = {"text": {"en": "The identity is easy to learn", "zh": "学恒等映射容易"}, "keywords": ["identity", "恒等映射"]}
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("a soft selection rather than a hard argmax", STATED),
+        ("it blends the values instead of an argmax", STATED),
+        ("是软选择而非 argmax", STATED),
+        ("it is basically an argmax that picks one token", CONTRADICTED),
+        ("相当于 argmax，只取最大的那个", CONTRADICTED),
+    ],
+)
+def test_rather_than_and_instead_of_turn_the_alternative_down(answer, status):
+    # The point's own text says "rather than an argmax": the keyword argmax states it only
+    # turned down, and said plainly it states the opposite.
+    point = {"text": {"en": "A soft selection rather than an argmax", "zh": "软选择而非 argmax"},
+             "keywords": ["argmax", "soft selection", "软选择"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("要是用 argmax 硬选就没梯度了，所以是软选择", STATED),
+        ("If you used a hard argmax, you'd lose the gradient; it's a soft selection", STATED),
+        ("用 argmax 硬选的话梯度没了，它是软选择", STATED),
+        # a condition with no comma or 就 after it: where it ends is unknown, the phrase counts
+        ("if you shuffle the input you get a hard argmax, not a soft selection", CONTRADICTED),
+        ("it is a soft selection, really a hard argmax", CONTRADICTED),
+    ],
+)
+def test_a_contradicting_phrase_only_supposed_in_a_condition_does_not_contradict(answer, status):
+    point = {"text": "A soft selection", "keywords": ["soft selection", "软选择"], "contradicts": ["hard argmax", "argmax 硬选"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
