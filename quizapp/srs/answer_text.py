@@ -1,7 +1,7 @@
 """A typed answer (or a keyword) folded and cut into words, for the key-point matcher.
 
 Folding makes typing differences vanish and keeps meaning: NFKC (full-width `ＱＫ，０．５`
-from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash → `-`, `n't` →
+from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash (not the em dash) → `-`, `n't` →
 ` not`. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
 where it was stays a word boundary. Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
 three different things, and `√d_k`, `-inf`, `[B, S]` stay formula tokens.
@@ -25,12 +25,14 @@ from itertools import pairwise
 
 from quizapp.srs import segmenter
 
-# Dash-like characters that NFKC leaves alone; in an answer they all mean minus or hyphen.
-_DASHES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\ufe63": "-"}
+# Dash-like characters that NFKC leaves alone and that mean minus or hyphen in an answer.
+# (The em dash is not one of them: it ends a clause.)
+_DASHES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-"}
 _NOT = re.compile(r"n['’]t\b")
 # Punctuation that ends a clause (a negation does not reach past it). `.` only when it is
-# not inside a number, which the word rule already takes care of.
-CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”")
+# not inside a number, which the word rule already takes care of. The em dash too: "… for
+# training either — you could …".
+CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”—")
 
 WORD, CJK, OTHER = "w", "c", "o"
 SEP = "\x00"  # the word boundary in `AnswerText.marked`

@@ -58,6 +58,28 @@ def lexicon() -> tuple[ClaimLine, ...]:
     return tuple(lines)
 
 
+# Order words say where the *other* thing is: "X after the softmax" puts X after it. Said
+# right next to the match the other way round they place the match itself: 「减掉最大值之后
+# 再 exp」 (a postposition right after X) and "after subtracting the max, exp" (a
+# preposition right before X) both do X first — the point "subtract the max before exp".
+_POSTPOSITIONS = frozenset(["之后", "以后", "后", "后面", "之前", "以前", "前", "前面"])
+_PREPOSITIONS = frozenset(["after", "before"])
+
+
+def _placing_the_match(text: AnswerText, word: str, hit_start: int, hit_end: int, skip: tuple[int, int]) -> bool:
+    if skip[1] <= skip[0]:
+        return False
+    if word in _POSTPOSITIONS:
+        return hit_start == skip[1]
+    if word not in _PREPOSITIONS or hit_end > skip[0]:
+        return False
+    between = text.tokens[text.token_of[hit_end - 1] + 1 : text.token_of[skip[0]]]
+    return all(t.text in _SUBJECTS for t in between)  # "after you subtract the max"
+
+
+_SUBJECTS = frozenset(["you", "we", "i", "they", "one"])
+
+
 def _sides(
     text: AnswerText, line: ClaimLine, first: int, last: int, skip: tuple[int, int] = (0, 0)
 ) -> set[int]:
@@ -80,7 +102,8 @@ def _sides(
                 continue
             covered.append((hit.start, hit.end))
             negated = polarity.negation_before(text, hit.start) is not None and not p.negative
-            taken.add(side ^ 1 if negated else side)
+            flipped = negated != _placing_the_match(text, word, hit.start, hit.end, skip)
+            taken.add(side ^ 1 if flipped else side)
     return taken
 
 

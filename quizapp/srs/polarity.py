@@ -40,6 +40,7 @@ _EN_CUES = _words(
     "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
 )
 _EN_NOT_AFTER = {"not": {"only", "just", "merely"}, "no": {"matter", "doubt"}}
+_COPULAS = _words("is are was were")  # finite: "without being X" keeps its negation
 # "a soft selection rather than an argmax", "instead of picking one": what follows is the
 # alternative the sentence turns down (as 「而非」/「而不是」 do, through their 非/不是).
 _EN_ALTERNATIVES = {"rather": "than", "instead": "of"}
@@ -104,10 +105,14 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
     if start > token.start and cue(text.compact[token.start : start]):
         return token.start  # 不|对称 inside the one word 不对称
     words = 0
+    verb = False  # a copula between a "without" and the match: "attention without X *is* …"
     for back in range(index - 1, -1, -1):
         previous = text.tokens[back]
         if text.ends_clause(previous):
             return None
+        if previous.text == "without" and verb:
+            return None  # "without" negates its own object, not what the clause then says
+        verb = verb or previous.text in _COPULAS
         follows = _EN_ALTERNATIVES.get(previous.text)
         if follows is not None and back + 1 < index and text.tokens[back + 1].text == follows:
             return previous.start

@@ -447,3 +447,36 @@ def test_rather_than_and_instead_of_turn_the_alternative_down(answer, status):
 def test_a_contradicting_phrase_only_supposed_in_a_condition_does_not_contradict(answer, status):
     point = {"text": "A soft selection", "keywords": ["soft selection", "软选择"], "contradicts": ["hard argmax", "argmax 硬选"]}
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # an order word right next to the match places the match itself
+        ("每行减掉最大值之后再 exp", STATED),
+        ("after you subtract the max, take the exp", STATED),
+        ("after subtracting the max, exponentiate", STATED),
+        ("exp 之前减掉最大值", STATED),
+        # elsewhere it places the other thing
+        ("在 exp 之后才减掉最大值", CONTRADICTED),
+        ("subtract the max after the exp", CONTRADICTED),
+        ("before you subtract the max, take the exp", CONTRADICTED),
+    ],
+)
+def test_an_order_word_next_to_the_match_places_the_match(answer, status):
+    point = {"text": {"en": "Subtract each row's maximum before taking exp", "zh": "每行先减去最大值再取 exp"},
+             "keywords": ["减掉最大值", "subtract the max"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("Attention without position info is permutation-equivariant", STATED),
+        ("it works without being permutation-equivariant", CONTRADICTED),
+        ("it doesn't matter for training — attention is permutation-equivariant", STATED),
+    ],
+)
+def test_without_negates_its_object_and_a_dash_ends_a_clause(answer, status):
+    point = {"text": "Attention is permutation-equivariant", "keywords": ["permutation-equivariant"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
