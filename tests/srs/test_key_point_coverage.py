@@ -480,3 +480,11 @@ def test_an_order_word_next_to_the_match_places_the_match(answer, status):
 def test_without_negates_its_object_and_a_dash_ends_a_clause(answer, status):
     point = {"text": "Attention is permutation-equivariant", "keywords": ["permutation-equivariant"]}
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+def test_layernorm_and_batchnorm_are_sibling_subjects():
+    bn = {"text": {"en": "BN computes statistics across the batch", "zh": "BN 跨 batch 统计"},
+          "keywords": ["across the batch", "跨 batch"]}
+    assert key_point_coverage("LayerNorm normalises each feature across the batch", [bn]).points == [False]
+    assert key_point_coverage("LN 也是跨 batch 统计的", [bn]).points == [False]
+    assert key_point_coverage("BatchNorm averages across the batch", [bn]).points == [True]
