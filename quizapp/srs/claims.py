@@ -64,9 +64,11 @@ def lexicon() -> tuple[ClaimLine, ...]:
 # preposition right before X) both do X first — the point "subtract the max before exp".
 _POSTPOSITIONS = frozenset(["之后", "以后", "后", "后面", "之前", "以前", "前", "前面"])
 _PREPOSITIONS = frozenset(["after", "before"])
+_SUBJECTS = frozenset(["you", "we", "i", "they", "one"])  # "after you subtract the max"
 
 
 def _placing_the_match(text: AnswerText, word: str, hit_start: int, hit_end: int, skip: tuple[int, int]) -> bool:
+    """Whether the order word `word` at hit_start..hit_end places the match `skip` itself."""
     if skip[1] <= skip[0]:
         return False
     if word in _POSTPOSITIONS:
@@ -74,10 +76,7 @@ def _placing_the_match(text: AnswerText, word: str, hit_start: int, hit_end: int
     if word not in _PREPOSITIONS or hit_end > skip[0]:
         return False
     between = text.tokens[text.token_of[hit_end - 1] + 1 : text.token_of[skip[0]]]
-    return all(t.text in _SUBJECTS for t in between)  # "after you subtract the max"
-
-
-_SUBJECTS = frozenset(["you", "we", "i", "they", "one"])
+    return all(t.text in _SUBJECTS for t in between)
 
 
 def _sides(

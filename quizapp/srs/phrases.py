@@ -49,7 +49,7 @@ class Phrase:
 # A keyword word's silent e, dropped before an ending: "normalise" finds "normalising".
 _ENDINGS = ("e",)
 # A keyword's verb in -ing or -ed after another of its words finds the verb's other forms:
-# "gets dropped" finds "get dropping" and "drops", "keeps saturating" "keeps saturated". Not
+# "perplexity exploding" finds "perplexity explodes", "softmax saturated" "softmax saturates". Not
 # as the keyword's first word, where it is a modifier or a noun ("masked" is not "mask",
 # "weighted sum" not "weights sum", "meaning" not "mean"), and a plural or third person -s
 # is kept: "columns" must not find "column", nor "leaks" "leak".
@@ -66,6 +66,8 @@ def _verb_base(word: str) -> str | None:
                 base = base[:-1]
             return base
     return None
+
+
 # Small numbers as digits or words: "sums to 1" finds "sums to one", "fill with 0" "with zero".
 _NUMBER_WORDS = {"0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "8": "eight"}
 _NUMBER_ALTERNATIVES = {**_NUMBER_WORDS, **{w: d for d, w in _NUMBER_WORDS.items()}}
