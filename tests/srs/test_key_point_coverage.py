@@ -488,3 +488,17 @@ def test_layernorm_and_batchnorm_are_sibling_subjects():
     assert key_point_coverage("LayerNorm normalises each feature across the batch", [bn]).points == [False]
     assert key_point_coverage("LN 也是跨 batch 统计的", [bn]).points == [False]
     assert key_point_coverage("BatchNorm averages across the batch", [bn]).points == [True]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("separate projections always make the scores asymmetric", CONTRADICTED),
+        ("分开投影以后 S 必然是非对称的", CONTRADICTED),
+        ("separate projections allow asymmetric scores", STATED),
+    ],
+)
+def test_always_and_necessarily_are_a_guarantee(answer, status):
+    point = {"text": {"en": "Separate Q/K projections allow asymmetry but do not guarantee it",
+                      "zh": "独立 Q/K 投影允许非对称，但不保证"}, "keywords": ["asymmetric", "非对称"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
