@@ -159,6 +159,13 @@ def point_subjects(texts: tuple[str, ...]) -> tuple[frozenset[int], ...]:
     )
 
 
+@lru_cache(maxsize=4096)
+def names_a_sibling(words: str) -> bool:
+    """Whether `words` (a key point's phrase) name any sibling subject of any line."""
+    text = AnswerText(words)
+    return any(_named(text, siblings, 0, len(text.compact)) for siblings in subject_groups())
+
+
 def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]) -> bool:
     """Whether the clause of the match names only siblings other than those the key point
     names. (Only the clause: widened to the sentence, "Each decoder layer has a step that

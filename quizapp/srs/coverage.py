@@ -237,6 +237,11 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
             for hit in find(text, p):
                 if hit.negated_from is not None or polarity.hypothetical(text, hit.start):
                     continue  # denied, or only supposed ("if you used an argmax …")
+                if texts and not claims.names_a_sibling(p.raw) and claims.other_subject(text, hit.start, hit.end, texts):
+                    # Said of a sibling: "CNNs parallelise fine" is not about the RNN point.
+                    # (A phrase that names one itself, "the decoder is bidirectional" against
+                    # the encoder point, is the swapped subject, and counts.)
+                    continue
                 quote, spans = _evidence(text, [hit])
                 return PointJudgement(CONTRADICTED, p.raw, quote, spans)
     if missing is not None:

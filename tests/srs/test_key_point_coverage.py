@@ -502,3 +502,26 @@ def test_always_and_necessarily_are_a_guarantee(answer, status):
     point = {"text": {"en": "Separate Q/K projections allow asymmetry but do not guarantee it",
                       "zh": "独立 Q/K 投影允许非对称，但不保证"}, "keywords": ["asymmetric", "非对称"]}
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+def test_a_contradicting_phrase_said_of_a_sibling_does_not_contradict():
+    # "CNNs parallelise fine" is true, and says nothing against the RNN point; the same
+    # words said of RNNs do. A contradicting phrase that names a sibling itself is the
+    # swapped subject ("the decoder is bidirectional" against the encoder point) and counts.
+    rnn = {"text": {"en": "An RNN computes sequentially and cannot be parallelised", "zh": "RNN 串行计算，无法并行"},
+           "keywords": ["sequential", "串行"], "contradicts": ["parallelise fine", "并行没问题"]}
+    assert key_point_coverage("RNNs are sequential. CNNs parallelise fine.", [rnn]).statuses == [STATED]
+    assert key_point_coverage("RNN 是串行的；CNN 并行没问题", [rnn]).statuses == [STATED]
+    assert key_point_coverage("RNNs parallelise fine on a GPU", [rnn]).statuses == [CONTRADICTED]
+    encoder = {"text": {"en": "The encoder has no mask and is bidirectional", "zh": "Encoder 无 mask，双向可见"},
+               "keywords": ["bidirectional", "双向"], "contradicts": ["decoder is bidirectional", "decoder 是双向"]}
+    assert key_point_coverage("the decoder is bidirectional", [encoder]).statuses == [CONTRADICTED]
+
+
+def test_positional_schemes_are_sibling_subjects():
+    alibi = {"text": {"en": "ALiBi is a linear distance penalty and extrapolates well", "zh": "ALiBi 线性距离惩罚，外推强"},
+             "keywords": ["alibi"], "contradicts": ["can't extrapolate", "不能外推"]}
+    answer = "BERT-style learned absolute positions can't extrapolate. ALiBi adds a distance penalty."
+    assert key_point_coverage(answer, [alibi]).statuses == [STATED]
+    assert key_point_coverage("可学习绝对位置不能外推，ALiBi 是线性距离惩罚", [alibi]).statuses == [STATED]
+    assert key_point_coverage("ALiBi can't extrapolate at all", [alibi]).statuses == [CONTRADICTED]
