@@ -36,7 +36,7 @@ from typing import Any, Literal
 
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs import claims, polarity
-from quizapp.srs.answer_text import CJK, WORD, AnswerText, is_cjk
+from quizapp.srs.answer_text import CJK, WORD, AnswerText, fold_keyword, is_cjk
 from quizapp.srs.phrases import Hit, Phrase, _hit, find, phrase
 
 Status = Literal["stated", "contradicted", "absent"]
@@ -162,6 +162,34 @@ def _flipped(hit: Hit) -> Hit:
     return Hit(hit.phrase, hit.start, hit.end, hit.start if hit.negated_from is None else None, hit.negated_from)
 
 
+@lru_cache(maxsize=16384)
+def _negated_core(p: Phrase) -> str | None:
+    """What a keyword that carries its own negation negates: 「不用重算」 → 重算,
+    "don't recompute" → recompute (None for a keyword without a negation)."""
+    if not p.negative:
+        return None
+    tokens = AnswerText(p.raw).tokens
+    cues = [n for n, token in enumerate(tokens) if polarity.is_cue(token.text)]
+    if not cues or tokens[cues[-1]].text == "without":
+        return None  # "without scaling" names a condition, not the keyword denied
+    rest = tokens[cues[-1] + 1 :]
+    return fold_keyword(" ".join(token.text for token in rest)) or None
+
+
+def _said_negated(p: Phrase, phrases: Sequence[Phrase]) -> bool:
+    """Whether the concept lists `p` negated as well (「重算」 and 「不用重算」): then a negated
+    `p` with words between ("不用*再*重算", "don't ever recompute") states it too."""
+    for other in phrases:
+        core = _negated_core(other)
+        if not core or not core.startswith(p.needle):
+            continue
+        rest = core[len(p.needle) :]
+        # the same word in another form: "recomput" and "don't recompute(s)"
+        if not rest or (rest.isascii() and rest.isalpha() and len(rest) <= 3 and p.needle[-1:].isalpha()):
+            return True
+    return False
+
+
 def _concept(
     text: AnswerText, words: Sequence[str], point_texts: tuple[str, ...] = ()
 ) -> tuple[Hit | None, Hit | None]:
@@ -181,6 +209,8 @@ def _concept(
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
                         found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
+                if hit.negated_from is not None and not flip and _said_negated(p, phrases):
+                    hit = Hit(found.phrase, found.start, found.end, None, found.negated_from)
                 if hit.negated_from is not None and polarity.condition_world(text, found.start, found.negated_from) == (
                     polarity.UNREMEDIED if flip else polarity.REMEDIED
                 ):

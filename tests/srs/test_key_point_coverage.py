@@ -525,3 +525,29 @@ def test_positional_schemes_are_sibling_subjects():
     assert key_point_coverage(answer, [alibi]).statuses == [STATED]
     assert key_point_coverage("可学习绝对位置不能外推，ALiBi 是线性距离惩罚", [alibi]).statuses == [STATED]
     assert key_point_coverage("ALiBi can't extrapolate at all", [alibi]).statuses == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # the point lists 「不用重算」 and "don't recompute": the negated keyword states it,
+        # with words between the negation and the keyword
+        ("新 token 来了不用再重算历史的 K/V", STATED),
+        ("we don't ever recompute the old keys", STATED),
+        ("keep the past keys around instead of recomputing them", STATED),
+    ],
+)
+def test_a_keyword_the_point_also_lists_negated_states_it_negated(answer, status):
+    kv = {"text": "The KV cache stores past K/V so inference avoids recomputing them",
+          "keywords": ["重算", "不用重算", "don't recompute", "recomput"]}
+    assert key_point_coverage(answer, [kv]).statuses == [status]
+
+
+def test_a_keyword_only_negated_elsewhere_is_still_denied_by_a_negation():
+    # Without "don't recompute" in the list, a negated "recompute" is the opposite; and
+    # "without scaling" names a condition, so "doesn't need any scaling" still denies "scaling".
+    kv = {"text": "The KV cache means the past K/V are recomputed", "keywords": ["recomput"]}
+    assert key_point_coverage("we don't ever recompute the old keys", [kv]).statuses == [CONTRADICTED]
+    scaling = {"text": "Additive wins only at large d_k when unscaled; scaling by √d_k closes the gap",
+               "keywords": ["scaling", "without scaling"]}
+    assert key_point_coverage("dot-product doesn't need any scaling", [scaling]).statuses == [CONTRADICTED]
