@@ -163,27 +163,29 @@ def _flipped(hit: Hit) -> Hit:
 
 
 @lru_cache(maxsize=16384)
-def _negated_core(p: Phrase) -> str | None:
-    """What a keyword that carries its own negation negates: 「不用重算」 → 重算,
-    "don't recompute" → recompute (None for a keyword without a negation)."""
+def _negated_core(p: Phrase) -> tuple[str, str] | None:
+    """A keyword that carries its own negation: its cue and what it negates (「不用重算」 →
+    不用, 重算; "don't recompute" → not, recompute). None for a keyword without one."""
     if not p.negative:
         return None
     tokens = AnswerText(p.raw).tokens
     cues = [n for n, token in enumerate(tokens) if polarity.is_cue(token.text)]
     if not cues or tokens[cues[-1]].text == "without":
         return None  # "without scaling" names a condition, not the keyword denied
-    rest = tokens[cues[-1] + 1 :]
-    return fold_keyword(" ".join(token.text for token in rest)) or None
+    core = fold_keyword(" ".join(token.text for token in tokens[cues[-1] + 1 :]))
+    return (tokens[cues[-1]].text, core) if core else None
 
 
-def _said_negated(p: Phrase, phrases: Sequence[Phrase]) -> bool:
-    """Whether the concept lists `p` negated as well (「重算」 and 「不用重算」): then a negated
-    `p` with words between ("不用*再*重算", "don't ever recompute") states it too."""
+def _said_negated(p: Phrase, phrases: Sequence[Phrase], cue: str) -> bool:
+    """Whether the concept lists `p` negated by the same cue as well (「重算」 and 「不用重算」):
+    then `p` negated by that cue with words between (「不用*再*重算」, "don't *ever*
+    recompute") states it too. Another cue is another claim: against 「不会梯度消失」,
+    「主要解决梯度爆炸而不是梯度消失」 still denies the point."""
     for other in phrases:
-        core = _negated_core(other)
-        if not core or not core.startswith(p.needle):
+        negated = _negated_core(other)
+        if negated is None or negated[0] != cue or not negated[1].startswith(p.needle):
             continue
-        rest = core[len(p.needle) :]
+        rest = negated[1][len(p.needle) :]
         # the same word in another form: "recomput" and "don't recompute(s)"
         if not rest or (rest.isascii() and rest.isalpha() and len(rest) <= 3 and p.needle[-1:].isalpha()):
             return True
@@ -209,7 +211,8 @@ def _concept(
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
                         found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
-                if hit.negated_from is not None and not flip and _said_negated(p, phrases):
+                if (hit.negated_from is not None and not flip
+                        and _said_negated(p, phrases, text.tokens[text.token_of[hit.negated_from]].text)):
                     hit = Hit(found.phrase, found.start, found.end, None, found.negated_from)
                 if hit.negated_from is not None and polarity.condition_world(text, found.start, found.negated_from) == (
                     polarity.UNREMEDIED if flip else polarity.REMEDIED

@@ -530,11 +530,12 @@ def test_positional_schemes_are_sibling_subjects():
 @pytest.mark.parametrize(
     ("answer", "status"),
     [
-        # the point lists 「不用重算」 and "don't recompute": the negated keyword states it,
-        # with words between the negation and the keyword
+        # the point lists 「不用重算」 and "don't recompute": the keyword negated by the same
+        # cue states it, with words between the negation and the keyword
         ("新 token 来了不用再重算历史的 K/V", STATED),
         ("we don't ever recompute the old keys", STATED),
-        ("keep the past keys around instead of recomputing them", STATED),
+        # another cue is another claim (the point lists no "instead of recomputing")
+        ("it stores Q instead of recomputing K", CONTRADICTED),
     ],
 )
 def test_a_keyword_the_point_also_lists_negated_states_it_negated(answer, status):
@@ -551,3 +552,6 @@ def test_a_keyword_only_negated_elsewhere_is_still_denied_by_a_negation():
     scaling = {"text": "Additive wins only at large d_k when unscaled; scaling by √d_k closes the gap",
                "keywords": ["scaling", "without scaling"]}
     assert key_point_coverage("dot-product doesn't need any scaling", [scaling]).statuses == [CONTRADICTED]
+    residual = {"text": "缓解梯度消失", "keywords": ["梯度消失", "不会梯度消失"]}
+    assert key_point_coverage("它主要解决的是梯度爆炸而不是梯度消失", [residual]).statuses == [CONTRADICTED]
+    assert key_point_coverage("有了残差就不会再梯度消失了", [residual]).statuses == [STATED]
