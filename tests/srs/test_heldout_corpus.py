@@ -1,5 +1,5 @@
 """The key-point matcher against the held-out corpora (tests/data/answers_heldout*): answers
-to 20 or 34 items each, written blind, without reading the keywords or the tuning corpus, so the
+to 20, 34 or 54 items each, written blind, without reading the keywords or the tuning corpus, so the
 figures measure how the matcher generalises rather than how well it was fitted (issue 20).
 
 The floors are the level reached when this test was written (every language ≥ 0.90); a
@@ -16,16 +16,20 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout, answers_heldout2 and answers_heldout3 were studied
-# for their errors after they were written (the last two on 6 Dec 2026); answers_heldout4
-# was never read by the matcher's authors, and its floors are its honest, lower figures of
-# 6 Dec 2026 (README "The figures"): they guard against a regression, and raising them needs
-# a matcher that generalises, not keywords from its text.
+# (precision, recall). answers_heldout … answers_heldout5 were studied for their errors
+# after they were written (the last four on 6 Dec 2026, each after the next one was written
+# and committed unread); answers_heldout6 was never read by the matcher's authors, and its
+# floors are its honest, lower figures of 6 Dec 2026 (README "The figures"): they guard
+# against a regression, and raising them needs a matcher that generalises, not keywords
+# from its text.
+STUDIED = (0.97, 0.98)
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
-    "answers_heldout2": {"en": (0.97, 0.98), "zh": (0.97, 0.98)},
-    "answers_heldout3": {"en": (0.97, 0.98), "zh": (0.97, 0.98)},
-    "answers_heldout4": {"en": (0.85, 0.91), "zh": (0.86, 0.88)},
+    "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout3": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout4": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout5": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout6": {"en": (0.89, 0.88), "zh": (0.91, 0.90)},
 }
 
 
