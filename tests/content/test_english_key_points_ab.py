@@ -27,8 +27,13 @@ ANSWERS = [
             "the values; it is a soft selection and differentiable.", "xxx.x"),
     ("q11", "Attention is permutation equivariant: if you shuffle the input the output is just shuffled "
             "the same way, so we need positional encodings.", ".xxx"),
+    # RoPE named without what it rotates is half of "modern LLMs use RoPE, which rotates Q/K":
+    # absent, as the labelled corpora count a half-stated point (tests/data/README.md); the
+    # blind answers "RoPE rotates the value vectors" and 「把输入 embedding 旋转」 are wrong.
     ("q12", "We add a positional encoding to the embedding, using sine and cosine at different "
-            "frequencies; modern LLMs use RoPE.", "x.x.x"),
+            "frequencies; modern LLMs use RoPE.", "x.x.."),
+    ("q12", "We add a positional encoding to the embedding, using sine and cosine at different "
+            "frequencies; modern LLMs use RoPE, which rotates q and k.", "x.x.x"),
     ("q12", "A single learned vector per token; the cost is small at inference.", "....."),
     ("s7-10-softmax-stability", "Subtract the row max before exp; it is shift invariant, so the result "
             "is unchanged and exp can't overflow. Use logsumexp for log probabilities.", "xxxx."),
