@@ -36,6 +36,8 @@ CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”—")
 
 WORD, CJK, OTHER = "w", "c", "o"
 SEP = "\x00"  # the word boundary in `AnswerText.marked`
+# The size of the caches keyed by a keyword (quizapp.srs.phrases says why it is large).
+KEYWORD_CACHE = 1 << 15
 
 
 def is_cjk(ch: str) -> bool:
@@ -176,7 +178,7 @@ class AnswerText:
         return (token.kind == OTHER and token.text in CLAUSE_PUNCT) or token.end in self.line_breaks
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=KEYWORD_CACHE)
 def fold_keyword(keyword: str) -> str:
     """A keyword in the compact form answers are searched in (a trailing `*` removed)."""
     return _compact(keyword.rstrip("*"))[0]

@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 
 from quizapp.srs import polarity
-from quizapp.srs.answer_text import AnswerText
+from quizapp.srs.answer_text import KEYWORD_CACHE, AnswerText
 from quizapp.srs.phrases import find, phrase
 
 LEXICON = "claim_words.txt"
@@ -159,7 +159,7 @@ def point_subjects(texts: tuple[str, ...]) -> tuple[frozenset[int], ...]:
     )
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=KEYWORD_CACHE)
 def names_a_sibling(words: str) -> bool:
     """Whether `words` (a key point's phrase) name any sibling subject of any line."""
     text = AnswerText(words)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from quizapp.srs.answer_text import AnswerText
-from quizapp.srs.coverage import STATED, key_point_coverage
+from quizapp.srs.coverage import STATED, key_point_coverage, states
 
 OTHER_SHARE_MAX = 0.15
 LABELS = ("stated", "contradicted", "absent")
@@ -161,9 +161,8 @@ def keyword_findings(items: Sequence[Any], models: Mapping[tuple[str, str], list
                 if other.id == item.id:
                     continue
                 others[f"{other.id}/{lang}"] += 1
-                coverage = [key_point_coverage(text, other.key_points).points for text in prepared[(item.id, lang)]]
-                for n in range(len(other.key_points)):
-                    if any(points[n] for points in coverage):
+                for n, point in enumerate(other.key_points):
+                    if any(states(text, point) for text in prepared[(item.id, lang)]):
                         ticks[(other.id, n, lang)] += 1
     for item in items:
         for lang in ("zh", "en"):

@@ -12,7 +12,7 @@ from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
 from quizapp.srs import polarity, segmenter
-from quizapp.srs.answer_text import CJK, SEP, WORD, AnswerText, fold_keyword
+from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, SEP, WORD, AnswerText, fold_keyword
 
 # Endings a Latin keyword may take in the answer: "head" finds "heads", "mask" "masked".
 _INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing", "er", "ers", "'s"})
@@ -236,7 +236,11 @@ def _inflection_pattern(tokens: Sequence[Any]) -> tuple[str, tuple[str, ...]] | 
     return lead + "".join(parts), tuple(dict.fromkeys(required))
 
 
-@lru_cache(maxsize=8192)
+# Keyword-keyed caches hold every phrase of the bank (~9,400 keywords and contradicting
+# phrases in 2026-12; KEYWORD_CACHE leaves room for user decks): an LRU cache smaller than
+# what one pass over every key point touches misses on every call of the next pass, and a
+# Phrase made again compiles its inflection pattern again.
+@lru_cache(maxsize=KEYWORD_CACHE)
 def phrase(raw: str) -> Phrase | None:
     needle = fold_keyword(raw)
     if not needle:
@@ -308,6 +312,12 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
         if negated is None:
             negated = polarity.dismissal_around(text, i, j)
     return Hit(phrase, i, j, negated)
+
+
+def could_find(text: AnswerText, phrase: Phrase) -> bool:
+    """False only when `find(text, phrase)` is surely empty: the answer holds neither the
+    folded keyword nor every part its inflection pattern needs (the two ways `find` hits)."""
+    return phrase.needle in text.compact or phrase.could_inflect(text.marked[0])
 
 
 def find(text: AnswerText, phrase: Phrase) -> list[Hit]:
