@@ -555,3 +555,37 @@ def test_a_keyword_only_negated_elsewhere_is_still_denied_by_a_negation():
     residual = {"text": "缓解梯度消失", "keywords": ["梯度消失", "不会梯度消失"]}
     assert key_point_coverage("它主要解决的是梯度爆炸而不是梯度消失", [residual]).statuses == [CONTRADICTED]
     assert key_point_coverage("有了残差就不会再梯度消失了", [residual]).statuses == [STATED]
+
+
+ONE_STEP = {"text": {"en": "Attention connects any two positions in one step (O(1) path)", "zh": "任意两位置一步直接交互"},
+            "keywords": ["directly in one step", "O(1) path", "一步直接交互"], "contradicts": ["O(n) steps", "要 O(n) 步"]}
+ROWS = {"text": "softmax 按行归一化", "keywords": ["按行归一化", "normalises each row"],
+        "contradicts": ["按列归一化", "normalises each column"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "point", "status"),
+    [
+        # taken back, then said wrongly / rightly: what the candidate finally asserts counts
+        ("Attention links any two tokens directly in one step, no wait, actually it needs O(n) steps", ONE_STEP,
+         CONTRADICTED),
+        ("it needs O(n) steps — no wait, it's directly in one step", ONE_STEP, STATED),
+        ("it normalises each column, scratch that, it normalises each row", ROWS, STATED),
+        ("是按列归一化……不对，应该是按行归一化", ROWS, STATED),
+        ("按行归一化，哦不，说错了，是按列归一化", ROWS, CONTRADICTED),
+        ("有人说按列归一化，这是不对的", ROWS, ABSENT),
+        # 「不对」 before a word is "not … to", not a retraction; 不对称 is a word of its own
+        ("如果不对 scores 做缩放，它还是按列归一化", ROWS, CONTRADICTED),
+        ("按行归一化，QKᵀ 不对称", ROWS, STATED),
+        # a cue too far after the claim (RETRACT_REACH words) takes back only what is near it
+        ("it normalises each row, and in practice you also scale scores and add a mask, no wait, a bias", ROWS,
+         STATED),
+    ],
+)
+def test_a_claim_taken_back_is_not_what_the_answer_asserts(answer, point, status):
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+def test_budui_after_a_subject_is_a_claim_about_it_not_a_retraction():
+    wrong = {"text": "用 K 会把标签当内容，语义错误", "keywords": ["语义不对", "语义"]}
+    assert key_point_coverage("如果乘 K，标签是给匹配用的，语义上不对", [wrong]).statuses == [STATED]
