@@ -5,7 +5,7 @@ is not what the answer finally asserts: it neither states nor contradicts a poin
 follows the cue is judged as usual.
 
 Only cues that take back what was just said count: "actually" alone often only stresses
-("actually, attention is cheap here"), "a correction" is what a residual block learns, and
+("actually, attention is cheap here", "actually no extra parameters"), "a correction" is what a residual block learns, and
 「不对」 followed by a word is "not … to" (「如果不对 scores 做缩放」), so it counts only at
 the end of its clause or before 应该/是, and only opening its clause or after 这/那.
 """
@@ -18,7 +18,7 @@ RETRACT_REACH = 6  # words between a match and the cue that takes it back, at mo
 
 _CUES: tuple[tuple[str, ...], ...] = (
     ("no", "wait"), ("wait", "no"), ("scratch", "that"), ("i", "take", "that", "back"),
-    ("actually", "no"), ("no", "actually"), ("sorry", "i", "mean"), ("i", "misspoke"),
+    ("no", "actually"), ("sorry", "i", "mean"), ("i", "misspoke"),
     ("that", "s", "wrong"), ("that", "is", "wrong"),
     ("说错",), ("口误",), ("搞错",), ("记错",), ("哦", "不"), ("更正",), ("纠正", "一下"),
     ("不", "对"), ("不对",),
@@ -31,7 +31,12 @@ _BEFORE_BUDUI = frozenset({"这", "这是", "这个", "这样", "这么说", "�
 
 
 def _words(text: AnswerText) -> list[int]:
-    return [n for n, token in enumerate(text.tokens) if token.kind in (WORD, CJK)]
+    """The indexes of the answer's word tokens (cached on it: every match asks)."""
+    cached = text.__dict__.get("_word_tokens")
+    if cached is None:
+        cached = [n for n, token in enumerate(text.tokens) if token.kind in (WORD, CJK)]
+        text.__dict__["_word_tokens"] = cached
+    return cached
 
 
 def _cue_at(text: AnswerText, words: list[int], k: int) -> bool:

@@ -577,6 +577,8 @@ ROWS = {"text": "softmax 按行归一化", "keywords": ["按行归一化", "norm
         # 「不对」 before a word is "not … to", not a retraction; 不对称 is a word of its own
         ("如果不对 scores 做缩放，它还是按列归一化", ROWS, CONTRADICTED),
         ("按行归一化，QKᵀ 不对称", ROWS, STATED),
+        # "actually" alone stresses: "actually no" starts a claim of its own
+        ("it normalises each row, actually no extra parameters are needed", ROWS, STATED),
         # a cue too far after the claim (RETRACT_REACH words) takes back only what is near it
         ("it normalises each row, and in practice you also scale scores and add a mask, no wait, a bias", ROWS,
          STATED),
