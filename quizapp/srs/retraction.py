@@ -12,6 +12,8 @@ the end of its clause or before 应该/是, and only opening its clause or after
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from quizapp.srs.answer_text import CJK, WORD, AnswerText
 
 RETRACT_REACH = 6  # words between a match and the cue that takes it back, at most
@@ -60,12 +62,6 @@ def _cue_at(text: AnswerText, words: list[int], k: int) -> bool:
 
 def retracted(text: AnswerText, start: int, end: int) -> bool:
     """Whether the match at compact offsets start..end is taken back by a cue after it."""
-    last = text.token_of[end - 1]
     words = _words(text)
-    after = [k for k, n in enumerate(words) if n > last]
-    for reach, k in enumerate(after):
-        if reach > RETRACT_REACH:
-            return False
-        if _cue_at(text, words, k):
-            return True
-    return False
+    first = bisect_right(words, text.token_of[end - 1])  # the first word after the match
+    return any(_cue_at(text, words, k) for k in range(first, min(first + RETRACT_REACH + 1, len(words))))
