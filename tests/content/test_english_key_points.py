@@ -80,6 +80,12 @@ ANSWERS = [
         "xxxx..",
     ),
     (
+        # A large finite negative is what fp16 code uses (−∞ gives NaN on a fully masked row).
+        "q25",
+        "Before the softmax I set the PAD scores to -1e9, or the dtype's minimum in fp16.",
+        "..x...",
+    ),
+    (
         "q26",
         "Without splitting, parameters and compute would grow h-fold.",
         "..x..",  # it does not say that the compute then matches one head's (issue 20)
@@ -122,3 +128,18 @@ def test_the_english_answer_text_ticks_every_point_with_its_long_answer(items):
         coverage = key_point_coverage(text, item.key_points)
         missed += [(item.id, n) for n, hit in enumerate(coverage.points) if not hit]
     assert missed == []
+
+
+@pytest.mark.parametrize(
+    ("item_id", "answer", "point"),
+    [
+        ("q25", "softmax 之前把 PAD 的分数填成 -1e9，fp16 下用 dtype 的最小值", 2),
+        ("q25", "在 softmax 之前给 PAD 的分数加上一个很大的负数", 2),
+        ("q26", "总计算量与全维单头相近", 3),
+        ("q26", "the total computational cost is similar to single-head attention", 3),
+    ],
+)
+def test_the_qualified_wording_of_a_point_ticks_it(items, item_id, answer, point):
+    """Points reworded to what an expert accepts (a finite mask value, the paper's 'similar'
+    compute) are ticked by that wording, in either language."""
+    assert key_point_coverage(answer, items[item_id].key_points).points[point]
