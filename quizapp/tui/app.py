@@ -575,15 +575,18 @@ class QuizApp(App[None]):
     def action_command_palette(self) -> None:
         from textual.command import CommandPalette
 
+        from quizapp.tui.palette import QuizPalette
+
         if self.use_command_palette and not CommandPalette.is_open(cast(App[object], self)):
-            self.push_screen(CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
+            self.push_screen(QuizPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
 
     def search_themes(self) -> None:
         # Textual's theme picker, with a translated prompt.
-        from textual.command import CommandPalette
         from textual.theme import ThemeProvider
 
-        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=self.tr("palette.theme_placeholder")))
+        from quizapp.tui.palette import QuizPalette
+
+        self.push_screen(QuizPalette(providers=[ThemeProvider], placeholder=self.tr("palette.theme_placeholder")))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's built-in palette entries, in the UI language."""

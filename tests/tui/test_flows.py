@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
+from textual.command import CommandPalette
 from textual.widgets import Button, DataTable, Input, Select, Static
 
 from quizapp.drill_types import DRILL_TYPES
@@ -717,3 +719,67 @@ async def test_a_wrapped_mcq_option_continues_under_its_text_not_its_letter(db, 
         assert text.region.height > 1
         assert text.region.x == letter.region.right  # every line of it starts after `A. `
         assert text.region.x > row.content_region.x
+
+
+def held_search(monkeypatch) -> threading.Event:
+    """The palette's item search (in its thread) waits until the returned event is set.
+    Until then a test waits with `pilot.pause()`, not `settle`: settle awaits the workers,
+    and being interrupted there cancels the palette's search task under Textual's worker."""
+    from quizapp.tui.commands import QuizCommands
+
+    gate = threading.Event()
+    real = QuizCommands._find
+
+    def held(self, service, query):
+        assert gate.wait(30)
+        return real(self, service, query)
+
+    monkeypatch.setattr(QuizCommands, "_find", held)
+    return gate
+
+
+async def screen_becomes(pilot, name: str, attempts: int = 500) -> None:
+    for _ in range(attempts):
+        await settle(pilot)
+        if type(pilot.app.screen).__name__ == name:
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"{name} never opened; the screen is {type(pilot.app.screen).__name__}")
+
+
+async def test_command_palette_enter_typed_before_the_search_ends_takes_the_typed_query(db, clock, monkeypatch):
+    """Typed fast ("Q24", Enter), the list on screen was still the opening list of modes, and
+    Enter opened its highlighted mode. Enter now waits for the typed text's hits."""
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await palette_hits(pilot)  # the modes, the first highlighted
+        gate = held_search(monkeypatch)
+        try:
+            await pilot.press(*"Q24", "enter")
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)  # nothing run from the stale list
+        finally:
+            gate.set()
+        await screen_becomes(pilot, "BrowseScreen")
+        assert app.screen.detail.summary.item_id == "t-q24"
+
+
+async def test_command_palette_typing_after_a_held_enter_drops_it(db, clock, monkeypatch):
+    app = make_app(db_path=db, clock=clock, lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await palette_hits(pilot)
+        gate = held_search(monkeypatch)
+        try:
+            await pilot.press(*"Q2", "enter", "4")
+            await pilot.pause()
+        finally:
+            gate.set()
+        await palette_hits(pilot)
+        assert isinstance(app.screen, CommandPalette)  # still choosing
+        await press(pilot, "enter")
+        await screen_becomes(pilot, "BrowseScreen")
+        assert app.screen.detail.summary.item_id == "t-q24"
