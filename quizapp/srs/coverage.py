@@ -76,9 +76,14 @@ def _clause_of(text: AnswerText) -> list[int]:
     if cached is None:
         cached, clause = [], 0
         for token in text.tokens:
-            if text.ends_clause(token):
+            # Punctuation opens the next clause; a line break closes the token's own line, so
+            # the last word of a line stays in its line's clause.
+            at_break = token.end in text.line_breaks
+            if text.ends_clause(token) and not at_break:
                 clause += 1
             cached.append(clause)
+            if at_break:
+                clause += 1
         text.__dict__["_clause_of"] = cached
     return cached
 

@@ -246,7 +246,9 @@ def _clause_bounds(text: AnswerText, index: int, loose: bool = False) -> tuple[i
             break
         first -= 1
     last = index
-    while last + 1 < len(text.tokens):
+    # A line break ends the clause after the token before it (a bullet list without stops:
+    # "- MHA: each head has its own K/V" then "- MQA: …" on the next line).
+    while last + 1 < len(text.tokens) and text.tokens[last].end not in text.line_breaks:
         following = text.tokens[last + 1]
         if text.ends_clause(following) or following.text in _FORWARD_BREAKS:
             break
