@@ -22,20 +22,20 @@ class QuizPalette(CommandPalette):
 
     _enter_held = False
 
-    def _gather_running(self) -> Worker[None] | None:
-        """The search for the current text, while it is still gathering hits (a search replaced
+    def _searching(self) -> bool:
+        """Whether the search for the current text is still gathering hits (a search replaced
         by a later keystroke is cancelled, though it may not have stopped yet)."""
-        for worker in self.workers:
-            if (worker.node is self and worker.group == self._GATHER_COMMANDS_GROUP
-                    and worker.state in _WORKING and not worker.is_cancelled):
-                return worker
-        return None
+        return any(
+            worker.node is self and worker.group == self._GATHER_COMMANDS_GROUP
+            and worker.state in _WORKING and not worker.is_cancelled
+            for worker in self.workers
+        )
 
     @on(Input.Submitted)
     def _hold_enter_until_searched(self, event: Input.Submitted) -> None:
         # Runs before CommandPalette's own Input.Submitted handler (subclass first in the MRO);
         # prevent_default stops that handler for this event.
-        if self._gather_running() is not None:
+        if self._searching():
             event.stop()
             event.prevent_default()
             self._enter_held = True
@@ -49,7 +49,7 @@ class QuizPalette(CommandPalette):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != self._GATHER_COMMANDS_GROUP or not self._enter_held:
             return
-        if event.state in _WORKING or self._gather_running() is not None:
+        if event.state in _WORKING or self._searching():
             return
         self._enter_held = False
         if event.state is WorkerState.SUCCESS and not event.worker.is_cancelled:

@@ -204,6 +204,26 @@ MQA = {
     "contradicts": {"zh": ["每个头都有自己的 k/v"], "en": ["each head has its own k/v"]},
 }
 
+MHA = {
+    "text": {"zh": "MHA 每个 Q head 都有独立的 K/V head", "en": "In MHA every query head has its own K/V head"},
+    "keywords": {"zh": ["自己的 k/v"], "en": ["its own k/v"]},
+}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "- MHA：每个 head 有自己的 K/V\n- MQA：所有 head 共享一组 K/V",
+        "- MHA：每个 head 有自己的 K/V。\n- MQA：所有 head 共享一组 K/V。",
+        "- MHA: every head has its own K/V\n- MQA: all heads share one K/V",
+    ],
+)
+def test_a_line_of_a_bullet_list_without_stops_is_its_own_clause(answer):
+    """The last word of a line belonged to the next line's clause, so "自己的 K/V" was read
+    with "MQA" (a sibling subject) and the MHA point was lost; with a full stop it ticked."""
+    assert statuses(answer, [MHA]) == [STATED]
+
+
 
 def test_requires_needs_every_concept():
     assert statuses("MQA 只有一个 KV 头", [MQA]) == ["absent"]
