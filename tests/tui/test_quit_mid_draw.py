@@ -76,3 +76,24 @@ async def test_the_next_problem_removed_while_mounting_raises_nothing(db, clock,
         await settle(pilot)
         assert len(mounted) == 1 and not mounted[0].is_attached
         assert app._exception is None, app._exception
+
+
+@pytest.mark.parametrize(("kind", "part"), [("qa", ".mock-review"), ("mcq", ".mock-verdict")])
+async def test_a_pane_removed_with_only_some_children_draws_nothing(db, clock, kind, part):
+    """Removed while its children were mounting, a pane had `.mock-hint` but not the review
+    under it, and drawing its texts stopped the app (NoMatches, seen in CI under load). Here
+    the pane loses that part, is marked for removal, and is drawn."""
+    position, pane_type = PANES[kind]
+    app = make_app(db_path=db, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_small_mock(pilot)
+        for text, *keys, last in ANSWERS[:position]:
+            if text:
+                await type_text(pilot, text)
+            await press(pilot, *keys, last)
+        pane = app.screen.query_one(pane_type)
+        await pane.query_one(part).remove()
+        pane.remove()  # marks it (and what is left under it) at once
+        pane.render_texts()
+        await settle(pilot)
+        assert app._exception is None, app._exception

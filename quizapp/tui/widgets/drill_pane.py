@@ -122,7 +122,7 @@ class DrillPane(QuestionPane):
 
     def render_texts(self) -> None:
         super().render_texts()
-        if not self.query(".mock-hint"):
+        if not self.drawable():
             return  # not composed yet, or being removed: on_mount draws the texts
         for missing in self.query(".mock-missing"):
             if isinstance(missing, Static):

@@ -76,7 +76,7 @@ class MCQPane(QuestionPane):
 
     def render_texts(self) -> None:
         super().render_texts()
-        if not self.query(".mock-hint"):
+        if not self.drawable():
             return  # not composed yet, or being removed: on_mount draws the texts
         shown = self.answered is not None
         correct = self.question.content.answer_letter if shown else None

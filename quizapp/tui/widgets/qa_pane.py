@@ -203,6 +203,8 @@ class QAPane(QuestionPane):
     def _show_review(self) -> None:
         """The reference answer from its title down; on a small terminal (80×24), the key
         points and their figure at the top instead (the answer is a scroll away)."""
+        if not self.drawable():
+            return  # the next question replaced it before the refresh
         title = ".mock-ref-title" if self.app.size.height > 24 else ".mock-points-title"
         self.query_one(title).scroll_visible(top=True, animate=False)
 
@@ -229,7 +231,7 @@ class QAPane(QuestionPane):
     # -- texts ----------------------------------------------------------------------------
     def render_texts(self) -> None:
         super().render_texts()
-        if not self.query(".mock-hint"):
+        if not self.drawable():
             return  # not composed yet, or being removed: on_mount draws the texts
         for field in self.query(TextArea):
             field.placeholder = self.t("mock.run.qa_placeholder")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from quizapp.tui.localized import LocalizedMixin, translate_bindings
 from quizapp.tui.widgets.key_scroll import KeyScroll
+from quizapp.tui.widgets.removal import being_removed
 
 if TYPE_CHECKING:
     from quizapp.srs.mock import MockQuestion
@@ -38,6 +39,12 @@ class QuestionPane(LocalizedMixin, KeyScroll):
     def render_texts(self) -> None:
         """Every text of the pane in the current language (on mount and on a switch)."""
         translate_bindings(self, self.quiz_app.tr)
+
+    def drawable(self) -> bool:
+        """Whether the pane's own texts can be drawn: composed, and not being removed (a pane
+        removed while its children mount has only some of them: `.mock-hint` but not the
+        review under it, which stopped the app with NoMatches in CI)."""
+        return not being_removed(self) and bool(self.query(".mock-hint"))
 
     def partial(self) -> Any:
         """What to store when the time runs out: the typed text, the choice or the parts."""
