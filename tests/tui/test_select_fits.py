@@ -12,6 +12,7 @@ from textual.widgets import Select
 from textual.widgets._select import SelectOverlay
 
 from quizapp.tui.app import make_app
+from quizapp.tui.widgets.fitted_select import FittedSelect
 from quizapp.tui.widgets.keys_footer import KeysFooter
 from tests.tui.conftest import press, settle
 
@@ -59,3 +60,33 @@ async def test_the_open_lists_esc_is_named_in_the_ui_language(db, clock, lang, w
         footer = app.screen.query_one(KeysFooter)
         line = "".join(strip.text for strip in footer.render_lines(footer.region.reset_offset))
         assert f"esc {word}" in line and "Dismiss" not in line, line
+
+
+
+async def test_the_open_list_is_fitted_again_when_the_form_moves_under_it(db, clock):
+    """The list was fitted once, one refresh after it opened; under load the form could
+    still move after that (met at load ~3: the last choice's list ended on the keys line,
+    its Select six rows lower than in an idle run). The list is fitted after every layout
+    while it is open: here the form is scrolled back to its top under the open list."""
+    app = make_app(db_path=db, clock=clock, lang="en", start="settings")
+    async with app.run_test(size=STANDARD) as pilot:
+        await settle(pilot)
+        choice = app.screen.query_one("#field-cram_reschedules", FittedSelect)
+        choice.focus()
+        await settle(pilot)
+        await press(pilot, "enter")
+        await settle(pilot)
+        form = choice._scroller()
+        assert form is not None
+        form.scroll_home(animate=False, immediate=True)
+        await settle(pilot)
+        overlay = choice.query_one(SelectOverlay)
+        footer = app.screen.query_one(KeysFooter)
+        assert choice.expanded and overlay.display
+        assert overlay.region.bottom <= footer.region.y, (overlay.region, footer.region)
+        assert overlay.region.y >= choice.region.bottom
+        # Closed, the list no longer steers the form: scrolling home stays home.
+        await press(pilot, "escape")
+        form.scroll_home(animate=False, immediate=True)
+        await settle(pilot)
+        assert not choice.expanded and form.scroll_y == 0

@@ -31,11 +31,18 @@ class FittedSelect(Select[Any]):
 
     def _opened(self, expanded: bool) -> None:
         overlay = self.query_one(SelectOverlay)
+        layouts = self.screen.screen_layout_refresh_signal
         if not expanded:
+            layouts.unsubscribe(self)
             overlay.styles.max_height = None  # back to Textual's own cap for the next opening
             return
         self._translate_dismiss(overlay)
-        # The list's place is known only after the refresh that shows it.
+        # The list's place is known only once the screen has laid it out, and that layout
+        # can come after this Select's next refresh: the list is shown by a CSS class the
+        # app restyles on its own turn (under load the fit ran first, and the list covered
+        # the keys line). So the list is fitted after every layout while it is open;
+        # a fitted list fits again without change.
+        layouts.subscribe(self, lambda _screen: self._fit(overlay))
         self.call_after_refresh(self._fit, overlay)
 
     def _translate_dismiss(self, overlay: SelectOverlay) -> None:
