@@ -38,6 +38,7 @@ from quizapp.content.bilingual import keywords_of
 from quizapp.srs import claims, polarity
 from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, WORD, AnswerText, fold_keyword, is_cjk
 from quizapp.srs.phrases import Hit, Phrase, _hit, could_find, find, phrase
+from quizapp.srs.reported import reported
 from quizapp.srs.retraction import retracted
 
 Status = Literal["stated", "contradicted", "absent"]
@@ -219,6 +220,8 @@ def _concept(
             for found in find_loose(text, p) if loose else find(text, p):
                 if retracted(text, found.start, found.end):
                     continue  # "… in one step, no wait, …": taken back, not asserted
+                if reported(text, found.start, found.end):
+                    continue  # "people often say …, but …": mentioned to be denied
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
                 if flip and found.negated_from is None:
@@ -305,8 +308,9 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     if contradicts:
         for p in _phrases(keywords_of(contradicts)):
             for hit in find(text, p):
-                if hit.negated_from is not None or polarity.hypothetical(text, hit.start) or retracted(text, hit.start, hit.end):
-                    continue  # denied, only supposed ("if you used an argmax …") or taken back
+                if (hit.negated_from is not None or polarity.hypothetical(text, hit.start)
+                        or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)):
+                    continue  # denied, only supposed ("if you used an argmax …"), taken back or reported
                 if texts and not claims.names_a_sibling(p.raw) and claims.other_subject(text, hit.start, hit.end, texts):
                     # Said of a sibling: "CNNs parallelise fine" is not about the RNN point.
                     # (A phrase that names one itself, "the decoder is bidirectional" against

@@ -611,3 +611,40 @@ def test_a_claim_taken_back_is_not_what_the_answer_asserts(answer, point, status
 def test_budui_after_a_subject_is_a_claim_about_it_not_a_retraction():
     wrong = {"text": "用 K 会把标签当内容，语义错误", "keywords": ["语义不对", "语义"]}
     assert key_point_coverage("如果乘 K，标签是给匹配用的，语义上不对", [wrong]).statuses == [STATED]
+
+
+EQUIVARIANT = {"text": {"en": "Self-attention is permutation-equivariant", "zh": "自注意力是置换等变的"},
+               "keywords": ["permutation-equivariant", "置换等变"],
+               "contradicts": ["permutation-invariant", "置换不变"]}
+ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "zh": "正弦位置编码加到词向量上"},
+         "keywords": ["added to the embeddings", "加到词向量上"], "contradicts": ["concatenated", "拼接"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "point", "status"),
+    [
+        # what people say, then denied: neither the wrong report nor the right one counts
+        ("A common claim is that attention is permutation-invariant; it's not quite that, it's permutation-equivariant",
+         EQUIVARIANT, STATED),
+        ("很多人以为它是置换不变，其实是置换等变", EQUIVARIANT, STATED),
+        ("很多人说 self-attention 是置换不变的，就是打乱输入输出完全不变，其实准确说是置换等变", EQUIVARIANT, STATED),
+        ("People often say the encoding is added to the embeddings, but it's actually concatenated", ADDED,
+         CONTRADICTED),
+        ("很多人说位置编码是加到词向量上的，其实原始 Transformer 是拼接在后面", ADDED, CONTRADICTED),
+        ("Many people think it's permutation-invariant. It isn't.", EQUIVARIANT, ABSENT),
+        # no denial: the candidate may agree, and the report counts
+        ("People often say attention is permutation-invariant, and that is how it works.", EQUIVARIANT, CONTRADICTED),
+        ("很多人说位置编码是加到词向量上的，原论文也是这么做的。", ADDED, STATED),
+        # "unlike what people say": asserted against the frame
+        ("Unlike what people often say, it's permutation-invariant — the order never matters", EQUIVARIANT,
+         CONTRADICTED),
+        # a denial only after the next sentence is too far to reach back
+        ("People say it is permutation-invariant. Rows follow the tokens. Training is slow, but that is fine.",
+         EQUIVARIANT, CONTRADICTED),
+        # a dash ends the report: what follows it is the candidate's own
+        ("A common claim is that the encoding is concatenated — in the paper it is added to the embeddings, "
+         "but that's a detail", ADDED, STATED),
+    ],
+)
+def test_a_claim_reported_to_be_denied_is_not_what_the_answer_asserts(answer, point, status):
+    assert key_point_coverage(answer, [point]).statuses == [status]

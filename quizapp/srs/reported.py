@@ -1,0 +1,128 @@
+"""A claim the candidate reports in order to deny it: "people often say attention is
+permutation-invariant, but it is equivariant", 「很多人以为 RoPE 是加在输入上的，其实不是」,
+"a common claim is that … ; it's not quite that". What people say is mentioned, not
+asserted: a match inside it neither states nor contradicts a point, and what follows the
+denial is judged as usual.
+
+A report opens with a frame (people say / think, a common misconception is, it is often
+said, 很多人以为, 有人说, 大家常说, 常见的误解是 …) and runs to the first denial after it
+(but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
+before the end of the next sentence the candidate may be agreeing ("people say it is a soft
+lookup, and it is"), and the match counts as said.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+from quizapp.srs.answer_text import AnswerText
+from quizapp.srs.retraction import _words as word_tokens
+
+# Over the answer's words joined by single spaces (punctuation and apostrophes dropped:
+# "it's" is "it s"). Each pattern ends where the reported claim begins.
+_FRAMES = re.compile(
+    "|".join(
+        (
+            r" (?:(?:many|some|most|a lot of|lots of) )?(?:people|folks|candidates|beginners) "
+            r"(?:often |usually |commonly |sometimes |will |tend to |still |like to )?"
+            r"(?:say|said|think|thought|believe|assume|claim|tell you|write)(?= )(?! of )(?: that)?",
+            r" (?:a|the|one) (?:very )?(?:common|popular|classic|frequent|typical|widespread|naive) "
+            r"(?:claim|misconception|mistake|misunderstanding|myth|belief|misreading|confusion|answer) "
+            r"(?:is|here is|i hear is)(?: that)?",
+            r" it (?:s|is) (?:often|commonly|sometimes|widely|usually|also) "
+            r"(?:said|claimed|believed|assumed|thought|described)(?: that)?",
+            r" you (?:often |sometimes |will |ll |may |might )?(?:hear|read)(?: people say)?(?: that)?",
+            r" (?:some|many|others) (?:say|think|claim|assume|believe)(?: that)?",
+            r" (?:很多|不少|有些|好多|一些|许多|好些)? ?人 (?:都 )?(?:常 |经常 |总 |总是 |会 |常常 )?"
+            r"(?:以为|说|觉得|认为|误以为|会说|会以为|理解成|理解为)",
+            r" (?:常 |经常 |总 )?有人 (?:会 )?(?:说|以为|觉得|认为|问)",
+            r" 大家 (?:都 |常 |经常 |总 )?(?:说|以为|觉得|认为)",
+            r" (?:一个 )?常见 (?:的 )?(?:误解|误区|说法|错误|理解|答案) (?:是|就是)?",
+            r" 误以为",
+            r" 网上 (?:常 |经常 |都 )?说",
+        )
+    )
+)
+# Words that deny what was reported (one at a time, or the pairs below).
+_DENIALS = frozenset(
+    [
+        "but", "actually", "however", "wrong", "incorrect", "untrue", "inaccurate", "misleading", "myth",
+        "其实", "但", "但是", "不过", "实际上", "事实上", "然而", "可是", "不对", "错", "错了", "并不", "并非", "而是", "不是",
+    ]
+)
+_DENIAL_PAIRS = frozenset(
+    {("in", "fact"), ("in", "reality"), ("not", "quite"), ("not", "true"), ("not", "really"),
+     ("is", "not"), ("s", "not"), ("are", "not"), ("does", "not"), ("do", "not"), ("was", "not")}
+)
+_SENTENCE_ENDS = frozenset(".;!?。；！？")
+# "Unlike what people say, …", "contrary to what many think, …": the candidate asserts
+# what follows against the frame.
+_CONTRARY = frozenset(["unlike", "contrary", "against", "不同于", "不像", "跟", "和", "与"])
+# Where a report ends at the latest, denied or not: a new sentence, or a dash or colon that
+# turns to comment on it ("… extrapolate to any length — that's only true on paper: …").
+_REPORT_ENDS = _SENTENCE_ENDS | frozenset("—:：")
+
+
+def _frames(text: AnswerText) -> list[tuple[int, int]]:
+    """(token index where each frame starts, token index where its report starts), in order."""
+    cached = text.__dict__.get("_report_frames")
+    if cached is not None:
+        return cached
+    words = word_tokens(text)
+    joined = [" "]
+    starts: list[int] = []  # per word, its offset in the joined string
+    at = 1
+    for n in words:
+        starts.append(at)
+        word = text.tokens[n].text
+        joined.append(word + " ")
+        at += len(word) + 1
+    found: list[tuple[int, int]] = []
+    for m in _FRAMES.finditer("".join(joined)):
+        first = bisect_left(starts, m.start() + 1)
+        after = bisect_left(starts, m.end())  # the first word after the frame
+        before = {text.tokens[n].text for n in words[max(0, first - 2) : first]}
+        if before & _CONTRARY:
+            continue  # "unlike what people often say, it is …": what follows is asserted
+        if first < len(words) and after < len(words):
+            found.append((words[first], words[after]))
+    text.__dict__["_report_frames"] = found
+    return found
+
+
+def _denial_at(text: AnswerText, index: int) -> bool:
+    word = text.tokens[index].text
+    if word in _DENIALS:
+        return True
+    return (word == "not" and index > 0 and (text.tokens[index - 1].text, word) in _DENIAL_PAIRS) or (
+        index + 1 < len(text.tokens) and (word, text.tokens[index + 1].text) in _DENIAL_PAIRS
+    )
+
+
+def reported(text: AnswerText, start: int, end: int) -> bool:
+    """Whether the match at compact offsets start..end is inside a report the candidate
+    goes on to deny."""
+    first, last = text.token_of[start], text.token_of[end - 1]
+    for _frame, claim in _frames(text):
+        if claim > first:
+            break
+        # The report runs from the frame to its denial, within the frame's sentence.
+        inside = True
+        for i in range(claim, first):
+            token = text.tokens[i]
+            if token.text in _REPORT_ENDS or token.end in text.line_breaks or _denial_at(text, i):
+                inside = False
+                break
+        if not inside:
+            continue
+        ends = 0
+        for i in range(last + 1, len(text.tokens)):
+            token = text.tokens[i]
+            if _denial_at(text, i):
+                return True
+            if token.text in _SENTENCE_ENDS:
+                ends += 1
+                if ends == 2:
+                    break
+    return False
