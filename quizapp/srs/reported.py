@@ -5,7 +5,8 @@ asserted: a match inside it neither states nor contradicts a point, and what fol
 denial is judged as usual.
 
 A report opens with a frame (people say / think, a common misconception is, it is often
-said, 很多人以为, 有人说, 大家常说, 常见的误解是 …) and runs to the first denial after it
+said, 很多人以为, 有人说, 大家常说, 常见的误解是 …), or starts with the clause of an inline
+one (X supposedly …, X is often described as …, X 常被说成 …), and runs to the first denial after it
 (but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
 before the end of the next sentence the candidate may be agreeing ("people say it is a soft
 lookup, and it is"), and the match counts as said.
@@ -27,9 +28,11 @@ _FRAMES = re.compile(
             r" (?:(?:many|some|most|a lot of|lots of) )?(?:people|folks|candidates|beginners) "
             r"(?:often |usually |commonly |sometimes |will |tend to |still |like to )?"
             r"(?:say|said|think|thought|believe|assume|claim|tell you|write)(?= )(?! of )(?: that)?",
-            r" (?:a|the|one) (?:very )?(?:common|popular|classic|frequent|typical|widespread|naive) "
-            r"(?:claim|misconception|mistake|misunderstanding|myth|belief|misreading|confusion|answer) "
-            r"(?:is|here is|i hear is)(?: that)?",
+            r" (?:a|the|one|another) (?:very )?(?:common|popular|classic|frequent|typical|widespread|naive|usual) "
+            r"(?:claim|belief|answer|story) (?:is|here is|i hear is)(?: that)?",
+            r" (?:a|the|one|another) (?:very )?(?:(?:common|popular|classic|frequent|typical|widespread|naive|usual|big"
+            r"|biggest) )?(?:misconception|mistake|misunderstanding|myth|misreading|confusion) (?:is|here is)"
+            r"(?: to (?:say|think|assume|believe))?(?: that)?",
             r" it (?:s|is) (?:often|commonly|sometimes|widely|usually|also) "
             r"(?:said|claimed|believed|assumed|thought|described)(?: that)?",
             r" you (?:often |sometimes |will |ll |may |might )?(?:hear|read)(?: people say)?(?: that)?",
@@ -41,6 +44,20 @@ _FRAMES = re.compile(
             r" (?:一个 )?常见 (?:的 )?(?:误解|误区|说法|错误|理解|答案) (?:是|就是)?",
             r" 误以为",
             r" 网上 (?:常 |经常 |都 )?说",
+        )
+    )
+)
+# Frames inside the reported clause, after its subject ("relative encodings supposedly model
+# offsets, but …", 「ALiBi 常被说外推好，其实…」): the report starts where the clause does.
+_INLINE_FRAMES = re.compile(
+    "|".join(
+        (
+            r" (?:supposedly|allegedly)",
+            r" (?:is|are) (?:often |commonly |usually |sometimes )?(?:said|claimed|believed|thought|described|sold|billed) "
+            r"(?:to|as)",
+            r" gets? (?:described|sold|billed|called) as",
+            r" (?:据说|号称)",
+            r" (?:常 |经常 |总 )?被 (?:说|认为|当成|看成|说成|描述成)",
         )
     )
 )
@@ -87,8 +104,20 @@ def _frames(text: AnswerText) -> list[tuple[int, int]]:
             continue  # "unlike what people often say, it is …": what follows is asserted
         if first < len(words) and after < len(words):
             found.append((words[first], words[after]))
+    for m in _INLINE_FRAMES.finditer("".join(joined)):
+        first = words[bisect_left(starts, m.start() + 1)]
+        clause = first
+        while clause > 0 and not _ends_report(text, clause - 1):
+            clause -= 1
+        found.append((first, clause))
+    found.sort(key=lambda frame: frame[1])
     text.__dict__["_report_frames"] = found
     return found
+
+
+def _ends_report(text: AnswerText, index: int) -> bool:
+    token = text.tokens[index]
+    return token.text in _REPORT_ENDS or token.text in (",", "，") or token.end in text.line_breaks
 
 
 def _denial_at(text: AnswerText, index: int) -> bool:

@@ -641,6 +641,14 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         # a denial only after the next sentence is too far to reach back
         ("People say it is permutation-invariant. Rows follow the tokens. Training is slow, but that is fine.",
          EQUIVARIANT, CONTRADICTED),
+        # "another myth is that …", "the usual mistake is to say …"
+        ("Another myth is that it's permutation-invariant — it isn't; it's permutation-equivariant", EQUIVARIANT,
+         STATED),
+        ("The usual mistake is to say the encoding is concatenated; it is not.", ADDED, ABSENT),
+        # inside the clause, after its subject: the report starts with the clause
+        ("Self-attention supposedly is permutation-invariant, but it is permutation-equivariant", EQUIVARIANT,
+         STATED),
+        ("它常被说成是置换不变的，其实是置换等变", EQUIVARIANT, STATED),
         # a dash ends the report: what follows it is the candidate's own
         ("A common claim is that the encoding is concatenated — in the paper it is added to the embeddings, "
          "but that's a detail", ADDED, STATED),
