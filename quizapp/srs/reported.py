@@ -124,6 +124,8 @@ def _denial_at(text: AnswerText, index: int) -> bool:
     word = text.tokens[index].text
     if word in _DENIALS:
         return True
+    if word == "no" and index + 1 < len(text.tokens) and text.ends_clause(text.tokens[index + 1]):
+        return True  # "people say Q and K can differ — no, the dot product needs …"
     return (word == "not" and index > 0 and (text.tokens[index - 1].text, word) in _DENIAL_PAIRS) or (
         index + 1 < len(text.tokens) and (word, text.tokens[index + 1].text) in _DENIAL_PAIRS
     )

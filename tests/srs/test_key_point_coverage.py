@@ -649,6 +649,8 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         ("Self-attention supposedly is permutation-invariant, but it is permutation-equivariant", EQUIVARIANT,
          STATED),
         ("它常被说成是置换不变的，其实是置换等变", EQUIVARIANT, STATED),
+        # a bare "no" denies: "people say … — no, …"
+        ("People say it is permutation-invariant — no, it's permutation-equivariant", EQUIVARIANT, STATED),
         # a dash ends the report: what follows it is the candidate's own
         ("A common claim is that the encoding is concatenated — in the paper it is added to the embeddings, "
          "but that's a detail", ADDED, STATED),
