@@ -39,11 +39,12 @@ class FittedSelect(Select[Any]):
         self._translate_dismiss(overlay)
         # The list's place is known only once the screen has laid it out, and that layout
         # can come after this Select's next refresh: the list is shown by a CSS class the
-        # app restyles on its own turn (under load the fit ran first, and the list covered
-        # the keys line). So the list is fitted after every layout while it is open;
-        # a fitted list fits again without change.
-        layouts.subscribe(self, lambda _screen: self._fit(overlay))
-        self.call_after_refresh(self._fit, overlay)
+        # app restyles on its own turn (under load a fit a refresh after opening ran first,
+        # and the list covered the keys line). So the list is fitted right after every
+        # layout while it is open (`immediate`: with the regions that layout computed; a
+        # fit run later could see a region its own scroll had already moved, and scroll
+        # twice). A fitted list fits again without change.
+        layouts.subscribe(self, lambda _screen: self._fit(overlay), immediate=True)
 
     def _translate_dismiss(self, overlay: SelectOverlay) -> None:
         """The open list's Esc in the UI language: Textual's own binding says "Dismiss menu"
