@@ -3,7 +3,8 @@
 Folding makes typing differences vanish and keeps meaning: NFKC (full-width `ＱＫ，０．５`
 from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash (not the em dash) → `-`, `n't` →
 ` not`. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
-where it was stays a word boundary. Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
+where it was stays a word boundary; so are the backticks of code spans (「`q` 从 decoder 来」
+says 「q 从 decoder 来」). Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
 three different things, and `√d_k`, `-inf`, `[B, S]` stay formula tokens.
 
 Words ("tokens") are:
@@ -91,7 +92,7 @@ def _compact(raw: str) -> tuple[str, list[int], set[int], set[int]]:
     line_breaks: set[int] = set()
     n = len(folded)
     for i, ch in enumerate(folded):
-        if ch.isspace() or unicodedata.category(ch)[0] == "C":
+        if ch.isspace() or unicodedata.category(ch)[0] == "C" or ch == "`":
             gaps.add(len(compact))
             if ch in "\n\r":
                 line_breaks.add(len(compact))

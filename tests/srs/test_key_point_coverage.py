@@ -658,3 +658,11 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
 )
 def test_a_claim_reported_to_be_denied_is_not_what_the_answer_asserts(answer, point, status):
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+def test_backticks_of_code_spans_are_word_boundaries():
+    point = {"text": {"zh": "Q 来自 decoder", "en": "Q comes from the decoder"},
+             "keywords": ["q 从 decoder", "q comes from the decoder"]}
+    assert statuses("`q` 从 decoder 的隐藏状态投影", [point]) == [STATED]
+    assert statuses("the `q` comes from the decoder", [point]) == [STATED]
+    assert statuses("```q``` comes from the decoder", [point]) == [STATED]
