@@ -1,5 +1,6 @@
-"""What a candidate reads never cites our source notes ("seed 003 §12.5", 「种子 000 §9」):
-those are for the bank's authors (YAML comments), and mean nothing on a card."""
+"""What a candidate reads never cites our source notes ("seed 003 §12.5", 「种子 000 §9」)
+or their section numbers ("(see 7.6)", 「（见 7.6）」): those are for the bank's authors (YAML
+comments and the `section` field), and mean nothing on a card."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 
 from quizapp.content.loader import load_builtin
 
-SEED_NOTE = re.compile(r"\bseed\s*00\d|种子\s*00\d", re.IGNORECASE)
+SEED_NOTE = re.compile(r"\bseed\s*00\d|种子\s*00\d|\(see (?:§\s*)?\d+\.\d+\)|（见 ?(?:§ ?)?\d+\.\d+）", re.IGNORECASE)
 # Provenance fields, not shown as teaching text.
 METADATA = {"group", "section", "source_no", "id", "tags", "drills", "checks", "references"}
 
@@ -38,3 +39,6 @@ def test_the_check_finds_a_seed_note():
     assert SEED_NOTE.search("(seed 003 §12.5 lists the two together)")
     assert SEED_NOTE.search("种子 000 §9 把 o₃ 写成")
     assert not SEED_NOTE.search("a seed of 3 gives the same problem")
+    assert SEED_NOTE.search("the weights after softmax are in general not (see 7.6).")
+    assert SEED_NOTE.search("softmax 后的权重一般也不对称（见 7.6）。")
+    assert not SEED_NOTE.search("a variance of 0.5 (see the worked example below)")
