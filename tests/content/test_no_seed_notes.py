@@ -8,9 +8,9 @@ import re
 
 from quizapp.content.loader import load_builtin
 
-SEED_NOTE = re.compile(r"\bseed\s*00\d|种子\s*00\d|\(see (?:§\s*)?\d+\.\d+\)|（见 ?(?:§ ?)?\d+\.\d+）", re.IGNORECASE)
+SEED_NOTE = re.compile(r"\bseed\s*00\d|种子\s*00\d|\b00\d\s*§|\(see (?:§\s*)?\d+\.\d+\)|（见 ?(?:§ ?)?\d+\.\d+）", re.IGNORECASE)
 # Provenance fields, not shown as teaching text.
-METADATA = {"group", "section", "source_no", "id", "tags", "drills", "checks", "references"}
+METADATA = {"group", "section", "source_no", "source", "id", "tags", "drills", "checks", "references"}
 
 
 def _texts(value, path=""):
@@ -41,4 +41,6 @@ def test_the_check_finds_a_seed_note():
     assert not SEED_NOTE.search("a seed of 3 gives the same problem")
     assert SEED_NOTE.search("the weights after softmax are in general not (see 7.6).")
     assert SEED_NOTE.search("softmax 后的权重一般也不对称（见 7.6）。")
+    assert SEED_NOTE.search("With $V$ from 000 §9, every token's output")
+    assert SEED_NOTE.search("用 000 §9 的 $V$")
     assert not SEED_NOTE.search("a variance of 0.5 (see the worked example below)")
