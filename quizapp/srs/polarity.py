@@ -48,7 +48,7 @@ _EN_ALTERNATIVES = {"rather": "than", "instead": "of"}
 # Words that start a new proposition: a cue before them does not reach past them.
 _ZH_BREAKS = _words(
     "但 但是 而 而是 却 可是 只是 反而 就 则 才 会 导致 让 使 使得 所以 因此 因为 如果 否则 那么 于是 "
-    "从而 并且 而且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得"
+    "从而 并且 而且 且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得"
 )
 _EN_BREAKS = _words(
     "but however whereas while instead rather so then because which and makes make made causes cause "

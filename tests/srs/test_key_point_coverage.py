@@ -666,3 +666,12 @@ def test_backticks_of_code_spans_are_word_boundaries():
     assert statuses("`q` 从 decoder 的隐藏状态投影", [point]) == [STATED]
     assert statuses("the `q` comes from the decoder", [point]) == [STATED]
     assert statuses("```q``` comes from the decoder", [point]) == [STATED]
+
+
+def test_a_negation_in_the_point_text_does_not_reach_past_qie():
+    """「权重非负且每行和为 1」: 非负 negates 负, not the claim after 且 (a right answer
+    「每行和为 1」 was judged stated wrongly against q10's point)."""
+    point = {"text": {"zh": "softmax 权重非负且每行和为 1", "en": "weights are non-negative and every row sums to 1"},
+             "keywords": ["和为 1", "sums to 1"]}
+    assert statuses("注意力权重每行和为 1", [point]) == [STATED]
+    assert statuses("权重不要求每行和为 1", [point]) == [CONTRADICTED]
