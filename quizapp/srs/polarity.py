@@ -141,7 +141,7 @@ _WITHOUT = _words("否则 不然 要不然 otherwise unless without")  # the wor
 _AFTER = _words("之后 以后 后 after once")  # the remedied world (unless negated: 「不缩放以后」)
 _IF_BEFORE = _words("如果 若 若是 假如 倘若 要是 一旦 只要 if when whenever")  # the condition follows
 _IF_AFTER = _words("的话")  # the condition comes before it
-_SENTENCE_ENDS = frozenset(".;!?。；！？")
+SENTENCE_ENDS = frozenset(".;!?。；！？")
 
 REMEDIED, UNREMEDIED = "remedied", "unremedied"
 
@@ -158,7 +158,7 @@ def condition_world(text: AnswerText, start: int, cue: int | None = None) -> str
     own = text.token_of[cue] if cue is not None else index
     for back in range(index - 1, -1, -1):
         token = text.tokens[back]
-        if token.text in _SENTENCE_ENDS or token.end in text.line_breaks:
+        if token.text in SENTENCE_ENDS or token.end in text.line_breaks:
             return None
         if token.text in _WITHOUT:
             return UNREMEDIED
@@ -189,7 +189,7 @@ def hypothetical(text: AnswerText, start: int) -> bool:
     words = 0
     for back in range(index - 1, -1, -1):
         token = text.tokens[back]
-        if text.ends_clause(token) or token.text in _SENTENCE_ENDS:
+        if text.ends_clause(token) or token.text in SENTENCE_ENDS:
             break
         if token.text in _IF_BEFORE:
             after_if = True
@@ -205,7 +205,7 @@ def hypothetical(text: AnswerText, start: int) -> bool:
         if after_if and token.text in _THEN:
             return True
         if text.ends_clause(token):
-            return near_if and token.text not in _SENTENCE_ENDS and token.end not in text.line_breaks
+            return near_if and token.text not in SENTENCE_ENDS and token.end not in text.line_breaks
     return False
 
 

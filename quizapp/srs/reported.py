@@ -18,7 +18,8 @@ import re
 from bisect import bisect_left
 
 from quizapp.srs.answer_text import AnswerText
-from quizapp.srs.retraction import _words as word_tokens
+from quizapp.srs.polarity import SENTENCE_ENDS
+from quizapp.srs.retraction import word_indexes
 
 # Over the answer's words joined by single spaces (punctuation and apostrophes dropped:
 # "it's" is "it s"). Each pattern ends where the reported claim begins.
@@ -72,21 +73,21 @@ _DENIAL_PAIRS = frozenset(
     {("in", "fact"), ("in", "reality"), ("not", "quite"), ("not", "true"), ("not", "really"),
      ("is", "not"), ("s", "not"), ("are", "not"), ("does", "not"), ("do", "not"), ("was", "not")}
 )
-_SENTENCE_ENDS = frozenset(".;!?。；！？")
 # "Unlike what people say, …", "contrary to what many think, …": the candidate asserts
 # what follows against the frame.
 _CONTRARY = frozenset(["unlike", "contrary", "against", "不同于", "不像", "跟", "和", "与"])
 # Where a report ends at the latest, denied or not: a new sentence, or a dash or colon that
 # turns to comment on it ("… extrapolate to any length — that's only true on paper: …").
-_REPORT_ENDS = _SENTENCE_ENDS | frozenset("—:：")
+_REPORT_ENDS = SENTENCE_ENDS | frozenset("—:：")
 
 
-def _frames(text: AnswerText) -> list[tuple[int, int]]:
-    """(token index where each frame starts, token index where its report starts), in order."""
+def _reports(text: AnswerText) -> list[int]:
+    """The token index where each report starts (after its frame, or at its clause's start
+    for an inline frame), in order."""
     cached = text.__dict__.get("_report_frames")
     if cached is not None:
         return cached
-    words = word_tokens(text)
+    words = word_indexes(text)
     joined = [" "]
     starts: list[int] = []  # per word, its offset in the joined string
     at = 1
@@ -95,7 +96,7 @@ def _frames(text: AnswerText) -> list[tuple[int, int]]:
         word = text.tokens[n].text
         joined.append(word + " ")
         at += len(word) + 1
-    found: list[tuple[int, int]] = []
+    found: list[int] = []
     for m in _FRAMES.finditer("".join(joined)):
         first = bisect_left(starts, m.start() + 1)
         after = bisect_left(starts, m.end())  # the first word after the frame
@@ -103,14 +104,14 @@ def _frames(text: AnswerText) -> list[tuple[int, int]]:
         if before & _CONTRARY:
             continue  # "unlike what people often say, it is …": what follows is asserted
         if first < len(words) and after < len(words):
-            found.append((words[first], words[after]))
+            found.append(words[after])
     for m in _INLINE_FRAMES.finditer("".join(joined)):
         first = words[bisect_left(starts, m.start() + 1)]
         clause = first
         while clause > 0 and not _ends_report(text, clause - 1):
             clause -= 1
-        found.append((first, clause))
-    found.sort(key=lambda frame: frame[1])
+        found.append(clause)
+    found.sort()
     text.__dict__["_report_frames"] = found
     return found
 
@@ -135,7 +136,7 @@ def reported(text: AnswerText, start: int, end: int) -> bool:
     """Whether the match at compact offsets start..end is inside a report the candidate
     goes on to deny."""
     first, last = text.token_of[start], text.token_of[end - 1]
-    for _frame, claim in _frames(text):
+    for claim in _reports(text):
         if claim > first:
             break
         # The report runs from the frame to its denial, within the frame's sentence.
@@ -152,7 +153,7 @@ def reported(text: AnswerText, start: int, end: int) -> bool:
             token = text.tokens[i]
             if _denial_at(text, i):
                 return True
-            if token.text in _SENTENCE_ENDS:
+            if token.text in SENTENCE_ENDS:
                 ends += 1
                 if ends == 2:
                     break

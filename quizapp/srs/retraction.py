@@ -32,7 +32,7 @@ _AFTER_BUDUI = frozenset({"应该", "应", "是", "的", "吧", "啊", "哦", "�
 _BEFORE_BUDUI = frozenset({"这", "这是", "这个", "这样", "这么说", "那", "那是", "那样", "哦", "啊", "呃", "嗯", "诶"})
 
 
-def _words(text: AnswerText) -> list[int]:
+def word_indexes(text: AnswerText) -> list[int]:
     """The indexes of the answer's word tokens (cached on it: every match asks)."""
     cached = text.__dict__.get("_word_tokens")
     if cached is None:
@@ -62,6 +62,6 @@ def _cue_at(text: AnswerText, words: list[int], k: int) -> bool:
 
 def retracted(text: AnswerText, start: int, end: int) -> bool:
     """Whether the match at compact offsets start..end is taken back by a cue after it."""
-    words = _words(text)
+    words = word_indexes(text)
     first = bisect_right(words, text.token_of[end - 1])  # the first word after the match
     return any(_cue_at(text, words, k) for k in range(first, min(first + RETRACT_REACH + 1, len(words))))
