@@ -37,6 +37,7 @@ from typing import Any, Literal
 from quizapp.content.bilingual import keywords_of
 from quizapp.srs import claims, polarity
 from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, WORD, AnswerText, fold_keyword, is_cjk
+from quizapp.srs.answered import answered_no
 from quizapp.srs.phrases import Hit, Phrase, _hit, could_find, find, phrase
 from quizapp.srs.reported import reported
 from quizapp.srs.retraction import retracted
@@ -224,6 +225,9 @@ def _concept(
                     continue  # "people often say …, but …": mentioned to be denied
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
+                no = answered_no(text, found.start, found.end)
+                if no is not None:  # 「会泄露吗？不会。」: the question's words, answered "no"
+                    found = Hit(found.phrase, found.start, found.end, None if found.negated_from is not None else no)
                 if flip and found.negated_from is None:
                     avoided = polarity.negation_before(text, found.start, polarity.is_avoidance)
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
@@ -308,9 +312,10 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     if contradicts:
         for p in _phrases(keywords_of(contradicts)):
             for hit in find(text, p):
-                if (hit.negated_from is not None or polarity.hypothetical(text, hit.start)
+                denied = (hit.negated_from is not None) != (answered_no(text, hit.start, hit.end) is not None)
+                if (denied or polarity.hypothetical(text, hit.start)
                         or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)):
-                    continue  # denied, only supposed ("if you used an argmax …"), taken back or reported
+                    continue  # denied (or asked and answered "no"), only supposed ("if you used an argmax …"), taken back or reported
                 if texts and not claims.names_a_sibling(p.raw) and claims.other_subject(text, hit.start, hit.end, texts):
                     # Said of a sibling: "CNNs parallelise fine" is not about the RNN point.
                     # (A phrase that names one itself, "the decoder is bidirectional" against

@@ -55,6 +55,11 @@ _EN_BREAKS = _words(
     "leads lead will would so thus therefore hence since if when can only"
 )
 
+# 「不是因为 X，而是因为 Y」, "not because X but because Y": 因为 starts a new proposition, but
+# a denial right before it denies the cause it gives.
+_CAUSES = _words("因为 由于 because")
+_NOT_BECAUSE = _words("不是 并不是 并非 not")
+
 
 def is_cue(word: str) -> bool:
     if word in _ZH_NOT_CUES or word in _ZH_BREAKS:
@@ -117,6 +122,9 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         if follows is not None and back + 1 < index and text.tokens[back + 1].text == follows:
             return previous.start
         if previous.text in _ZH_BREAKS or previous.text in _EN_BREAKS:
+            # 「不是因为 X」, "not because X": the cause is what is denied
+            if previous.text in _CAUSES and back > 0 and text.tokens[back - 1].text in _NOT_BECAUSE:
+                return text.tokens[back - 1].start
             return None
         if cue(previous.text) and not _harmless(text, back):
             return previous.start

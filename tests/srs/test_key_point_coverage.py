@@ -675,3 +675,56 @@ def test_a_negation_in_the_point_text_does_not_reach_past_qie():
              "keywords": ["和为 1", "sums to 1"]}
     assert statuses("注意力权重每行和为 1", [point]) == [STATED]
     assert statuses("权重不要求每行和为 1", [point]) == [CONTRADICTED]
+
+
+LEAK = {"text": {"zh": "残差不会把未来信息泄露回来", "en": "The residual does not leak future information back"},
+        "keywords": {"zh": ["泄露"], "en": ["leak*"]}}
+
+
+@pytest.mark.parametrize(
+    "answer, point, status",
+    [
+        # a bare "no" after the question denies what it asked
+        ("S 会对称吗？不会。", SYMMETRIC[0], CONTRADICTED),
+        ("S 会不会对称？不会，因为 W_Q 和 W_K 不同。", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? No.", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? Well, no, it isn't.", SYMMETRIC[0], CONTRADICTED),
+        # a negated question answered "no" asserts; so does a point that is itself a denial
+        ("S 会不对称吗？其实不会。", SYMMETRIC[0], STATED),
+        ("残差会把未来信息泄露回来吗？其实不会。", LEAK, STATED),
+        ("Can the residual leak the future back in? No, it can't.", LEAK, STATED),
+        ("Can the residual leak the future back in? Not at all.", LEAK, STATED),
+        ("残差会泄露未来信息吗？会。", LEAK, CONTRADICTED),
+        # "yes", an explanation, or "not" starting a claim of its own: the question's words stand
+        ("Is S symmetric? Yes.", SYMMETRIC[0], STATED),
+        ("Why is S symmetric? Because Q = K here.", SYMMETRIC[0], STATED),
+        ("Is S symmetric? Not because of the softmax.", SYMMETRIC[0], STATED),
+        # an aside corrected in passing is not the question: "large — or small? no, large"
+        ("it only wins when d_k is large — or small? no, large", {"text": "large d_k", "keywords": ["d_k is large"]},
+         STATED),
+    ],
+)
+def test_a_question_answered_no_at_once_denies_what_it_asked(answer, point, status):
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+def test_a_contradicting_claim_asked_and_answered_no_does_not_contradict():
+    point = {"text": "S 不一定对称", "keywords": ["不对称"], "contradicts": ["一定对称"]}
+    assert statuses("S 一定对称吗？不是。它不对称。", [point]) == [STATED]
+    assert statuses("S 一定对称吗？是的。", [point]) == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        ("它慢不是因为 softmax 饱和，而是因为两两打分", CONTRADICTED),
+        ("it is slow not because the softmax saturates but because of the pairs", CONTRADICTED),
+        ("它慢是因为 softmax 饱和", STATED),
+        ("it is slow because the softmax saturates", STATED),
+        ("不缩放的话，因为 softmax 饱和，梯度很小", STATED),
+    ],
+)
+def test_not_because_denies_the_cause_it_gives(answer, status):
+    point = {"text": {"zh": "分数过大使 softmax 饱和", "en": "Large scores saturate the softmax"},
+             "keywords": ["饱和", "saturat*"]}
+    assert statuses(answer, [point]) == [status]

@@ -1,0 +1,71 @@
+"""A question the candidate asks and answers at once: 「残差会泄露未来信息吗？其实不会。」,
+"Is S symmetric? No, it isn't." What the question names is not asserted by asking it; the
+short answer after it says which way it goes. A bare "no" (不会, 不是, 没有, nope …, at most
+after a filler such as 其实 / actually, and alone in its clause) denies what the question
+asked; anything else (a "yes", or an explanation: "Why divide by √d_k? Because …") leaves
+the question's words as they were, since a question that is then explained presupposes them.
+"""
+
+from __future__ import annotations
+
+from quizapp.srs.answer_text import CJK, WORD, AnswerText
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_QUESTION_MARKS = frozenset("?？")
+_SENTENCE_ENDS = frozenset(".;!?。；！？")
+# Words that may come before the "no" without changing it: 「其实不会」, "well, no".
+_FILLERS = _words(
+    "其实 当然 显然 答案 答案是 是 嗯 呃 那 并 肯定 也 实际上 事实上 well actually of course the answer is "
+    "obviously clearly short and"
+)
+_DENIALS = _words("不 不会 不是 没有 没 不能 不行 不对 否 并不 并不会 并没有 并非 不用 不需要 no nope not never")
+# What may follow the "no" in its clause: particles, "at all", "it isn't" (a pronoun then the
+# negated verb repeats the denial; the folding made "isn't" "is not").
+_AFTER = _words("的 了 啊 呢 吧 哦 at all it they is are does do not")
+_FILLER_REACH = 3  # filler words before the "no", at most
+
+
+def answered_no(text: AnswerText, start: int, end: int) -> int | None:
+    """The compact offset of a bare "no" answering the question that the match start..end
+    is in, or None (not in a question, or the question is not answered "no")."""
+    tokens = text.tokens
+    n = text.token_of[end - 1] + 1
+    while n < len(tokens):
+        token = tokens[n]
+        if token.text in _SENTENCE_ENDS:
+            break
+        if token.end in text.line_breaks or token.text == "—":
+            return None  # a line of a list; an aside ("d_k is large — or small? no, large")
+        n += 1
+    if n >= len(tokens) or tokens[n].text not in _QUESTION_MARKS:
+        return None
+    n += 1
+    while n < len(tokens) and tokens[n].text in _QUESTION_MARKS:
+        n += 1
+    fillers = 0
+    while n < len(tokens):
+        token = tokens[n]
+        if token.kind not in (WORD, CJK):
+            if token.text in _SENTENCE_ENDS:
+                return None
+            n += 1  # "well, no": a comma between filler and answer
+            continue
+        if token.text in _DENIALS:
+            break
+        if token.text not in _FILLERS or fillers >= _FILLER_REACH:
+            return None
+        fillers += 1
+        n += 1
+    else:
+        return None
+    denial = tokens[n]
+    for token in tokens[n + 1 :]:
+        if token.kind not in (WORD, CJK):
+            return denial.start  # the "no" ends its clause: a bare answer
+        if token.text not in _AFTER:
+            return None  # "not because …", 「不会因为…」: a claim of its own, judged as usual
+    return denial.start
