@@ -191,6 +191,31 @@ def _negated_core(p: Phrase) -> tuple[str, str] | None:
     return (tokens[cues[-1]].text, core) if core else None
 
 
+@lru_cache(maxsize=KEYWORD_CACHE)
+def _asked_core(p: Phrase) -> Phrase | None:
+    """What a keyword that carries its own negation denies, as a phrase of its own ("doesn't
+    change the complexity" → "change the complexity"): asked, then answered "no" ("Does it
+    change the complexity? No."), it says the keyword. None when the keyword has no such core."""
+    if _negated_core(p) is None:
+        return None
+    tokens = AnswerText(p.raw).tokens
+    last = max(n for n, token in enumerate(tokens) if polarity.is_cue(token.text))
+    return phrase(" ".join(token.text for token in tokens[last + 1 :]))
+
+
+def _asked_and_denied(text: AnswerText, p: Phrase) -> list[Hit]:
+    """Hits of a negative keyword's core in a question answered "no", as hits of the keyword."""
+    core = _asked_core(p)
+    if core is None or not could_find(text, core):
+        return []
+    hits = []
+    for hit in find(text, core):
+        no = answered_no(text, hit.start, hit.end) if hit.negated_from is None else None
+        if no is not None:
+            hits.append(Hit(p, hit.start, hit.end, None, no))
+    return hits
+
+
 def _said_negated(p: Phrase, phrases: Sequence[Phrase], cue: str) -> bool:
     """Whether the concept lists `p` negated by the same cue as well (「重算」 and 「不用重算」):
     then `p` negated by that cue with words between (「不用*再*重算」, "don't *ever*
@@ -218,14 +243,17 @@ def _concept(
             flip = bool(point_texts) and negative_in_point(p, point_texts)
             if loose and flip:
                 continue
-            for found in find_loose(text, p) if loose else find(text, p):
+            hits = [(h, False) for h in (find_loose(text, p) if loose else find(text, p))]
+            if not loose and not flip:
+                hits += [(h, True) for h in _asked_and_denied(text, p)]
+            for found, asked in hits:
                 if retracted(text, found.start, found.end):
                     continue  # "… in one step, no wait, …": taken back, not asserted
                 if reported(text, found.start, found.end):
                     continue  # "people often say …, but …": mentioned to be denied
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
-                no = answered_no(text, found.start, found.end)
+                no = None if asked else answered_no(text, found.start, found.end)
                 if no is not None:  # 「会泄露吗？不会。」: the question's words, answered "no"
                     found = Hit(found.phrase, found.start, found.end, None if found.negated_from is not None else no)
                 if flip and found.negated_from is None:

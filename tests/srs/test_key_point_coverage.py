@@ -728,3 +728,21 @@ def test_not_because_denies_the_cause_it_gives(answer, status):
     point = {"text": {"zh": "分数过大使 softmax 饱和", "en": "Large scores saturate the softmax"},
              "keywords": ["饱和", "saturat*"]}
     assert statuses(answer, [point]) == [status]
+
+
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        ("Does FlashAttention change the complexity? No.", STATED),
+        ("它改变复杂度吗？不会。", STATED),
+        ("FlashAttention doesn't change the complexity.", STATED),
+        # asked and answered "yes", or not answered at all: the keyword is not said
+        ("Does FlashAttention change the complexity? Yes.", ABSENT),
+        ("它改变复杂度吗？会的。", ABSENT),
+        ("Does it change the complexity? Not because of the tiling.", ABSENT),
+    ],
+)
+def test_a_negative_keyword_is_said_by_asking_its_core_and_answering_no(answer, status):
+    point = {"text": {"en": "None of the three changes the O(S²) cost", "zh": "三者都不改变复杂度"},
+             "keywords": {"en": ["doesn't change the complexity"], "zh": ["不改变复杂度"]}}
+    assert statuses(answer, [point]) == [status]
