@@ -311,6 +311,8 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
         negated = polarity.negation_before(text, i)
         if negated is None:
             negated = polarity.dismissal_around(text, i, j)
+        elif polarity.double_negative(text, j):
+            negated = None  # 「不缩放不行」: needed, not denied
     return Hit(phrase, i, j, negated)
 
 

@@ -232,11 +232,15 @@ _DISMISSAL_WORDS = _words(
     "没关系 无关 关系不大 没什么关系 没有关系 无所谓 不要紧 没影响 没有影响 不影响 没区别 没有区别 "
     "没什么区别 无效 没用 没有用 可有可无 锦上添花 harmless irrelevant useless pointless optional"
 )
+# 「这种近似不行」, "−1e9 is unacceptable": the clause rules its subject out. After a negated
+# match they make a double negative instead: 「不缩放不行」 says scaling is needed.
+_UNWORKABLE = _words("不行 不太行 行不通 不可行 不靠谱 不可取 unacceptable")
+_DISMISSAL_WORDS = _DISMISSAL_WORDS | _UNWORKABLE
 # A negation cue followed closely by one of these dismisses too: 「没有梯度问题」, "no trouble with",
 # "keeping them doesn't help", 「没有帮助」.
 _DISMISSED = _words(
     "问题 关系 影响 区别 trouble problem problems issue issues difference depend depends matter matters "
-    "change changes effect help helps 帮助 用处"
+    "change changes effect help helps acceptable 帮助 用处 可行 靠谱 太行"
 )
 _DISMISS_REACH = 3  # words between the cue and what it dismisses
 
@@ -274,6 +278,8 @@ def dismissal_around(text: AnswerText, start: int, end: int) -> int | None:
             continue
         token = text.tokens[i]
         if token.text in _DISMISSAL_WORDS:
+            if token.text in _UNWORKABLE and _a_condition_fails(text, end, i):
+                continue
             return token.start
         if is_cue(token.text) and not _harmless(text, i):
             words = 0
@@ -285,3 +291,28 @@ def dismissal_around(text: AnswerText, start: int, end: int) -> int | None:
                     if words > _DISMISS_REACH:
                         break
     return None
+
+
+# 「batch 小了不行」: under the matched condition something fails, which says the match, not
+# that the match is ruled out.
+_CONDITION_ENDS = _words("了 的话 时 时候 就")
+
+
+def _a_condition_fails(text: AnswerText, end: int, at: int) -> bool:
+    """Whether the match ending at `end` is a condition that the unworkable word at token
+    `at` says fails under."""
+    if text.compact[end - 1 : end] == "了":
+        return True
+    return any(token.text in _CONDITION_ENDS for token in text.tokens[text.token_of[end - 1] + 1 : at])
+
+
+def double_negative(text: AnswerText, end: int) -> bool:
+    """Whether the clause after a negated match (ending at `end`) rules the negation out:
+    「不缩放不行」, 「没有 mask 是不行的」 say the thing is needed."""
+    index = text.token_of[end - 1]
+    for token in text.tokens[index + 1 :]:
+        if text.ends_clause(token) or token.text in _FORWARD_BREAKS:
+            return False
+        if token.text in _UNWORKABLE:
+            return True
+    return False

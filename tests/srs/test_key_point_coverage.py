@@ -746,3 +746,28 @@ def test_a_negative_keyword_is_said_by_asking_its_core_and_answering_no(answer, 
     point = {"text": {"en": "None of the three changes the O(S²) cost", "zh": "三者都不改变复杂度"},
              "keywords": {"en": ["doesn't change the complexity"], "zh": ["不改变复杂度"]}}
     assert statuses(answer, [point]) == [status]
+
+
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        ("−1e9 这种近似不行，会漏信息", CONTRADICTED),
+        ("−1e9 这种近似我觉得不太行", CONTRADICTED),
+        ("用 −1e9 近似不可行", CONTRADICTED),
+        ("approximations like −1e9 aren't acceptable", CONTRADICTED),
+        ("工程上用 −1e9 近似是可行的", STATED),
+        ("−1e9 也行", STATED),
+    ],
+)
+def test_a_clause_that_calls_its_subject_unworkable_denies_it(answer, status):
+    point = {"text": "工程上常用 −1e9 近似", "keywords": ["−1e9"]}
+    assert statuses(answer, [point]) == [status]
+
+
+def test_unworkable_after_a_negation_or_a_condition_says_the_thing_is_needed():
+    scale = [{"text": "要缩放", "keywords": ["缩放"]}]
+    assert statuses("不缩放不行", scale) == [STATED]
+    assert statuses("没有缩放是不行的", scale) == [STATED]
+    assert statuses("不缩放也行", scale) == [CONTRADICTED]
+    small = [{"text": "依赖 batch size，batch 小了统计不准", "keywords": ["batch 小了"]}]
+    assert statuses("缺点是 batch 小了不行", small) == [STATED]
