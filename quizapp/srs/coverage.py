@@ -151,9 +151,14 @@ class PointJudgement:
 
 
 def _evidence(text: AnswerText, hits: Sequence[Hit]) -> tuple[str, tuple[tuple[int, int], ...]]:
-    ordered = sorted(hits, key=lambda h: h.start)
-    quote = " … ".join(text.quote(h.evidence_start, h.end) for h in ordered)
-    return quote, tuple(text.span(h.evidence_start, h.end) for h in ordered)
+    pieces: list[tuple[int, int]] = []
+    for h in sorted(hits, key=lambda h: h.start):
+        pieces.append((h.evidence_start, h.end))
+        cue = h.negated_from if h.cue_from is None else h.cue_from
+        if cue is not None and cue >= h.end:  # a question and the "no" that answers it
+            pieces.append((cue, text.tokens[text.token_of[cue]].end))
+    quote = " … ".join(text.quote(a, b) for a, b in pieces)
+    return quote, tuple(text.span(a, b) for a, b in pieces)
 
 
 @lru_cache(maxsize=8192)

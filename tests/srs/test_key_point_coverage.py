@@ -771,3 +771,10 @@ def test_unworkable_after_a_negation_or_a_condition_says_the_thing_is_needed():
     assert statuses("不缩放也行", scale) == [CONTRADICTED]
     small = [{"text": "依赖 batch size，batch 小了统计不准", "keywords": ["batch 小了"]}]
     assert statuses("缺点是 batch 小了不行", small) == [STATED]
+
+
+def test_the_evidence_of_a_question_answered_no_quotes_the_no():
+    cov = key_point_coverage("Is S symmetric? No, it isn't.", SYMMETRIC)
+    assert cov.statuses == [CONTRADICTED] and cov.evidence == ["symmetric … No"]
+    leak = key_point_coverage("残差会把未来信息泄露回来吗？其实不会。", [LEAK])
+    assert leak.statuses == [STATED] and leak.evidence == ["泄露 … 不会"]
