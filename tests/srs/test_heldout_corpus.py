@@ -16,10 +16,10 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout10 were studied for their errors
-# after they were written (the last nine on 6 Dec 2026, each after the next one was written
+# (precision, recall). answers_heldout … answers_heldout11 were studied for their errors
+# after they were written (the last ten on 6 Dec 2026, each after the next one was written
 # and committed unread; the eighth and tenth are held at 0.97, the level their study reached);
-# answers_heldout11 was never read by the matcher's authors, and its
+# answers_heldout12 was never read by the matcher's authors, and its
 # floors are its honest, lower figures of 6 Dec 2026 (README "The figures"): they guard
 # against a regression, and raising them needs a matcher that generalises, not keywords
 # from its text.
@@ -35,7 +35,8 @@ FLOOR = {
     "answers_heldout8": {"en": (0.97, 0.97), "zh": (0.97, 0.97)},
     "answers_heldout9": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout10": {"en": (0.97, 0.97), "zh": (0.97, 0.97)},
-    "answers_heldout11": {"en": (0.92, 0.93), "zh": (0.92, 0.94)},
+    "answers_heldout11": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout12": {"en": (0.91, 0.93), "zh": (0.92, 0.90)},
 }
 
 
