@@ -22,10 +22,12 @@ _FILLERS = _words(
     "其实 当然 显然 答案 答案是 是 嗯 呃 那 并 肯定 也 实际上 事实上 well actually of course the answer is "
     "obviously clearly short and"
 )
-_DENIALS = _words("不 不会 不是 没有 没 不能 不行 不对 否 并不 并不会 并没有 并非 不用 不需要 no nope not never")
+_DENIALS = _words(
+    "不 不会 不是 没有 没 不能 不行 不对 否 并不 并不会 并没有 并非 不用 不需要 不一定 未必 no nope not never"
+)
 # What may follow the "no" in its clause: particles, "at all", "it isn't" (a pronoun then the
 # negated verb repeats the denial; the folding made "isn't" "is not").
-_AFTER = _words("的 了 啊 呢 吧 哦 at all it they is are does do not")
+_AFTER = _words("的 了 啊 呢 吧 哦 一定 at all really necessarily it they is are does do not")
 _FILLER_REACH = 3  # filler words before the "no", at most
 
 

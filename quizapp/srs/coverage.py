@@ -205,7 +205,13 @@ def _asked_core(p: Phrase) -> Phrase | None:
         return None
     tokens = AnswerText(p.raw).tokens
     last = max(n for n, token in enumerate(tokens) if polarity.is_cue(token.text))
-    return phrase(" ".join(token.text for token in tokens[last + 1 :]))
+    core = tokens[last + 1 :]
+    words = [token.text for token in core if token.kind in (WORD, CJK)]
+    # a lone symbol ("not d_k" → "d_k") names what any question may mention, not a claim
+    # ("leak", 泄露 are claims)
+    if len(words) == 1 and not (words[0].isalpha() and len(words[0]) >= 2):
+        return None
+    return phrase(" ".join(token.text for token in core)) if words else None
 
 
 def _asked_and_denied(text: AnswerText, p: Phrase) -> list[Hit]:
@@ -266,7 +272,7 @@ def _concept(
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
                         found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
-                if (hit.negated_from is not None and not flip
+                if (hit.negated_from is not None and not flip and no is None
                         and _said_negated(p, phrases, text.tokens[text.token_of[hit.negated_from]].text)):
                     hit = Hit(found.phrase, found.start, found.end, None, found.negated_from)
                 if hit.negated_from is not None and polarity.condition_world(text, found.start, found.negated_from) == (

@@ -689,6 +689,9 @@ LEAK = {"text": {"zh": "残差不会把未来信息泄露回来", "en": "The res
         ("S 会不会对称？不会，因为 W_Q 和 W_K 不同。", SYMMETRIC[0], CONTRADICTED),
         ("Is S symmetric? No.", SYMMETRIC[0], CONTRADICTED),
         ("Is S symmetric? Well, no, it isn't.", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? Not necessarily.", SYMMETRIC[0], CONTRADICTED),
+        ("S 一定对称吗？不一定。", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? No doubt it is.", SYMMETRIC[0], STATED),
         # a negated question answered "no" asserts; so does a point that is itself a denial
         ("S 会不对称吗？其实不会。", SYMMETRIC[0], STATED),
         ("残差会把未来信息泄露回来吗？其实不会。", LEAK, STATED),
@@ -778,3 +781,12 @@ def test_the_evidence_of_a_question_answered_no_quotes_the_no():
     assert cov.statuses == [CONTRADICTED] and cov.evidence == ["symmetric … No"]
     leak = key_point_coverage("残差会把未来信息泄露回来吗？其实不会。", [LEAK])
     assert leak.statuses == [STATED] and leak.evidence == ["泄露 … 不会"]
+
+
+def test_a_lone_symbol_asked_and_denied_is_not_the_negative_keyword():
+    """"not d_k" denies a symbol any question mentions: "… with large d_k? Not really." says
+    nothing about dividing by d_k; "leak" in "Will it leak? No." is a claim and counts."""
+    divide = {"text": "Divide by √d_k, not by d_k", "keywords": ["not d_k"]}
+    assert statuses("Would the scores blow up with large d_k? Not really.", [divide]) == [ABSENT]
+    leak = {"text": "The residual does not leak", "keywords": ["doesn't leak"]}
+    assert statuses("Will the residual leak? No.", [leak]) == [STATED]
