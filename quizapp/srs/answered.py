@@ -9,6 +9,7 @@ the question's words as they were, since a question that is then explained presu
 from __future__ import annotations
 
 from quizapp.srs.answer_text import CJK, WORD, AnswerText
+from quizapp.srs.polarity import SENTENCE_ENDS
 
 
 def _words(text: str) -> frozenset[str]:
@@ -16,7 +17,6 @@ def _words(text: str) -> frozenset[str]:
 
 
 _QUESTION_MARKS = frozenset("?？")
-_SENTENCE_ENDS = frozenset(".;!?。；！？")
 # Words that may come before the "no" without changing it: 「其实不会」, "well, no".
 _FILLERS = _words(
     "其实 当然 显然 答案 答案是 是 嗯 呃 那 并 肯定 也 实际上 事实上 well actually of course the answer is "
@@ -38,7 +38,7 @@ def answered_no(text: AnswerText, start: int, end: int) -> int | None:
     n = text.token_of[end - 1] + 1
     while n < len(tokens):
         token = tokens[n]
-        if token.text in _SENTENCE_ENDS:
+        if token.text in SENTENCE_ENDS:
             break
         if token.end in text.line_breaks or token.text == "—":
             return None  # a line of a list; an aside ("d_k is large — or small? no, large")
@@ -52,7 +52,7 @@ def answered_no(text: AnswerText, start: int, end: int) -> int | None:
     while n < len(tokens):
         token = tokens[n]
         if token.kind not in (WORD, CJK):
-            if token.text in _SENTENCE_ENDS:
+            if token.text in SENTENCE_ENDS:
                 return None
             n += 1  # "well, no": a comma between filler and answer
             continue

@@ -272,7 +272,7 @@ def _concept(
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
                         found = Hit(found.phrase, found.start, found.end, avoided)
                 hit = _flipped(found) if flip else found
-                if (hit.negated_from is not None and not flip and no is None
+                if (hit.negated_from is not None and not flip
                         and _said_negated(p, phrases, text.tokens[text.token_of[hit.negated_from]].text)):
                     hit = Hit(found.phrase, found.start, found.end, None, found.negated_from)
                 if hit.negated_from is not None and polarity.condition_world(text, found.start, found.negated_from) == (
