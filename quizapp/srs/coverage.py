@@ -38,6 +38,7 @@ from quizapp.content.bilingual import keywords_of
 from quizapp.srs import claims, polarity
 from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, WORD, AnswerText, fold_keyword, is_cjk
 from quizapp.srs.answered import answered_no
+from quizapp.srs.compared import compared
 from quizapp.srs.phrases import Hit, Phrase, _hit, could_find, find, phrase
 from quizapp.srs.reported import reported
 from quizapp.srs.retraction import retracted
@@ -262,6 +263,8 @@ def _concept(
                     continue  # "… in one step, no wait, …": taken back, not asserted
                 if reported(text, found.start, found.end):
                     continue  # "people often say …, but …": mentioned to be denied
+                if compared(text, found.start, found.end, point_texts):
+                    continue  # "unlike raw logits, it is normalised": the other side's words
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
                 no = None if asked else answered_no(text, found.start, found.end)
@@ -353,8 +356,9 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
             for hit in find(text, p):
                 denied = (hit.negated_from is not None) != (answered_no(text, hit.start, hit.end) is not None)
                 if (denied or polarity.hypothetical(text, hit.start)
-                        or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)):
-                    continue  # denied (or asked and answered "no"), only supposed ("if you used an argmax …"), taken back or reported
+                        or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)
+                        or compared(text, hit.start, hit.end, texts)):
+                    continue  # denied (or asked and answered "no"), only supposed ("if you used an argmax …"), taken back, reported or the compared thing
                 if texts and not claims.names_a_sibling(p.raw) and claims.other_subject(text, hit.start, hit.end, texts):
                     # Said of a sibling: "CNNs parallelise fine" is not about the RNN point.
                     # (A phrase that names one itself, "the decoder is bidirectional" against

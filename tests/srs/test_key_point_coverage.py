@@ -790,3 +790,38 @@ def test_a_lone_symbol_asked_and_denied_is_not_the_negative_keyword():
     assert statuses("Would the scores blow up with large d_k? Not really.", [divide]) == [ABSENT]
     leak = {"text": "The residual does not leak", "keywords": ["doesn't leak"]}
     assert statuses("Will the residual leak? No.", [leak]) == [STATED]
+
+
+LEARNED = {"text": {"zh": "Q/K 是学出来的投影，相关性度量可学习", "en": "Q/K are learned projections, so the relevance measure is learned"},
+           "keywords": ["学出来", "learned"], "contradicts": {"zh": ["固定的"], "en": ["fixed metric"]}}
+LOGIT = {"text": {"zh": "是未归一化的原始分数（logit）", "en": "It is an unnormalised raw score, a logit"},
+         "keywords": ["logit*", "原始分数"]}
+BIDIRECTIONAL = {"text": {"zh": "Encoder 无 mask，双向可见", "en": "The encoder has no mask and is bidirectional"},
+                 "keywords": ["双向", "bidirectional"]}
+SEQUENTIAL = {"text": {"zh": "RNN 只能按时间步串行计算", "en": "An RNN computes sequentially"},
+              "keywords": ["串行", "wait for"]}
+
+
+@pytest.mark.parametrize(
+    "answer, point, status",
+    [
+        # the compared thing's words describe the other side: neither the point nor its opposite
+        ("跟一个固定的相似度度量相比，这里 Q、K 是学出来的投影", LEARNED, STATED),
+        ("Compared with a fixed metric such as cosine, Q and K are learned", LEARNED, STATED),
+        ("Unlike a fixed metric, Q and K are learned here", LEARNED, STATED),
+        ("and unlike raw logits it's already normalised", LOGIT, ABSENT),
+        ("和原始分数不同，它已经归一化了", LOGIT, ABSENT),
+        ("不像原始分数，它已经归一化了", LOGIT, ABSENT),
+        # said of the subject itself, the match counts as before
+        ("The scores are logits; Q and K use a fixed metric", LEARNED, CONTRADICTED),
+        ("S is a raw logit, unlike the softmax output", LOGIT, STATED),
+        # a point about the compared thing (its subject named next to the match, or further
+        # on) keeps the match
+        ("和 Encoder 双向全看不同，Decoder 加了 causal mask", BIDIRECTIONAL, STATED),
+        ("Compared with an RNN, where h_t has to wait for h_{t-1}, attention connects any two positions", SEQUENTIAL, STATED),
+        # "unlike what people say": what follows is asserted (quizapp.srs.reported)
+        ("Unlike what people assume, Q and K are learned", LEARNED, STATED),
+    ],
+)
+def test_a_match_in_the_thing_compared_against_neither_states_nor_contradicts(answer, point, status):
+    assert statuses(answer, [point]) == [status]
