@@ -197,11 +197,23 @@ def _negated_core(p: Phrase) -> tuple[str, str] | None:
     return (tokens[cues[-1]].text, core) if core else None
 
 
+# Before a keyword's negation, words that make it a quantity ("almost no gradient" is a
+# tiny gradient: "Any gradient issue? No." does not say it), and the verbs a question
+# moves ("keys are not content" is asked "Are keys content?").
+_DEGREE = frozenset("almost nearly virtually practically basically hardly 几乎 基本 基本上".split())
+_AUXILIARIES = frozenset(
+    "is are was were be do does did can could will would should must has have it they this that wo ca "
+    "是 会 能 要 就 都 也".split()  # wo, ca: "won't", "can't" folded
+)
+
+
 @lru_cache(maxsize=KEYWORD_CACHE)
-def _asked_core(p: Phrase) -> Phrase | None:
+def _asked_core(p: Phrase) -> tuple[Phrase, Phrase | None] | None:
     """What a keyword that carries its own negation denies, as a phrase of its own ("doesn't
-    change the complexity" → "change the complexity"): asked, then answered "no" ("Does it
-    change the complexity? No."), it says the keyword. None when the keyword has no such core."""
+    change the complexity" → "change the complexity"), and the subject it denies it of
+    ("keys are not content" → "keys"; None without one): asked, then answered "no" ("Does
+    it change the complexity? No."), it says the keyword. None when the keyword has no such
+    core."""
     if _negated_core(p) is None:
         return None
     tokens = AnswerText(p.raw).tokens
@@ -212,19 +224,47 @@ def _asked_core(p: Phrase) -> Phrase | None:
     # ("leak", 泄露 are claims)
     if len(words) == 1 and not (words[0].isalpha() and len(words[0]) >= 2):
         return None
-    return phrase(" ".join(token.text for token in core)) if words else None
+    before = [t.text for t in tokens[:last] if t.kind in (WORD, CJK)]
+    if before and all(w in _DEGREE for w in before):
+        return None
+    if any(polarity.is_cue(w) for w in before):
+        return None  # 「不是不能共享」: a double negative, which a "no" would deny
+    subject = [w for w in before if w not in _AUXILIARIES and w not in _DEGREE]
+    if not words:
+        return None
+    asked = phrase(" ".join(token.text for token in core))
+    if asked is None:
+        return None
+    return asked, (phrase(" ".join(subject)) if subject else None)
+
+
+def _question_start(text: AnswerText, index: int) -> int:
+    """The compact offset where the sentence (or question) holding token `index` starts."""
+    while index > 0:
+        token = text.tokens[index - 1]
+        if token.text in polarity.SENTENCE_ENDS or token.text in "?？" or token.end in text.line_breaks:
+            break
+        index -= 1
+    return text.tokens[index].start
 
 
 def _asked_and_denied(text: AnswerText, p: Phrase) -> list[Hit]:
-    """Hits of a negative keyword's core in a question answered "no", as hits of the keyword."""
-    core = _asked_core(p)
-    if core is None or not could_find(text, core):
+    """Hits of a negative keyword's core in a question answered "no", as hits of the keyword
+    (its subject, if it names one, asked in the same question)."""
+    asked = _asked_core(p)
+    if asked is None or not could_find(text, asked[0]):
         return []
+    core, subject = asked
     hits = []
     for hit in find(text, core):
         no = answered_no(text, hit.start, hit.end) if hit.negated_from is None else None
-        if no is not None:
-            hits.append(Hit(p, hit.start, hit.end, None, no))
+        if no is None:
+            continue
+        if subject is not None:
+            start = _question_start(text, text.token_of[hit.start])
+            if not any(start <= h.start and h.end <= no for h in find(text, subject)):
+                continue  # "Is V the content? No." does not say keys are not content
+        hits.append(Hit(p, hit.start, hit.end, None, no))
     return hits
 
 

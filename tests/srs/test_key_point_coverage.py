@@ -825,3 +825,23 @@ SEQUENTIAL = {"text": {"zh": "RNN 只能按时间步串行计算", "en": "An RNN
 )
 def test_a_match_in_the_thing_compared_against_neither_states_nor_contradicts(answer, point, status):
     assert statuses(answer, [point]) == [status]
+
+
+@pytest.mark.parametrize(
+    "answer, point, status",
+    [
+        # "almost no gradient" is a quantity: a question about gradients answered "no" is not it
+        ("Any gradient issue? No.", {"text": "Saturation makes the gradients vanish", "keywords": ["almost no gradient"]},
+         ABSENT),
+        ("Softmax saturates, so there is almost no gradient.",
+         {"text": "Saturation makes the gradients vanish", "keywords": ["almost no gradient"]}, STATED),
+        # the keyword's subject must be what the question asked about
+        ("Is V the content then? No, V is a gate.", {"text": "K is only the label", "keywords": ["keys are not content"]},
+         ABSENT),
+        ("Are keys content? No.", {"text": "K is only the label", "keywords": ["keys are not content"]}, STATED),
+        # a double negative ("it is not that it can't be shared") is not said by asking and answering no
+        ("共享投影能算吗？不能。", {"text": "共享投影照样能算", "keywords": ["不是不能共享"]}, ABSENT),
+    ],
+)
+def test_a_question_answered_no_says_a_negative_keyword_only_of_its_subject(answer, point, status):
+    assert statuses(answer, [point]) == [status]
