@@ -200,10 +200,9 @@ def _negated_core(p: Phrase) -> tuple[str, str] | None:
 # Before a keyword's negation, words that make it a quantity ("almost no gradient" is a
 # tiny gradient: "Any gradient issue? No." does not say it), and the verbs a question
 # moves ("keys are not content" is asked "Are keys content?").
-_DEGREE = frozenset("almost nearly virtually practically basically hardly 几乎 基本 基本上".split())
-_AUXILIARIES = frozenset(
-    "is are was were be do does did can could will would should must has have it they this that wo ca "
-    "是 会 能 要 就 都 也".split()  # wo, ca: "won't", "can't" folded
+_DEGREE = polarity._words("almost nearly virtually practically basically hardly 几乎 基本 基本上")
+_AUXILIARIES = polarity._words(  # wo, ca: "won't", "can't" folded
+    "is are was were be do does did can could will would should must has have it they this that wo ca 是 会 能 要 就 都 也"
 )
 
 
