@@ -2,9 +2,10 @@
 
 Each drill problem mounts a fresh answer sheet (a few dozen widgets: cells, marks, texts).
 Textual 8.2.8 kept removed widgets alive in two ways (quizapp/tui/textual_leaks.py: a
-line cache keyed by the widget, and signal subscriptions that hold it). This plays the same
-session twice, each in a fresh process, headless at 80×24: `textual` with Textual's own code
-put back, `fixed` as quizapp runs. Each round leaves the cells (Esc), gives up on the
+line cache keyed by the widget, and signal subscriptions that hold it), and restyled the
+whole sheet whenever its scroll gained or lost focus (quizapp/tui/focus_styles.py). This
+plays the same session twice, each in a fresh process, headless at 80×24: `textual` with
+Textual's own code put back, `fixed` as quizapp runs. Each round leaves the cells (Esc), gives up on the
 problem (`w`: the worked solution is drawn) and asks for a new one (`n`). After each block of rounds it collects
 garbage and reports the `StylesCache` objects alive, the objects the collector tracks, the
 process's resident memory, and the CPU a round took over the block.
@@ -42,11 +43,11 @@ async def _session(variant: str, rounds: int, every: int, drill_type: str, folde
     from textual.worker import WorkerState
 
     # Textual's own code, before quizapp's fixes are applied on import.
-    textuals = StylesCache.get_inner_outer, Widget._on_unmount
+    textuals = StylesCache.get_inner_outer, Widget._on_unmount, Widget.watch_has_focus
     from quizapp.tui.app import make_app
 
     if variant == "textual":
-        StylesCache.get_inner_outer, Widget._on_unmount = textuals  # type: ignore[method-assign]
+        StylesCache.get_inner_outer, Widget._on_unmount, Widget.watch_has_focus = textuals  # type: ignore[method-assign]
 
     app = make_app(db_path=folder / "quizapp.db", lang="en")
 

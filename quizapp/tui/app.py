@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from quizapp.paths import db_location
 from quizapp.srs.clock import Clock
-from quizapp.tui import textual_leaks
+from quizapp.tui import focus_styles, textual_leaks
 from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.tui.localized import translate_bindings
@@ -48,8 +48,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Removed widgets are freed (two leaks of Textual's: textual_leaks.py).
+# Removed widgets are freed (two leaks of Textual's: textual_leaks.py), and a focus change
+# restyles the widget, not its whole subtree, where no rule needs that (focus_styles.py).
 textual_leaks.apply()
+focus_styles.apply()
 
 MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings", "cram")
 FIRST_FRAME_WAIT_S = 2.0
