@@ -53,18 +53,19 @@ def _compounds(stylesheet: Stylesheet) -> list[Compound]:
 
 
 # Per stylesheet: its rules list (a new list after every parse) and the compounds in it.
-_SCANNED: dict[int, tuple[list[object], list[Compound]]] = {}
+_SCANNED: dict[int, tuple[object, list[Compound]]] = {}
 
 
 def _focus_compounds(stylesheet: Stylesheet) -> list[Compound]:
     rules = stylesheet.rules
     cached = _SCANNED.get(id(stylesheet))
-    if cached is None or cached[0] is not rules:
-        cached = (rules, _compounds(stylesheet))  # type: ignore[assignment]
-        if len(_SCANNED) > 64:  # one per app; the tests start hundreds in a process
-            _SCANNED.clear()
-        _SCANNED[id(stylesheet)] = cached  # type: ignore[assignment]
-    return cached[1]
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    compounds = _compounds(stylesheet)
+    if len(_SCANNED) > 64:  # one per app; the tests start hundreds in a process
+        _SCANNED.clear()
+    _SCANNED[id(stylesheet)] = (rules, compounds)
+    return compounds
 
 
 def _may_match(compound: Compound, node: DOMNode) -> bool:
@@ -93,4 +94,4 @@ def _watch_has_focus(self: Widget, has_focus: bool) -> None:
 
 def apply() -> None:
     """Restyle only the widget on a focus change where no rule needs more (idempotent)."""
-    Widget.watch_has_focus = _watch_has_focus  # type: ignore[method-assign]
+    Widget.watch_has_focus = _watch_has_focus  # type: ignore[method-assign, assignment]
