@@ -35,6 +35,21 @@ _NOT = re.compile(r"n['’]t\b")
 # training either — you could …".
 CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”—")
 
+# A Chinese question the candidate answers at once with a phrase reads as the statement it
+# makes: 「V 呢？是要传下去的内容」 is 「V 是要传下去的内容」, 「K 是干嘛的？是打分用的标签」
+# 「K 是打分用的标签」, 「Q 从哪来？从 decoder 来」 「Q 从 decoder 来」, 「残差有什么用？保留
+# 自身信息」 「残差保留自身信息」. The question's words from group 1 to the end of the match
+# are left out of `compact`. A question answered with a denial (「正则效果呢？其实没有」), a
+# yes/no question (吗) and "why" are left as they are: quizapp.srs.answered reads those.
+_NOT_DENIED = r"(?!\s*(?:其实|当然|实际上|事实上|嗯)?\s*(?:不|没|否|并不|并没|并非))"
+_ASKED_PHRASE = re.compile(
+    r"(?<=[^\s?.!,;:])\s*(呢\s*\?\s*)(?=[^\s?])" + _NOT_DENIED
+    + r"|是(什么\s*\?\s*(?:是\s*)?|啥\s*\?\s*(?:是\s*)?|(?:干嘛|干什么|干啥|做什么|做啥)的\s*\?\s*(?:是\s*)?)(?=[^\s?])"
+    + _NOT_DENIED
+    + r"|(?<=[^\s?.!,;:])\s*((?:有什么用|有啥用|起什么作用|干嘛用的?)\s*\?\s*)(?=[^\s?])" + _NOT_DENIED
+    + r"|从(哪(?:里|儿)?来的?\s*\?\s*(?:从\s*)?)(?=[^\s?])" + _NOT_DENIED
+)
+
 WORD, CJK, OTHER = "w", "c", "o"
 SEP = "\x00"  # the word boundary in `AnswerText.marked`
 # The size of the caches keyed by a keyword (quizapp.srs.phrases says why it is large).
@@ -86,12 +101,16 @@ def _compact(raw: str) -> tuple[str, list[int], set[int], set[int]]:
     """The folded text without whitespace; per character its raw index; the positions
     where whitespace (or a hyphen inside a word) was; the positions where a line began."""
     folded, origin = fold(raw)
+    asked = {i for m in _ASKED_PHRASE.finditer(folded) for g in range(1, 5) if m.group(g)
+             for i in range(m.start(g), m.end(g))} if "?" in folded else set()
     compact: list[str] = []
     mapped: list[int] = []
     gaps: set[int] = set()
     line_breaks: set[int] = set()
     n = len(folded)
     for i, ch in enumerate(folded):
+        if i in asked:
+            continue
         if ch.isspace() or unicodedata.category(ch)[0] == "C" or ch == "`":
             gaps.add(len(compact))
             if ch in "\n\r":

@@ -845,3 +845,28 @@ def test_a_match_in_the_thing_compared_against_neither_states_nor_contradicts(an
 )
 def test_a_question_answered_no_says_a_negative_keyword_only_of_its_subject(answer, point, status):
     assert statuses(answer, [point]) == [status]
+
+
+@pytest.mark.parametrize(
+    "answer, keyword, status",
+    [
+        # a question answered at once with a phrase says what the two make together
+        ("Cross-Attention 的 Q 从哪来？从 decoder 来。", "Q 从 decoder 来", STATED),
+        ("V 呢？是真正要往下传的内容。", "V 是真正要往下传的内容", STATED),
+        ("K 是干嘛的？是给 query 打分用的标签。", "K 是给 query 打分用的标签", STATED),
+        ("真正要传的是什么？是 V。", "要传的是 V", STATED),
+        ("残差有什么用？保留自身信息。", "残差保留自身信息", STATED),
+        # answered with a denial, the question is denied (quizapp.srs.answered), not joined
+        ("那正则效果呢？其实没有。", "正则效果", CONTRADICTED),
+        ("V 呢？不是内容。", "V 不是内容", ABSENT),
+        # a yes/no question is not joined to its answer: its "no" denies it
+        ("残差会泄露未来信息吗？不会。", "泄露未来信息", CONTRADICTED),
+    ],
+)
+def test_a_chinese_question_answered_with_a_phrase_reads_as_the_statement(answer, keyword, status):
+    assert statuses(answer, [{"text": keyword, "keywords": [keyword]}]) == [status]
+
+
+def test_the_evidence_of_a_joined_question_quotes_the_question_too():
+    coverage = key_point_coverage("V 呢？是真正要往下传的内容。", [{"text": "V", "keywords": ["V 是真正要往下传的内容"]}])
+    assert coverage.evidence == ["V 呢？是真正要往下传的内容"]
