@@ -176,7 +176,7 @@ DIGESTS: dict[str, str] = {  # at 77b8c2e, before issue 28's engine speed work
     'memory': '80274b3203ff4733420340761ae8c730',
     'positional_encoding': '3573088d4dcf59960975220273c092b3',
     'rope': '6b19fc756fc27fb6fcb4c9fc44ec319f',
-    'alibi': 'b68a72c992ed583e65af14b9d4f34130',
+    'alibi': '84a498294e386fd34b1c976830c462b2',
     'noam_lr': 'b4f6807fe6b807841fc0e14af385a2e4',
     'dropout': '9a02c9789cd19fd7be4d7a42ea425f83',
     'gqa_kv': 'a30317034e004011c7f8698162020714',

@@ -40,7 +40,7 @@ MESSAGES: dict[str, str] = {
     "engine.rope.offset": "Shifted: dot_shifted = {dot} = dot. Since R(mθ)ᵀR(nθ) = R((n−m)θ), the dot product depends only on the offset n − m = {offset}.",
     "engine.alibi.prompt": "ALiBi: head number `head` (1-based) of H heads has slope m = 2^(−8·head/H); the score of query i and key j (j ≤ i) gets −m·(i − j), and the future (j > i) is −∞. H = {H}, head = {head}, n = {n} tokens. Find m and the n×n bias matrix. Type −∞ as -inf. {rule}",
     "engine.alibi.bias": "Distance i − j times −m (0 on the diagonal, further means a larger penalty), −∞ above: bias = {bias}",
-    "engine.alibi.why": "ALiBi needs no position vectors; the bias depends only on the distance, which is why it extrapolates to longer sequences.",
+    "engine.alibi.why": "ALiBi needs no position vectors: the bias depends only on the distance, so it is defined at any length, and perplexity stays stable on sequences longer than those trained on (Press et al., 2022).",
     "engine.noam_lr.prompt": "The Transformer's schedule: lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5), with d_model = {d_model} and warmup = {warmup}. Find lr at steps {before}, {warmup} and {after}, in units of 10⁻⁴ (0.000625 is typed as 6.25). {rule}",
     "engine.noam_lr.rise": "Linear rise during warmup: step = {step} → (1/{root})·{step}/{w15} = {lr}×10⁻⁴",
     "engine.noam_lr.peak": "The peak is at step = warmup, where both terms agree: (1/{root})/√{warmup} = {lr}×10⁻⁴",

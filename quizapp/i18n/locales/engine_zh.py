@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
     "engine.rope.offset": "平移后：dot_shifted = {dot} = dot。因为 R(mθ)ᵀR(nθ) = R((n−m)θ)，点积只取决于相对位置 n − m = {offset}。",
     "engine.alibi.prompt": "ALiBi：第 head 个头（从 1 数，共 H 个）的斜率 m = 2^(−8·head/H)，query i 对 key j（j ≤ i）的分数加上 −m·(i − j)，未来位置（j > i）为 −∞。H = {H}，head = {head}，序列长 n = {n}。求 m 和 n×n 的偏置矩阵。−∞ 可写作 -inf。{rule}",
     "engine.alibi.bias": "距离 i − j 乘以 −m（对角线 0，越远罚得越多），上三角 −∞：bias = {bias}",
-    "engine.alibi.why": "ALiBi 不需要位置向量，偏置只取决于相对距离，所以能外推到更长的序列。",
+    "engine.alibi.why": "ALiBi 不需要位置向量：偏置只取决于相对距离，任何长度都有定义；在比训练时更长的序列上困惑度仍保持稳定（Press et al., 2022）。",
     "engine.noam_lr.prompt": "Transformer 学习率调度：lr = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5)。d_model = {d_model}，warmup = {warmup}。求 step = {before}、{warmup}、{after} 时的 lr，以 10⁻⁴ 为单位（例如 0.000625 写作 6.25）。{rule}",
     "engine.noam_lr.rise": "warmup 期间线性上升：step = {step} → (1/{root})·{step}/{w15} = {lr}×10⁻⁴",
     "engine.noam_lr.peak": "峰值在 step = warmup：两项相等，= (1/{root})/√{warmup} = {lr}×10⁻⁴",
