@@ -16,14 +16,12 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout11 were studied for their errors
-# after they were written (the last ten on 6 Dec 2026, each after the next one was written
-# and committed unread; the eighth and tenth are held at 0.97, the level their study reached);
-# answers_heldout12 has been read since the evening of 6 Dec 2026 and is held at its
-# figures after the one rule taken from it so far; answers_heldout13 was never read by the
-# matcher's authors, and its floors are its honest, lower figures of 6 Dec 2026 (README "The
-# figures"): they guard against a regression, and raising them needs a matcher that
-# generalises, not keywords from its text.
+# (precision, recall). answers_heldout … answers_heldout12 were studied for their errors
+# after they were written (the last eleven on 6 Dec 2026, each after the next one was
+# written and committed unread; the eighth and tenth are held at 0.97, the level their study
+# reached); answers_heldout13 was never read by the matcher's authors, and its floors are
+# its honest, lower figures of 6 Dec 2026 (README "The figures"): they guard against a
+# regression, and raising them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
@@ -37,8 +35,8 @@ FLOOR = {
     "answers_heldout9": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout10": {"en": (0.97, 0.97), "zh": (0.97, 0.97)},
     "answers_heldout11": {"en": STUDIED, "zh": STUDIED},
-    "answers_heldout12": {"en": (0.92, 0.93), "zh": (0.93, 0.91)},
-    "answers_heldout13": {"en": (0.91, 0.92), "zh": (0.94, 0.90)},
+    "answers_heldout12": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout13": {"en": (0.92, 0.92), "zh": (0.94, 0.90)},
 }
 
 
