@@ -32,8 +32,9 @@ _DASHES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013":
 _NOT = re.compile(r"n['’]t\b")
 # Punctuation that ends a clause (a negation does not reach past it). `.` only when it is
 # not inside a number, which the word rule already takes care of. The em dash too: "… for
-# training either — you could …".
-CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”—")
+# training either — you could …". An arrow too ("not a probability → S_ij ≠ S_ji"): terse notes
+# chain their claims with it.
+CLAUSE_PUNCT = frozenset(",.;:!?，。；：！？()（）[]【】\"“”—→⇒⟹")
 
 # A Chinese question the candidate answers at once with a phrase reads as the statement it
 # makes: 「V 呢？是要传下去的内容」 is 「V 是要传下去的内容」, 「K 是干嘛的？是打分用的标签」

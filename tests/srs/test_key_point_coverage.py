@@ -870,3 +870,16 @@ def test_a_chinese_question_answered_with_a_phrase_reads_as_the_statement(answer
 def test_the_evidence_of_a_joined_question_quotes_the_question_too():
     coverage = key_point_coverage("V 呢？是真正要往下传的内容。", [{"text": "V", "keywords": ["V 是真正要往下传的内容"]}])
     assert coverage.evidence == ["V 呢？是真正要往下传的内容"]
+
+
+@pytest.mark.parametrize(
+    "answer, keyword, status",
+    [
+        # an arrow ends a clause, as a comma does: a negation before it does not reach past it
+        ("raw logit, not a probability → generally S_ij ≠ S_ji", "S_ij ≠ S_ji", STATED),
+        ("soft pick, not argmax ⇒ pulls from several positions", "pulls from several positions", STATED),
+        ("it does not pull from several positions", "pull from several positions", CONTRADICTED),
+    ],
+)
+def test_an_arrow_ends_the_clause_a_negation_reaches(answer, keyword, status):
+    assert statuses(answer, [{"text": keyword, "keywords": [keyword]}]) == [status]
