@@ -602,6 +602,14 @@ ROWS = {"text": "softmax 按行归一化", "keywords": ["按行归一化", "norm
         # a cue too far after the claim (RETRACT_REACH words) takes back only what is near it
         ("it normalises each row, and in practice you also scale scores and add a mask, no wait, a bias", ROWS,
          STATED),
+        # a bare "no" set off by a dash corrects the words right before it; 「不对不对」 too
+        ("it normalises each column — no, sorry, each row", ROWS, ABSENT),
+        ("it normalises each column — no, it normalises each row", ROWS, STATED),
+        ("是按行归一化……不对不对，应该是按列归一化", ROWS, CONTRADICTED),
+        # … and only those: "W_O that's d_v by d_model — no, d_model by d_model" keeps W_O
+        ("softmax normalises each row and then the output goes through W_O — no, W_O first", ROWS, STATED),
+        # a new sentence takes back nothing of the sentence before
+        ("按行归一化。乘以 d_model……不对，是 √d_model", ROWS, STATED),
     ],
 )
 def test_a_claim_taken_back_is_not_what_the_answer_asserts(answer, point, status):
