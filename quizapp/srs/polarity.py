@@ -135,7 +135,23 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         elif previous.kind in (WORD, CJK):
             words += 1
             if words >= WINDOW:
-                return None
+                return _existence_denied(text, back - 1, cue)
+    return None
+
+
+# 「不会出现 X 的情况」, 「不存在 X 的问题」: a denied existence reaches over the whole situation it
+# names, however long (「不会出现词向量被位置淹没的情况」 denies 淹没).
+_EXISTS = _words("出现 存在 发生")
+
+
+def _existence_denied(text: AnswerText, back: int, cue: Callable[[str], bool]) -> int | None:
+    """The cue of a denied existence earlier in the clause (at or before token `back`), or None."""
+    for at in range(back, 0, -1):
+        token = text.tokens[at]
+        if text.ends_clause(token) or token.text in _ZH_BREAKS or token.text in _EN_BREAKS:
+            return None
+        if token.text in _EXISTS and cue(text.tokens[at - 1].text) and not _harmless(text, at - 1):
+            return text.tokens[at - 1].start
     return None
 
 

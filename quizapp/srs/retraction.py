@@ -32,7 +32,8 @@ _CUES: tuple[tuple[str, ...], ...] = (
 # clause or follows only a word pointing back (「……不对，应该是」, 「这是不对的」): after a
 # subject it is a claim about that subject (「语义上不对」 is "semantically wrong").
 _AFTER_BUDUI = frozenset({"应该", "应", "是", "的", "吧", "啊", "哦", "呢", "了", "其实", "不对"})  # 「不对不对」
-_BEFORE_BUDUI = frozenset({"这", "这是", "这个", "这样", "这么说", "那", "那是", "那样", "哦", "啊", "呃", "嗯", "诶", "不对"})
+_BEFORE_BUDUI = frozenset({"这", "这是", "这个", "这样", "这么说", "那", "那是", "那样", "哦", "啊", "呃", "嗯", "诶", "不对",
+                           "说法", "说法也", "这个说法"})  # 「显存 O(S²) 这个说法也不对」
 # A bare "no" set off by a dash or an ellipsis before it and a comma after it corrects what
 # came just before: "softmax over dim=0 — no, dim=-1". ("no extra parameters" is a claim.)
 _SET_OFF = frozenset({"—", "…", "...", "--"})

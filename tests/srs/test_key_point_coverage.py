@@ -891,3 +891,23 @@ def test_the_evidence_of_a_joined_question_quotes_the_question_too():
 )
 def test_an_arrow_ends_the_clause_a_negation_reaches(answer, keyword, status):
     assert statuses(answer, [{"text": keyword, "keywords": [keyword]}]) == [status]
+
+
+NOT_DROWNED = {"text": "相加时不会一方主导或被淹没", "keywords": ["淹没"]}  # said negated: a plain 淹没 denies it
+NOT_VANISHING = {"text": "梯度不会消失", "keywords": ["消失"]}
+
+
+@pytest.mark.parametrize(
+    "answer, point, status",
+    [
+        # a denied existence reaches over the whole situation it names
+        ("这样两个一加，不会出现词向量被位置淹没、或者位置信息被忽略的情况。", NOT_DROWNED, STATED),
+        ("这样两个一加，词向量会被位置淹没。", NOT_DROWNED, CONTRADICTED),
+        ("不会出现梯度在很深的网络里一层层消失的问题", NOT_VANISHING, STATED),
+        ("梯度在很深的网络里一层层消失", NOT_VANISHING, CONTRADICTED),
+        # a claim followed by 「这个说法也不对」 is taken back
+        ("空间复杂度 O(S²) 这个说法也不对，其实是线性的", {"text": "显存 O(S²)", "keywords": ["O(S²)"]}, ABSENT),
+    ],
+)
+def test_a_denied_existence_and_a_claim_called_wrong(answer, point, status):
+    assert statuses(answer, [point]) == [status]
