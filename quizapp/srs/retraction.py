@@ -34,9 +34,9 @@ _CUES: tuple[tuple[str, ...], ...] = (
 _AFTER_BUDUI = frozenset({"应该", "应", "是", "的", "吧", "啊", "哦", "呢", "了", "其实", "不对"})  # 「不对不对」
 _BEFORE_BUDUI = frozenset({"这", "这是", "这个", "这样", "这么说", "那", "那是", "那样", "哦", "啊", "呃", "嗯", "诶", "不对",
                            "说法", "说法也", "这个说法"})  # 「显存 O(S²) 这个说法也不对」
-# A bare "no" set off by a dash or an ellipsis before it and a comma after it corrects what
-# came just before: "softmax over dim=0 — no, dim=-1". ("no extra parameters" is a claim.)
-_SET_OFF = frozenset({"—", "…", "...", "--"})
+# A bare "no" set off by a dash or an ellipsis (its dots are tokens of their own) before it
+# and a comma after it corrects what came just before: "softmax over dim=0 — no, dim=-1".
+# ("no extra parameters" is a claim.)
 
 
 def word_indexes(text: AnswerText) -> list[int]:
@@ -72,7 +72,8 @@ def _cue_at(text: AnswerText, words: list[int], k: int) -> bool:
 def _set_off_no(text: AnswerText, n: int) -> bool:
     before = text.tokens[n - 1].text if n > 0 else ""
     after = text.tokens[n + 1].text if n + 1 < len(text.tokens) else ""
-    return before in _SET_OFF and after in (",", "，", "—")
+    dashed = before == "—" or (before == "." and n > 1 and text.tokens[n - 2].text == ".")
+    return dashed and after in (",", "，", "—")
 
 
 def _ends_sentence(text: AnswerText, n: int) -> bool:
@@ -99,5 +100,7 @@ def retracted(text: AnswerText, start: int, end: int) -> bool:
         if _cue_at(text, words, k):
             # a set-off "no" corrects the words right before it ("W_O that's d_v by d_model
             # — no, d_model by d_model" keeps W_O): at most one word between
-            return k - first <= 1 or not (text.tokens[words[k]].text == "no" and _set_off_no(text, words[k]))
+            if k - first > 1 and text.tokens[words[k]].text == "no" and _set_off_no(text, words[k]):
+                continue
+            return True
     return False

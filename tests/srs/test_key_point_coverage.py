@@ -911,3 +911,8 @@ NOT_VANISHING = {"text": "梯度不会消失", "keywords": ["消失"]}
 )
 def test_a_denied_existence_and_a_claim_called_wrong(answer, point, status):
     assert statuses(answer, [point]) == [status]
+
+
+def test_a_set_off_no_after_an_ellipsis_takes_back_too():
+    assert statuses("it normalises each column... no, each row", [ROWS]) == [ABSENT]
+    assert statuses("it normalises each column — no, it normalises each row", [ROWS]) == [STATED]
