@@ -53,17 +53,13 @@ _FILLER = frozenset([
 ])
 
 
-def _words(text: AnswerText) -> list[str]:
-    return [t.text for t in text.tokens]
-
-
 def _compared_spans(text: AnswerText) -> list[tuple[int, int]]:
     """Token index ranges [first, last) of every compared thing in the answer."""
     cached = text.__dict__.get("_compared")
     if cached is not None:
         return cached
     tokens = text.tokens
-    words = _words(text)
+    words = [t.text for t in tokens]
     n = len(tokens)
     spans: list[tuple[int, int]] = []
     for i in range(n):

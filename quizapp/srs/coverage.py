@@ -241,7 +241,7 @@ def _question_start(text: AnswerText, index: int) -> int:
     """The compact offset where the sentence (or question) holding token `index` starts."""
     while index > 0:
         token = text.tokens[index - 1]
-        if token.text in polarity.SENTENCE_ENDS or token.text in "?？" or token.end in text.line_breaks:
+        if token.text in polarity.SENTENCE_ENDS or token.end in text.line_breaks:  # "?" is one
             break
         index -= 1
     return text.tokens[index].start
