@@ -20,10 +20,11 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last twelve on 6 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth, studied last, at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout14 was never read by the matcher's authors: its floors are its honest, lower
-# figures of 6 Dec 2026 (README "The figures"): they guard against a
+# answers_heldout14 and answers_heldout15 were never read by the matcher's authors: their
+# floors are their honest, lower figures of 6 Dec 2026 (README "The figures"): they guard against a
 # regression, and raising them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
+BLIND = {"answers_heldout14", "answers_heldout15"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -39,6 +40,7 @@ FLOOR = {
     "answers_heldout12": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout13": {"en": (0.96, 0.98), "zh": (0.97, 0.97)},
     "answers_heldout14": {"en": (0.93, 0.94), "zh": (0.94, 0.95)},
+    "answers_heldout15": {"en": (0.91, 0.96), "zh": (0.95, 0.96)},
 }
 
 
@@ -60,8 +62,12 @@ def test_held_out_precision_and_recall_stay_at_their_floor(evaluation, lang):
     name, evaluation = evaluation
     tally = evaluation.by_lang[lang]
     precision, recall = FLOOR[name][lang]
-    wrong = [m[:4] + m[5:7] for m in evaluation.mistakes if m[2] == lang][:12]
+    if name in BLIND:  # its author must not learn its mistakes from a failure
+        where = "a blind corpus: its mistakes are not shown"
+    else:
+        wrong = [m[:4] + m[5:7] for m in evaluation.mistakes if m[2] == lang][:12]
+        where = f"python benchmarks/coverage.py --corpus tests/data/{name} --mistakes: {wrong}"
     assert tally.precision >= precision and tally.recall >= recall, (
         f"{lang}: precision {tally.precision:.3f} (floor {precision}), recall {tally.recall:.3f} "
-        f"(floor {recall}); python benchmarks/coverage.py --corpus tests/data/{name} --mistakes: {wrong}"
+        f"(floor {recall}); {where}"
     )
