@@ -1,11 +1,12 @@
 """A claim the candidate reports in order to deny it: "people often say attention is
 permutation-invariant, but it is equivariant", 「很多人以为 RoPE 是加在输入上的，其实不是」,
-"a common claim is that … ; it's not quite that". What people say is mentioned, not
+"a common claim is that … ; it's not quite that", "you might think …, but actually …". What people say is mentioned, not
 asserted: a match inside it neither states nor contradicts a point, and what follows the
 denial is judged as usual.
 
 A report opens with a frame (people say / think, a common misconception is, it is often
-said, 很多人以为, 有人说, 大家常说, 常见的误解是 …), or starts with the clause of an inline
+said, you might think, one could argue, 很多人以为, 有人说, 大家常说, 常见的误解是,
+你可能会觉得 …), or starts with the clause of an inline
 one (X supposedly …, X is often described as …, X 常被说成 …), and runs to the first denial after it
 (but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
 before the end of the next sentence the candidate may be agreeing ("people say it is a soft
@@ -38,6 +39,12 @@ _FRAMES = re.compile(
             r"(?:said|claimed|believed|assumed|thought|described)(?: that)?",
             r" you (?:often |sometimes |will |ll |may |might )?(?:hear|read)(?: people say)?(?: that)?",
             r" (?:some|many|others) (?:say|think|claim|assume|believe)(?: that)?",
+            # an objection the candidate raises to answer it: "you might think …, but …",
+            # "one could argue … — no, …", 「你可能会觉得…，其实…」
+            r" (?:you|one|someone|somebody) (?:might|may|could|would|d|will|ll) (?:well )?(?:be tempted to )?"
+            r"(?:think|say|argue|assume|expect|guess|believe|object|claim)(?= )(?! of )(?: that)?",
+            r" it (?:s|is) tempting to (?:think|say|assume|believe)(?: that)?",
+            r" (?:你|有人|别人) (?:可能|也许|或许) (?:会 )?(?:觉得|以为|认为|说|想)",
             r" (?:很多|不少|有些|好多|一些|许多|好些)? ?人 (?:都 )?(?:常 |经常 |总 |总是 |会 |常常 )?"
             r"(?:以为|说|觉得|认为|误以为|会说|会以为|理解成|理解为)",
             r" (?:常 |经常 |总 )?有人 (?:会 )?(?:说|以为|觉得|认为|问)",

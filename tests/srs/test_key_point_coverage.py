@@ -662,6 +662,17 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         # a dash ends the report: what follows it is the candidate's own
         ("A common claim is that the encoding is concatenated — in the paper it is added to the embeddings, "
          "but that's a detail", ADDED, STATED),
+        # an objection the candidate raises in order to answer it
+        ("You might think it's permutation-invariant, but actually it's permutation-equivariant", EQUIVARIANT,
+         STATED),
+        ("One could argue it's permutation-invariant — no, it's permutation-equivariant", EQUIVARIANT, STATED),
+        ("You'd think it is permutation-invariant. It isn't.", EQUIVARIANT, ABSENT),
+        ("你可能会觉得它是置换不变的，其实是置换等变", EQUIVARIANT, STATED),
+        ("有人可能会以为位置编码是拼接的，其实是加到词向量上", ADDED, STATED),
+        # not denied, it stands: "you might say …, and that is right"; "think of" is no frame
+        ("You might say it is permutation-invariant, and that is how it behaves.", EQUIVARIANT, CONTRADICTED),
+        ("You might think of it as permutation-invariant, but the output order follows the input", EQUIVARIANT,
+         CONTRADICTED),
     ],
 )
 def test_a_claim_reported_to_be_denied_is_not_what_the_answer_asserts(answer, point, status):
