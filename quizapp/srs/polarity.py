@@ -6,6 +6,10 @@ clause punctuation and no word that starts a new proposition in between (但/而
 but/so/makes/will …: in 「不缩放会饱和」 the 不 belongs to 缩放, not to 饱和). A cue inside
 the matched word itself (不 in 不对称 when the keyword is 对称) negates it too.
 
+A hedge after the cue ("not really", "not actually") does not use up its reach, and a
+negated verb of causing denies its effect ("doesn't make the weights exactly zero", 「不会导致
+饱和」), where a verb of causing otherwise starts a new proposition.
+
 "Rather than" and "instead of" turn down what follows them as 「而非」 does ("a soft
 selection rather than an argmax").
 
@@ -55,6 +59,11 @@ _EN_BREAKS = _words(
     "leads lead will would so thus therefore hence since if when can only"
 )
 
+# Adverbs that soften or stress a negation without moving it ("it's not really a blend of
+# all positions"): they do not count towards WINDOW.
+_HEDGES = _words("really actually quite necessarily always even just simply truly entirely fully")
+# (不让/不使 are left out: 「为了不让 softmax 饱和」 is a purpose, like 避免, not a denial)
+_CAUSING = _words("make makes made cause causes lead leads 导致")
 # 「不是因为 X，而是因为 Y」, "not because X but because Y": 因为 starts a new proposition, but
 # a denial right before it denies the cause it gives.
 _CAUSES = _words("因为 由于 because")
@@ -125,6 +134,10 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
             # 「不是因为 X」, "not because X": the cause is what is denied
             if previous.text in _CAUSES and back > 0 and text.tokens[back - 1].text in _NOT_BECAUSE:
                 return text.tokens[back - 1].start
+            # "doesn't make the weights exactly zero", 「不会导致饱和」: a negated verb of
+            # causing denies its effect (while "not scaling makes it saturate" does not)
+            if previous.text in _CAUSING and back > 0 and cue(text.tokens[back - 1].text) and not _harmless(text, back - 1):
+                return text.tokens[back - 1].start
             return None
         if cue(previous.text) and not _harmless(text, back):
             return previous.start
@@ -132,7 +145,7 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
             # "no need for gradient attribution or ablations": the cue reaches over a list,
             # whose first alternative may itself be a few words long
             words = -2
-        elif previous.kind in (WORD, CJK):
+        elif previous.kind in (WORD, CJK) and previous.text not in _HEDGES:
             words += 1
             if words >= WINDOW:
                 return _existence_denied(text, back - 1, cue)

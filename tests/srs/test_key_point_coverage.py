@@ -185,6 +185,23 @@ def test_a_denial_after_the_remedy_does_not_deny_what_happens_without_it(answer,
     assert statuses(answer, [point]) == [status]
 
 
+def test_a_negated_verb_of_causing_denies_its_effect():
+    points = [{"text": "饱和", "keywords": ["饱和", "saturat*", "exactly zero"]}]
+    assert statuses("the mask doesn't make the future weights exactly zero", points) == [CONTRADICTED]
+    assert statuses("large scores do not cause saturation", points) == [CONTRADICTED]
+    assert statuses("分数大也不会导致 softmax 饱和", points) == [CONTRADICTED]
+    # the verb's subject negated is a condition, not a denial of the effect
+    assert statuses("not scaling makes the softmax saturate", points) == [STATED]
+    assert statuses("不缩放会使 softmax 饱和", points) == [STATED]
+
+
+def test_a_hedge_after_the_negation_does_not_use_up_its_reach():
+    points = [{"text": "all positions", "keywords": ["all positions"]}]
+    assert statuses("it's not really a blend of all positions", points) == [CONTRADICTED]
+    assert statuses("it's not actually a blend of all positions", points) == [CONTRADICTED]
+    assert statuses("it's not a weighted blend of the values of all positions", points) == [STATED]  # too far
+
+
 def test_a_negation_far_before_the_keyword_does_not_count():
     points = [{"text": "linear", "keywords": ["linear"]}]
     assert statuses("no, the cost of the whole thing is linear", points) == [STATED]
