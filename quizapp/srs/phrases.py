@@ -292,7 +292,9 @@ def _starts_ok(text: AnswerText, i: int, length: int) -> bool:
 def _ends_ok(text: AnswerText, phrase: Phrase, j: int) -> bool:
     token = text.tokens[text.token_of[j - 1]]
     if token.end == j:
-        return True
+        # a number that is a fraction's numerator is not the number: "variance 1" is not
+        # "variance 1/d_model", nor 「方差是 1」 「方差是 1/√d_k」
+        return not (text.compact[j - 1].isdigit() and text.compact[j : j + 1] == "/")
     rest = text.compact[j : token.end]
     if token.kind == WORD:
         # an inflection only after a real word: "a" must not find "as", nor "k" "ks"
