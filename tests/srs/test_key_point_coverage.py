@@ -202,6 +202,14 @@ def test_a_hedge_after_the_negation_does_not_use_up_its_reach():
     assert statuses("it's not a weighted blend of the values of all positions", points) == [STATED]  # too far
 
 
+def test_a_number_that_is_a_fractions_numerator_is_not_the_number():
+    points = [{"text": "方差为 1", "keywords": ["variance 1", "方差是 1"]}]
+    assert statuses("each dimension has variance 1/d_model", points) == [ABSENT]
+    assert statuses("每维方差是 1/√d_k", points) == [ABSENT]
+    assert statuses("so each dimension has variance 1.", points) == [STATED]
+    assert statuses("乘完以后方差是 1，和位置编码一个量级", points) == [STATED]
+
+
 def test_a_negation_far_before_the_keyword_does_not_count():
     points = [{"text": "linear", "keywords": ["linear"]}]
     assert statuses("no, the cost of the whole thing is linear", points) == [STATED]
