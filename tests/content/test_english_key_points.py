@@ -95,6 +95,12 @@ ANSWERS = [
     (
         "q36",
         "The encoder has no mask and is bidirectional; it needs to understand the whole sentence.",
+        "..x..",  # the encoder's reason alone is half of KP3, which needs the decoder's too
+    ),
+    (
+        "q36",
+        "The encoder has no mask and is bidirectional, since it has to understand the whole sentence; "
+        "the decoder generates autoregressively, so it must not peek at future tokens.",
         "..xx.",
     ),
     (
