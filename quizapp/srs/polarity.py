@@ -136,7 +136,8 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
                 return text.tokens[back - 1].start
             # "doesn't make the weights exactly zero", 「不会导致饱和」: a negated verb of
             # causing denies its effect (while "not scaling makes it saturate" does not)
-            if previous.text in _CAUSING and back > 0 and cue(text.tokens[back - 1].text) and not _harmless(text, back - 1):
+            negated_verb = back > 0 and cue(text.tokens[back - 1].text) and not _harmless(text, back - 1)
+            if previous.text in _CAUSING and negated_verb:
                 return text.tokens[back - 1].start
             return None
         if cue(previous.text) and not _harmless(text, back):

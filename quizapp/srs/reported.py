@@ -1,13 +1,13 @@
 """A claim the candidate reports in order to deny it: "people often say attention is
 permutation-invariant, but it is equivariant", 「很多人以为 RoPE 是加在输入上的，其实不是」,
-"a common claim is that … ; it's not quite that", "you might think …, but actually …". What people say is mentioned, not
-asserted: a match inside it neither states nor contradicts a point, and what follows the
-denial is judged as usual.
+"a common claim is that … ; it's not quite that", "you might think …, but actually …". What
+people say is mentioned, not asserted: a match inside it neither states nor contradicts a
+point, and what follows the denial is judged as usual.
 
 A report opens with a frame (people say / think, a common misconception is, it is often
 said, you might think, one could argue, 很多人以为, 有人说, 大家常说, 常见的误解是,
-你可能会觉得 …), or starts with the clause of an inline
-one (X supposedly …, X is often described as …, X 常被说成 …), and runs to the first denial after it
+你可能会觉得 …), or starts with the clause of an inline one (X supposedly …, X is often
+described as …, X 常被说成 …), and runs to the first denial after it
 (but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
 before the end of the next sentence the candidate may be agreeing ("people say it is a soft
 lookup, and it is"), and the match counts as said.
