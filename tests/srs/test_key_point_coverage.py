@@ -690,7 +690,7 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         # an objection the candidate raises in order to answer it
         ("You might think it's permutation-invariant, but actually it's permutation-equivariant", EQUIVARIANT,
          STATED),
-        ("One could argue it's permutation-invariant — no, it's permutation-equivariant", EQUIVARIANT, STATED),
+        ("One could argue it's permutation-invariant, but it's permutation-equivariant", EQUIVARIANT, STATED),
         ("You'd think it is permutation-invariant. It isn't.", EQUIVARIANT, ABSENT),
         ("你可能会觉得它是置换不变的，其实是置换等变", EQUIVARIANT, STATED),
         ("有人可能会以为位置编码是拼接的，其实是加到词向量上", ADDED, STATED),
