@@ -28,6 +28,7 @@ class Backend:
     db_path: Path
     content_errors: list[str] = field(default_factory=list)
     skipped_decks: list[str] = field(default_factory=list)  # deck files not loaded at all
+    items_left_out: int = 0  # invalid items in the files that did load
 
     @property
     def service(self) -> StudyService:
@@ -59,4 +60,6 @@ def open_backend(db_path: Path | str | None, extra_content: Sequence[Path], cloc
         db_path=prepared.db.path,
         content_errors=[str(error) for error in prepared.content_errors],
         skipped_decks=[Path(name).name for name in prepared.skipped_files],
+        items_left_out=len({(error.file, error.item) for error in prepared.content_errors
+                            if error.file not in prepared.skipped_files}),
     )

@@ -95,7 +95,28 @@ async def test_home_names_the_skipped_deck(isolated_user_dirs, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         notice = str(app.screen.query_one("#home-notice").render())
-        assert "Not loaded, as unsafe to load: bomb[bold]x[link=y].yaml" in notice
+        assert "Not loaded (not valid YAML, or unsafe): bomb[bold]x[link=y].yaml." in notice
+
+
+async def test_home_tells_a_broken_file_from_a_bad_item(isolated_user_dirs, tmp_path):
+    """A YAML slip (': ' in a plain scalar) skips its whole file, which Home names; an invalid
+    item in a file that loads is counted as an item. Neither is called unsafe or miscounted."""
+    from quizapp.tui.app import make_app
+    from tests.tui.conftest import SIZE, settle
+
+    decks = isolated_user_dirs / "decks"
+    decks.mkdir()
+    (decks / "slip.yaml").write_text(mcq_deck("s-1", question="What is x: y here"), encoding="utf-8")
+    (decks / "mixed.yaml").write_text(mcq_deck("m-1") + "  - {id: m-2, question: no options}\n", encoding="utf-8")
+    app = make_app(db_path=tmp_path / "q.db", lang="en")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notice = str(app.screen.query_one("#home-notice").render())
+        assert "Not loaded (not valid YAML, or unsafe): slip.yaml." in notice
+        assert "mixed.yaml" not in notice
+        # m-2 lacks four fields: one item left out, not one per error.
+        assert "1 content item was left out as invalid." in notice
+        assert "Run `quizapp content check` for details." in notice
 
 
 @pytest.mark.parametrize(("text", "where", "message"), [

@@ -83,8 +83,9 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "Browse and search",
     "home.menu.stats": "Stats",
     "home.menu.settings": "Settings",
-    "home.decks_skipped": "Not loaded, as unsafe to load: {files}.",
-    "home.content_errors": "{n} content {n:item was|items were} skipped as invalid; run `quizapp content check` for details.",
+    "home.decks_skipped": "Not loaded (not valid YAML, or unsafe): {files}.",
+    "home.content_errors": "{n} content {n:item was|items were} left out as invalid.",
+    "home.content_check": "Run `quizapp content check` for details.",
     # sessions
     "session.loading": "Loading…",
     "session.progress": "{done} / {total}",

@@ -83,8 +83,9 @@ MESSAGES: dict[str, str] = {
     "home.menu.browse": "浏览与搜索",
     "home.menu.stats": "统计",
     "home.menu.settings": "设置",
-    "home.decks_skipped": "已跳过无法安全加载的题库文件：{files}。",
-    "home.content_errors": "有 {n} 个内容条目无效，已跳过；运行 `quizapp content check` 查看详情。",
+    "home.decks_skipped": "未加载的题库文件（YAML 格式错误或内容不安全）：{files}。",
+    "home.content_errors": "有 {n} 个内容条目无效，已跳过。",
+    "home.content_check": "运行 `quizapp content check` 查看详情。",
     # sessions
     "session.loading": "加载中……",
     "session.progress": "{done} / {total}",

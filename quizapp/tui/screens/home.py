@@ -238,9 +238,15 @@ class HomeScreen(BaseScreen):
         backend = self.quiz_app.backend
         notice = ""
         if backend is not None and backend.content_errors:
-            notice = self.t("home.content_errors", n=len(backend.content_errors))
+            # A file left out whole (a YAML syntax error, an unsafe value) is named; errors in
+            # the files that did load are counted: the items they hold are left out.
+            lines = []
             if backend.skipped_decks:
-                notice = self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)) + "\n" + notice
+                lines.append(self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)))
+            if backend.items_left_out:
+                lines.append(self.t("home.content_errors", n=backend.items_left_out))
+            lines.append(self.t("home.content_check"))
+            notice = " ".join(lines)
         if self.fit is not None and self.fit.refit_suggested:
             key = "optimize.refit" if self.fit.fit_reviews is not None else "optimize.first_fit"
             suggestion = self.t(key, usable=self.fit.usable_reviews, fit=self.fit.fit_reviews)
