@@ -79,6 +79,20 @@ def _placing_the_match(text: AnswerText, word: str, hit_start: int, hit_end: int
     return all(t.text in _SUBJECTS for t in between)
 
 
+# "fixed" is also the verb of repair: "QK-norm fixed it", "GQA fixed that" say nothing stays
+# constant. An object right after the word marks the verb.
+_REPAIR_VERBS = frozenset(["fixed"])
+_OBJECTS = frozenset(["it", "this", "that", "the", "them", "these", "those", "a", "an", "its", "our", "my",
+                      "your", "their", "everything"])
+
+
+def _repair_verb(text: AnswerText, word: str, hit_end: int) -> bool:
+    if word not in _REPAIR_VERBS:
+        return False
+    after = text.token_of[hit_end - 1] + 1
+    return after < len(text.tokens) and text.tokens[after].text in _OBJECTS
+
+
 def _sides(
     text: AnswerText, line: ClaimLine, first: int, last: int, skip: tuple[int, int] = (0, 0)
 ) -> set[int]:
@@ -97,7 +111,7 @@ def _sides(
         for hit in find(text, p):
             if hit.start < lo or hit.end > hi:
                 continue
-            if any(a < hit.end and hit.start < b for a, b in covered):
+            if any(a < hit.end and hit.start < b for a, b in covered) or _repair_verb(text, word, hit.end):
                 continue
             covered.append((hit.start, hit.end))
             negated = polarity.negation_before(text, hit.start) is not None and not p.negative

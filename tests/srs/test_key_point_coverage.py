@@ -449,6 +449,20 @@ def test_bert_gpt_and_t5_are_sibling_subjects():
 @pytest.mark.parametrize(
     ("answer", "status"),
     [
+        ("the logits kept growing until it went one-hot, and QK-norm fixed it", STATED),
+        ("entropy collapse, which QK-norm fixed that time in ViT-22B", STATED),
+        ("QK-norm keeps the logits fixed, so they never grow", CONTRADICTED),
+        ("with QK-norm the logit scale is fixed", CONTRADICTED),
+    ],
+)
+def test_fixed_as_the_verb_of_repair_is_not_the_claim_constant(answer, status):
+    point = {"text": "The logits grow; QK-norm keeps it in check", "keywords": ["qk-norm"]}
+    assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
         ("it makes the identity harder to learn", CONTRADICTED),
         ("残差反而让网络更难学恒等映射", CONTRADICTED),
         ("learning the identity becomes easy: the weights only go to zero", STATED),
