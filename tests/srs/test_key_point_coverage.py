@@ -354,6 +354,14 @@ def test_a_clause_that_calls_its_subject_optional_or_no_help_denies_it(answer, s
     assert key_point_coverage(answer, points).statuses == [status]
 
 
+@pytest.mark.parametrize("answer", ["mask 是沿 query 那一维遮的，用不着 −∞", "犯不着填 −∞，填 0 就行", "千万别填 −∞", "切勿填 −∞"])
+def test_chinese_no_need_and_never_negate_what_follows(answer):
+    # 用不着 / 犯不着 / 千万别 / 切勿 start with a character that is no negation of its own.
+    points = [{"text": {"en": "Fill with −∞", "zh": "填 −∞"}, "keywords": ["−∞"]}]
+    assert key_point_coverage(answer, points).statuses == [CONTRADICTED]
+    assert key_point_coverage("用 −∞ 填，用不着别的", points).statuses == [STATED]
+
+
 def test_a_negation_reaches_over_a_list_of_alternatives():
     points = [{"text": "Combine with ablation", "keywords": ["ablation", "消融"]}]
     assert key_point_coverage("there's no need for gradient attribution or ablations", points).statuses == [CONTRADICTED]
