@@ -16,15 +16,15 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout15 were studied for their errors
-# after they were written (the last fourteen on 6 Dec 2026, each after the next one was
+# (precision, recall). answers_heldout … answers_heldout16 were studied for their errors
+# after they were written (the last fifteen on 6 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout16 and answers_heldout17 were never read by the matcher's authors: their
-# floors are their honest, lower figures of 6 Dec 2026 (README "The figures"): they guard against a
-# regression, and raising them needs a matcher that generalises, not keywords from its text.
+# answers_heldout17 was never read by the matcher's authors: its floors are its honest,
+# lower figures of 6 Dec 2026 (README "The figures"): they guard against a regression, and
+# raising them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout16", "answers_heldout17"}
+BLIND = {"answers_heldout17"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -41,8 +41,8 @@ FLOOR = {
     "answers_heldout13": {"en": (0.96, 0.98), "zh": (0.97, 0.97)},
     "answers_heldout14": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout15": {"en": STUDIED, "zh": STUDIED},
-    "answers_heldout16": {"en": (0.92, 0.94), "zh": (0.94, 0.93)},
-    "answers_heldout17": {"en": (0.93, 0.92), "zh": (0.91, 0.92)},
+    "answers_heldout16": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout17": {"en": (0.93, 0.93), "zh": (0.92, 0.92)},
 }
 
 
