@@ -61,5 +61,5 @@ def open_backend(db_path: Path | str | None, extra_content: Sequence[Path], cloc
         content_errors=[str(error) for error in prepared.content_errors],
         skipped_decks=[Path(name).name for name in prepared.skipped_files],
         items_left_out=len({(error.file, error.item) for error in prepared.content_errors
-                            if error.file not in prepared.skipped_files}),
+                            if error.item is not None and error.file not in prepared.skipped_files}),
     )

@@ -119,6 +119,20 @@ async def test_home_tells_a_broken_file_from_a_bad_item(isolated_user_dirs, tmp_
         assert "Run `quizapp content check` for details." in notice
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_home_says_a_missing_content_folder_is_a_problem_not_an_item(isolated_user_dirs, tmp_path, lang):
+    from quizapp.tui.app import make_app
+    from tests.tui.conftest import SIZE, settle
+
+    app = make_app(db_path=tmp_path / "q.db", lang=lang, extra_content=[tmp_path / "no-such-folder"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notice = str(app.screen.query_one("#home-notice").render())
+        expected = {"en": "Some content could not be loaded. Run `quizapp content check` for details.",
+                    "zh": "部分内容无法加载。运行 `quizapp content check` 查看详情。"}[lang]
+        assert notice.replace("\n", " ").split() == expected.split()
+
+
 @pytest.mark.parametrize(("text", "where", "message"), [
     (mcq_deck("c-1", question='"\\e]0;pwned\\a title"'), "mcq[0].question", "control character U+001B"),
     (mcq_deck("c-2", question='"nul \\0 byte"'), "mcq[0].question", "control character U+0000"),

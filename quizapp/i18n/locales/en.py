@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "home.decks_skipped": "Not loaded (not valid YAML, or unsafe): {files}.",
     "home.content_errors": "{n} content {n:item was|items were} left out as invalid.",
     "home.content_check": "Run `quizapp content check` for details.",
+    "home.content_problems": "Some content could not be loaded.",
     # sessions
     "session.loading": "Loading…",
     "session.progress": "{done} / {total}",

@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "home.decks_skipped": "未加载的题库文件（YAML 格式错误或内容不安全）：{files}。",
     "home.content_errors": "有 {n} 个内容条目无效，已跳过。",
     "home.content_check": "运行 `quizapp content check` 查看详情。",
+    "home.content_problems": "部分内容无法加载。",
     # sessions
     "session.loading": "加载中……",
     "session.progress": "{done} / {total}",

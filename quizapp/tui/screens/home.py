@@ -245,8 +245,10 @@ class HomeScreen(BaseScreen):
                 lines.append(self.t("home.decks_skipped", files=", ".join(backend.skipped_decks)))
             if backend.items_left_out:
                 lines.append(self.t("home.content_errors", n=backend.items_left_out))
+            if not lines:  # a missing folder, a file name left out, an unknown top-level key
+                lines.append(self.t("home.content_problems"))
             lines.append(self.t("home.content_check"))
-            notice = " ".join(lines)
+            notice = ("" if self.lang == "zh" else " ").join(lines)
         if self.fit is not None and self.fit.refit_suggested:
             key = "optimize.refit" if self.fit.fit_reviews is not None else "optimize.first_fit"
             suggestion = self.t(key, usable=self.fit.usable_reviews, fit=self.fit.fit_reviews)
