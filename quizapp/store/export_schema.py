@@ -260,6 +260,12 @@ class Export(_Strict):
         return self
 
 
+def visible(text: str) -> str:
+    """`text` with its control characters written as `\\x0a`: field names come from the file,
+    and a newline or an escape sequence in one must stay visible text, on one line."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def located_errors(error: ValidationError, limit: int = 20, prefix: tuple[str | int, ...] = ()) -> list[str]:
     """`items[3].reviews[17].rating: must be 1–4`, one line per bad field (`prefix`: where
     the validated record is in the file, for one validated alone)."""
@@ -275,8 +281,7 @@ def located_errors(error: ValidationError, limit: int = 20, prefix: tuple[str | 
                 where += f".{part}" if where else str(part)
         message = detail["msg"].removeprefix("Value error, ")
         line = f"{where}: {message}" if where else message
-        # Field names come from the file: a newline or an escape sequence stays visible text.
-        lines.append(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", line))
+        lines.append(visible(line))
     extra = error.error_count() - limit
     if extra > 0:
         lines.append(f"… and {extra} more")

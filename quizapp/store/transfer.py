@@ -417,7 +417,7 @@ def clock_skew(export: schema.Export | import_stream.Checked, now: datetime | No
 
 def check_settings(export: schema.Export | import_stream.Checked, validate: Callable[[str, Any], str | None]) -> None:
     """Located errors for settings the app would not accept (`validate` returns a message)."""
-    errors = [f"settings.{key}: {message}" for key, value in export.settings.items()
+    errors = [schema.visible(f"settings.{key}: {message}") for key, value in export.settings.items()
               if (message := validate(key, value)) is not None]
     if errors:
         raise ImportFormatError(errors)

@@ -191,6 +191,21 @@ def test_settings_with_a_bad_value_are_refused(full, clock):
     assert copy.deepcopy(data)  # the parsed document itself is untouched
 
 
+def test_a_setting_named_with_control_characters_is_refused_on_one_visible_line(full, clock):
+    """A setting's name comes from the file: a newline in it must not split the message, nor
+    an escape sequence reach the terminal (found by tests/reliability/test_import_fuzz.py)."""
+    from quizapp.srs.settings import setting_problem
+    from quizapp.store.transfer import check_settings, parse_export
+
+    data = json.loads(_export(full.db, clock))
+    data["settings"]["\n"] = 1
+    data["settings"]["\x1b[31mred"] = 1
+    export = parse_export(json.dumps(data), clock.now())
+    with pytest.raises(ImportFormatError) as caught:
+        check_settings(export, setting_problem)
+    assert caught.value.errors == ["settings.\\x0a: unknown setting", "settings.\\x1b[31mred: unknown setting"]
+
+
 def test_fitted_fsrs_parameters_survive_export_and_import(full, tmp_path, clock):
     """The schedule's fit (parameters, day, review count) is a setting like any other."""
     from quizapp.srs.fsrs_parameters import DEFAULTS
