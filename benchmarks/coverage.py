@@ -7,6 +7,8 @@ judge one answer (p50/p95 over the corpus, after the segmenter is loaded).
 
 Precision: of the points ticked, the share the answer states (a point stated wrongly and
 ticked is a false tick). Recall: of the points the answer states, the share ticked. The
+same two figures for "stated wrongly" (✗): of the points the matcher calls contradicted, the
+share the answer does state wrongly, and of those, the share it calls so. The
 target (issue 20, enforced by tests/content/test_judgement_corpus.py) is ≥ 0.90 of each
 in each language; judging one answer ≤ 20 ms at the 95th percentile.
 """
@@ -77,6 +79,9 @@ def main() -> int:
         "by_lang": {lang: {"precision": round(t.precision, 4), "recall": round(t.recall, 4),
                            "true_ticks": t.true_ticks, "false_ticks": t.false_ticks, "missed": t.missed}
                     for lang, t in sorted(result.by_lang.items())},
+        "stated_wrongly": {lang: {"precision": round(t.precision, 4), "recall": round(t.recall, 4),
+                                  "right": t.true_ticks, "false": t.false_ticks, "missed": t.missed}
+                           for lang, t in sorted(result.wrong_by_lang.items())},
         "overall": {"precision": round(result.overall.precision, 4), "recall": round(result.overall.recall, 4)},
         "by_item": {f"{item_id}/{lang}": {"precision": round(t.precision, 3), "recall": round(t.recall, 3)}
                     for (item_id, lang), t in sorted(result.by_item.items())},
@@ -101,6 +106,10 @@ def main() -> int:
         print(f"{lang:<9} {row['precision']:>9.3f}  {row['recall']:>6.3f}   "
               f"{row['true_ticks']} / {row['false_ticks']} / {row['missed']}")
     print(f"overall   {report['overall']['precision']:>9.3f}  {report['overall']['recall']:>6.3f}")
+    print("\n\"stated wrongly\" (✗)  precision  recall   right / false / missed")
+    for lang, row in report["stated_wrongly"].items():
+        print(f"{lang:<21} {row['precision']:>9.3f}  {row['recall']:>6.3f}   "
+              f"{row['right']} / {row['false']} / {row['missed']}")
     print("\nper item (precision / recall):")
     line = []
     for key, row in report["by_item"].items():

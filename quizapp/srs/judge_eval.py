@@ -4,7 +4,10 @@ key point's keywords are: what `benchmarks/coverage.py` prints and the tests enf
 The corpus (tests/data/answers/<item id>.yaml, format in its README.md) labels every key
 point of every answer `stated`, `contradicted` or `absent`. A tick is the matcher saying
 "stated". Precision: of the points ticked, the share labelled stated (a contradicted point
-ticked is a false tick). Recall: of the points labelled stated, the share ticked.
+ticked is a false tick). Recall: of the points labelled stated, the share ticked. The same
+two figures are kept for "stated wrongly" (the matcher's `contradicted`, shown as ✗): of the
+points it calls stated wrongly, the share labelled contradicted, and of those labelled
+contradicted, the share it calls so (the others it calls absent, or ticks).
 
 Specificity (`keyword_findings`): a key point's keywords must not be triggered by its own
 item's question (either language), nor by more than `OTHER_SHARE_MAX` of the *other*
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from quizapp.srs.answer_text import AnswerText
-from quizapp.srs.coverage import STATED, key_point_coverage, states
+from quizapp.srs.coverage import CONTRADICTED, STATED, key_point_coverage, states
 
 OTHER_SHARE_MAX = 0.15
 LABELS = ("stated", "contradicted", "absent")
@@ -77,12 +80,14 @@ class Tally:
     false_ticks: int = 0
     missed: int = 0
 
-    def add(self, ticked: bool, label: str) -> None:
-        if ticked and label == STATED:
+    def add(self, ticked: bool, label: str, target: str = STATED) -> None:
+        """One point: `ticked` when the matcher judged it `target` (stated, or contradicted
+        for the "stated wrongly" tally), `label` what the answer does with it."""
+        if ticked and label == target:
             self.true_ticks += 1
         elif ticked:
             self.false_ticks += 1
-        elif label == STATED:
+        elif label == target:
             self.missed += 1
 
     @property
@@ -106,6 +111,8 @@ class Evaluation:
     by_item: dict[tuple[str, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
     by_point: dict[tuple[str, int, str], Tally] = field(default_factory=lambda: defaultdict(Tally))
     overall: Tally = field(default_factory=Tally)
+    # "stated wrongly": a tick is the matcher's `contradicted`, the target the label's
+    wrong_by_lang: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     # (item, point, lang, kind, text, label, status, evidence) of every disagreement
     mistakes: list[tuple[str, int, str, str, str, str, str, str | None]] = field(default_factory=list)
 
@@ -123,6 +130,7 @@ def evaluate(answers: Iterable[CorpusAnswer], key_points: Mapping[str, Sequence[
                 result.overall,
             ):
                 tally.add(ticked, label)
+            result.wrong_by_lang[answer.lang].add(judgement.status == CONTRADICTED, label, CONTRADICTED)
             if ticked != (label == STATED):
                 result.mistakes.append(
                     (answer.item_id, n, answer.lang, answer.kind, answer.text, label, judgement.status,
