@@ -3,7 +3,7 @@ item and overall, the worst key points, the keyword specificity findings, and th
 judge one answer (p50/p95 over the corpus, after the segmenter is loaded).
 
     python benchmarks/coverage.py [--corpus tests/data/answers] [--content DIR] [--worst 15]
-                                  [--mistakes] [--json]
+                                  [--mistakes] [--wrong-mistakes] [--json]
 
 Precision: of the points ticked, the share the answer states (a point stated wrongly and
 ticked is a false tick). Recall: of the points the answer states, the share ticked. The
@@ -49,6 +49,8 @@ def main() -> int:
     parser.add_argument("--content", action="append", default=[], type=Path, help="extra content folder")
     parser.add_argument("--worst", type=int, default=15, help="how many of the worst key points to list")
     parser.add_argument("--mistakes", action="store_true", help="print every disagreement with the labels")
+    parser.add_argument("--wrong-mistakes", action="store_true",
+                        help="print every disagreement about \"stated wrongly\" (✗)")
     parser.add_argument("--repeats", type=int, default=3, help="timing passes over the corpus")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -127,9 +129,12 @@ def main() -> int:
         print(f"  {finding}")
     print(f"\njudging one answer: p50 {report['judge_ms']['p50']:.2f} ms, p95 {report['judge_ms']['p95']:.2f} ms "
           f"(CPU, {len(times)} judgements); segmenter loaded in {load_s:.2f} s; load average {report['load']}")
-    if args.mistakes:
-        print("\ndisagreements:")
-        for item_id, n, lang, kind, text, label, status, evidence in result.mistakes:
+    shown = [("disagreements", result.mistakes)] if args.mistakes else []
+    if args.wrong_mistakes:
+        shown.append(("disagreements about \"stated wrongly\"", result.wrong_mistakes))
+    for title, mistakes in shown:
+        print(f"\n{title}:")
+        for item_id, n, lang, kind, text, label, status, evidence in mistakes:
             print(f"- {item_id} KP{n} {lang} {kind}: labelled {label}, judged {status} «{evidence}»")
             print("    " + " ".join(text.split()))
     return 0

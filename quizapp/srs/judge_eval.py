@@ -113,6 +113,7 @@ class Evaluation:
     overall: Tally = field(default_factory=Tally)
     # "stated wrongly": a tick is the matcher's `contradicted`, the target the label's
     wrong_by_lang: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    wrong_mistakes: list[tuple[str, int, str, str, str, str, str, str | None]] = field(default_factory=list)
     # (item, point, lang, kind, text, label, status, evidence) of every disagreement
     mistakes: list[tuple[str, int, str, str, str, str, str, str | None]] = field(default_factory=list)
 
@@ -131,6 +132,11 @@ def evaluate(answers: Iterable[CorpusAnswer], key_points: Mapping[str, Sequence[
             ):
                 tally.add(ticked, label)
             result.wrong_by_lang[answer.lang].add(judgement.status == CONTRADICTED, label, CONTRADICTED)
+            if (judgement.status == CONTRADICTED) != (label == CONTRADICTED):
+                result.wrong_mistakes.append(
+                    (answer.item_id, n, answer.lang, answer.kind, answer.text, label, judgement.status,
+                     judgement.evidence)
+                )
             if ticked != (label == STATED):
                 result.mistakes.append(
                     (answer.item_id, n, answer.lang, answer.kind, answer.text, label, judgement.status,
