@@ -38,7 +38,7 @@ def test_content_of_an_mcq_and_a_skill_payload() -> None:
 def test_material_in_english_and_with_a_fallback() -> None:
     material = ItemMaterial.of(material_for(QA, "en"))
     assert material.question == "Why divide by √d_k?" and material.answer == "Variance"
-    assert material.key_points == [MaterialPoint("variance", ["方差", "variance"], [], None)]
+    assert material.key_points == [MaterialPoint("variance", ["方差", "variance"], [], None, None)]
     # no Chinese long answer: the English one, marked as such
     assert ItemMaterial.of(material_for(QA, "zh")).long_answer.endswith("(English)")
 

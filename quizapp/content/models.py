@@ -136,13 +136,17 @@ class KeyPoint(_Strict):
     `requires` lists further concepts the same answer must also state (each its own list of
     alternatives), for a point that is two ideas together ("one K/V head" AND "shared by all
     query heads"); `contradicts` lists phrasings of the opposite claim: an answer that says
-    one of them has the point "stated wrongly", not merely missing.
+    one of them has the point "stated wrongly", not merely missing. `remedy`, for a point about
+    the world without some fix ("Unscaled, softmax saturates"), names the fix: a sentence that
+    says it is in place and denies the point ("scaling keeps the variance at 1, so softmax
+    does not saturate") states the contrapositive, and does not contradict the point.
     """
 
     text: Localized
     keywords: Keywords
     requires: list[Keywords] = Field(default_factory=list, max_length=3)
     contradicts: Keywords | None = None
+    remedy: Keywords | None = None
 
 
 class Reference(_Strict):

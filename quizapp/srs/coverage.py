@@ -283,8 +283,31 @@ def _said_negated(p: Phrase, phrases: Sequence[Phrase], cue: str) -> bool:
     return False
 
 
+def _remedied(text: AnswerText, hit: Hit, remedies: Sequence[Phrase]) -> bool:
+    """Whether the sentence holding `hit` says, before it, that the point's remedy is in
+    place: one of `remedies`, not negated. A point about the world without its remedy (「不缩放
+    softmax 会饱和」) is not denied by "scaling keeps the variance at 1, so softmax does not
+    saturate", nor by 「有了 mask，位置 t 就看不到答案」: the candidate states its contrapositive.
+    "Without scaling it doesn't saturate" and 「不加 mask 也不会作弊」 still deny it, and so does
+    a denial the remedy only follows ("pure attention keeps full rank, residuals just help")."""
+    if not remedies or polarity.condition_world(text, hit.start, hit.negated_from) == polarity.UNREMEDIED:
+        return False  # "with d/h heads …, whereas without the reduction …, wouldn't": that world
+    first = text.token_of[hit.start]
+    while first > 0 and not _sentence_break(text, first - 1):
+        first -= 1
+    start = text.tokens[first].start
+    own = min(hit.start, hit.negated_from if hit.negated_from is not None else hit.start)  # with its negation
+    return any(start <= found.start and found.end <= own and found.negated_from is None
+               for p in remedies for found in find(text, p))
+
+
+def _sentence_break(text: AnswerText, index: int) -> bool:
+    token = text.tokens[index]
+    return token.text in polarity.SENTENCE_ENDS or token.end in text.line_breaks
+
+
 def _concept(
-    text: AnswerText, words: Sequence[str], point_texts: tuple[str, ...] = ()
+    text: AnswerText, words: Sequence[str], point_texts: tuple[str, ...] = (), remedies: Sequence[Phrase] = ()
 ) -> tuple[Hit | None, Hit | None]:
     """The first hit stating a concept, and the first negated one (either may be None)."""
     stated = negated = None
@@ -321,6 +344,8 @@ def _concept(
                     polarity.UNREMEDIED if flip else polarity.REMEDIED
                 ):
                     continue  # denied in the other world than the point's: no contradiction
+                if hit.negated_from is not None and _remedied(text, hit, remedies):
+                    continue  # denied with the point's remedy in place: its contrapositive
                 if hit.negated_from is None:
                     if stated is None or hit.start < stated.start:
                         stated = hit
@@ -377,10 +402,11 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
         return PointJudgement(ABSENT)
     concepts = _concepts(point)
     texts = _texts_of(_field(point, "text"))
+    remedies = _phrases(keywords_of(_field(point, "remedy")))
     found: list[Hit] = []
     missing: PointJudgement | None = None
     for words in concepts:
-        stated, negated = _concept(text, words, texts)
+        stated, negated = _concept(text, words, texts, remedies)
         if stated is None:
             if negated is not None:
                 quote, spans = _evidence(text, [negated])
@@ -398,6 +424,8 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
                         or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)
                         or compared(text, hit.start, hit.end, texts)):
                     continue  # denied (or asked and answered "no"), only supposed ("if you used an argmax …"), taken back, reported or the compared thing
+                if _remedied(text, hit, remedies):
+                    continue  # "with the mask, no cheating": the other world than the point's
                 if texts and not claims.names_a_sibling(p.raw) and claims.other_subject(text, hit.start, hit.end, texts):
                     # Said of a sibling: "CNNs parallelise fine" is not about the RNN point.
                     # (A phrase that names one itself, "the decoder is bidirectional" against

@@ -113,6 +113,18 @@ def is_avoidance(word: str) -> bool:
     return word in _AVOIDANCE
 
 
+_PRONOUNS = _words("it them this that these those")
+
+
+def _pronoun_object(text: AnswerText, without: int, match: int) -> bool:
+    """Whether "without" at token `without` has a pronoun for its whole object, with a clause
+    of its own before the match at token `match`: "without it softmax saturates" says that
+    softmax saturates (while "without it saturating" denies the saturating)."""
+    after = without + 1
+    return (after + 1 < match and text.tokens[after].text in _PRONOUNS
+            and not text.tokens[match].text.endswith("ing"))
+
+
 def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = is_cue) -> int | None:
     """The compact offset of the cue that negates a match starting at `start`, or None
     (`cue`: which words are cues; the negations by default)."""
@@ -126,7 +138,7 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         previous = text.tokens[back]
         if text.ends_clause(previous):
             return None
-        if previous.text == "without" and verb:
+        if previous.text == "without" and (verb or _pronoun_object(text, back, index)):
             return None  # "without" negates its own object, not what the clause then says
         verb = verb or previous.text in _COPULAS
         follows = _EN_ALTERNATIVES.get(previous.text)

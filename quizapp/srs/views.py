@@ -73,6 +73,7 @@ class MaterialPoint:
     keywords: list[str] = field(default_factory=list)
     requires: list[Any] = field(default_factory=list)
     contradicts: Any = None
+    remedy: Any = None
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class ItemMaterial:
                 keywords=list(point.get("keywords") or []),
                 requires=list(point.get("requires") or []),
                 contradicts=point.get("contradicts"),
+                remedy=point.get("remedy"),
             )
             for point in localized.get("key_points") or []
             if isinstance(point, Mapping)

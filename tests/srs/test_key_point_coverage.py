@@ -185,6 +185,69 @@ def test_a_denial_after_the_remedy_does_not_deny_what_happens_without_it(answer,
     assert statuses(answer, [point]) == [status]
 
 
+def test_without_and_a_pronoun_is_a_condition_of_its_own():
+    points = [{"text": "饱和", "keywords": ["saturat*"]}]
+    assert statuses("without it softmax saturates", points) == [STATED]
+    assert statuses("Without it the softmax saturates.", points) == [STATED]
+    assert statuses("it works without it saturating", points) == [CONTRADICTED]  # its object
+    assert statuses("it works without saturation", points) == [CONTRADICTED]
+
+
+SATURATES_UNSCALED = {
+    "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
+    "keywords": ["饱和", "saturat*"],
+    "contradicts": ["no cheating"],
+    "remedy": {"zh": ["有了缩放", "缩放之后"], "en": ["scaling keeps", "with the mask"]},
+}
+
+
+@pytest.mark.parametrize(
+    "answer, status",
+    [
+        # the remedy said to be in place, before the denial in its sentence: the contrapositive
+        ("Scaling keeps the variance at 1, so softmax does not saturate.", ABSENT),
+        ("有了缩放，softmax 就不会饱和", ABSENT),
+        ("With the mask, position t cannot see the answer, so no cheating.", ABSENT),  # a contradicts phrase
+        # without a remedy, with it negated, after the denial, in another sentence or under
+        # "without": still denied
+        ("Softmax does not saturate.", CONTRADICTED),
+        ("Without scaling keeps … well, softmax does not saturate.", CONTRADICTED),
+        ("Softmax does not saturate; scaling keeps it tidy.", CONTRADICTED),
+        ("Softmax does not saturate, scaling keeps it tidy.", CONTRADICTED),
+        ("Scaling keeps the variance at 1. Softmax does not saturate.", CONTRADICTED),
+        ("No cheating happens here, with the mask or without.", CONTRADICTED),
+        ("Scaling keeps the variance at 1, whereas without it softmax would not saturate either.", CONTRADICTED),
+        ("没有缩放之后的那种效果，softmax 也不会饱和", CONTRADICTED),
+        # the point itself, with the remedy named, is still stated
+        ("Scaling keeps it small; without it softmax saturates.", STATED),
+    ],
+)
+def test_a_denial_with_the_points_remedy_in_place_is_its_contrapositive(answer, status):
+    assert statuses(answer, [SATURATES_UNSCALED]) == [status]
+
+
+def test_the_banks_remedied_points_take_their_contrapositive():
+    """The bank's own points about the world without a fix (q24 KP3, q15 KP1, q26 KP2,
+    t-attn-smoothing-residual KP3): a correct candidate's contrapositive is no "stated wrongly"."""
+    from quizapp.srs.bootstrap import load_all_content
+
+    items = {item.id: item for item in load_all_content(include_user_decks=False).qa}
+
+    def status(item_id: str, n: int, answer: str) -> str:
+        return key_point_coverage(answer, items[item_id].key_points).statuses[n]
+
+    assert status("q24", 3, "Scaling keeps the variance at 1, so softmax does not saturate.") == ABSENT
+    assert status("q24", 3, "缩放之后 softmax 不会饱和") == ABSENT
+    assert status("q24", 3, "Without scaling, softmax does not saturate.") == CONTRADICTED
+    assert status("q15", 1, "With the mask, position t cannot see the answer, so no cheating.") == ABSENT
+    assert status("q15", 1, "有了 mask，位置 t 就看不到答案了，不会作弊。") == ABSENT
+    assert status("q15", 1, "不加 mask 也不会作弊。") == CONTRADICTED
+    assert status("q26", 2, "Because each head works in d/h dimensions, the parameters do not grow h-fold.") == ABSENT
+    assert status("t-attn-smoothing-residual", 3, "有残差和 MLP，输出就不会塌缩到秩 1。") == ABSENT
+    assert status("t-attn-smoothing-residual", 3,
+                  "Pure attention keeps full rank, residuals are just for speed.") == CONTRADICTED
+
+
 def test_a_negated_verb_of_causing_denies_its_effect():
     points = [{"text": "饱和", "keywords": ["饱和", "saturat*", "exactly zero"]}]
     assert statuses("the mask doesn't make the future weights exactly zero", points) == [CONTRADICTED]
