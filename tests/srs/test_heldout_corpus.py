@@ -20,11 +20,11 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last fifteen on 6 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout17 was never read by the matcher's authors: its floors are its honest,
-# lower figures of 6 Dec 2026 (README "The figures"): they guard against a regression, and
+# answers_heldout18 was never read by the matcher's authors: its floors are its honest,
+# lower figures of 7 Dec 2026 (README "The figures"): they guard against a regression, and
 # raising them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout17"}
+BLIND = {"answers_heldout18"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -43,6 +43,7 @@ FLOOR = {
     "answers_heldout15": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout16": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout17": {"en": (0.93, 0.93), "zh": (0.92, 0.92)},
+    "answers_heldout18": {"en": (0.92, 0.93), "zh": (0.91, 0.94)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.92–1.00 per language, 7 Dec 2026: the blind
