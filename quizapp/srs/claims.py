@@ -114,7 +114,10 @@ def _sides(
             if any(a < hit.end and hit.start < b for a, b in covered) or _repair_verb(text, word, hit.end):
                 continue
             covered.append((hit.start, hit.end))
-            negated = polarity.negation_before(text, hit.start) is not None and not p.negative
+            cue = polarity.negation_before(text, hit.start)
+            # the keyword's own negation ("not guarantee" in "do not guarantee asymmetry") is
+            # the keyword's claim, not a denial of the lexicon word after it
+            negated = cue is not None and not p.negative and not (skip[0] <= cue < skip[1] <= hit.start)
             flipped = negated != _placing_the_match(text, word, hit.start, hit.end, skip)
             taken.add(side ^ 1 if flipped else side)
     return taken

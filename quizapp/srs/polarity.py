@@ -125,6 +125,11 @@ def _pronoun_object(text: AnswerText, without: int, match: int) -> bool:
             and not text.tokens[match].text.endswith("ing"))
 
 
+# Negations that make one item of a Chinese list with the word after them (不稳定, 不可学习,
+# 不能并行), unlike those that head a list of objects (「不需要位置编码、残差」).
+_ITEM_NEGATIONS = _words("不 不可 不能 无法 难以")
+
+
 def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = is_cue) -> int | None:
     """The compact offset of the cue that negates a match starting at `start`, or None
     (`cue`: which words are cues; the negations by default)."""
@@ -134,6 +139,7 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         return token.start  # 不|对称 inside the one word 不对称
     words = 0
     verb = False  # a copula between a "without" and the match: "attention without X *is* …"
+    listed = None  # the nearest 、 crossed so far (a Chinese list)
     for back in range(index - 1, -1, -1):
         previous = text.tokens[back]
         if text.ends_clause(previous):
@@ -155,7 +161,11 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
                 return text.tokens[back - 1].start
             return None
         if cue(previous.text) and not _harmless(text, back):
+            if listed is not None and listed - back <= 2 and previous.text in _ITEM_NEGATIONS:
+                return None  # 「不可学习、绝对位置、外推有限」: the first item's own 不, not the list's
             return previous.start
+        if previous.text == "、":
+            listed = back
         if previous.text in _DISJUNCTIONS:
             # "no need for gradient attribution or ablations": the cue reaches over a list,
             # whose first alternative may itself be a few words long

@@ -193,6 +193,34 @@ def test_without_and_a_pronoun_is_a_condition_of_its_own():
     assert statuses("it works without saturation", points) == [CONTRADICTED]
 
 
+def test_the_first_items_own_negation_does_not_reach_over_a_chinese_list():
+    points = [{"text": "外推有限", "keywords": ["外推有限", "残差"]}]
+    assert statuses("缺点：不可学习、绝对位置、实际外推有限。", points) == [STATED]
+    assert statuses("不稳定、外推有限", points) == [STATED]
+    assert statuses("不需要位置编码、残差", points) == [CONTRADICTED]  # the list's head
+    assert statuses("不用 mask、残差", points) == [CONTRADICTED]
+
+
+def test_a_keywords_own_negation_does_not_flip_the_claim_word_after_it():
+    """「do not guarantee asymmetry」 states "allow asymmetry but do not guarantee it": its "not"
+    is the keyword's ("not guarantee"), not a denial of "asymmetry"."""
+    point = {"text": "Separate Q/K projections allow asymmetry but do not guarantee it",
+             "keywords": ["not guarantee"]}
+    assert statuses("They do not guarantee asymmetry.", [point]) == [STATED]
+    assert statuses("They do not guarantee that S is asymmetric.", [point]) == [STATED]
+
+
+def test_no_items_own_answer_is_judged_stated_wrongly():
+    """A candidate who says the bank's own short answer is never told a point is wrong."""
+    from quizapp.srs.bootstrap import load_all_content
+
+    wrong = [(item.id, lang, n)
+             for item in load_all_content(include_user_decks=False).qa for lang in ("en", "zh")
+             for n, status in enumerate(key_point_coverage(getattr(item.answer, lang), item.key_points).statuses)
+             if status == CONTRADICTED]
+    assert wrong == []
+
+
 SATURATES_UNSCALED = {
     "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
     "keywords": ["饱和", "saturat*"],
