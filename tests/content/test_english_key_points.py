@@ -39,7 +39,7 @@ ANSWERS = [
         "q27",
         # self-attention alone is half of the point: the encoder's is bidirectional
         "A stack of N identical layers; each has multi-head self-attention, where Q/K/V come "
-        "from the same input and every token attends to every other, and a feed-forward network.",
+        "from the same input and every token attends to every other, and a position-wise feed-forward network.",
         "xxx..",
     ),
     (
