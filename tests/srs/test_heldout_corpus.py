@@ -16,8 +16,8 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout16 were studied for their errors
-# after they were written (the last fifteen on 6 Dec 2026, each after the next one was
+# (precision, recall). answers_heldout … answers_heldout17 were studied for their errors
+# after they were written (the last sixteen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
 # answers_heldout18 was never read by the matcher's authors: its floors are its honest,
@@ -42,8 +42,8 @@ FLOOR = {
     "answers_heldout14": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout15": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout16": {"en": STUDIED, "zh": STUDIED},
-    "answers_heldout17": {"en": (0.93, 0.93), "zh": (0.92, 0.92)},
-    "answers_heldout18": {"en": (0.92, 0.93), "zh": (0.91, 0.94)},
+    "answers_heldout17": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout18": {"en": (0.92, 0.93), "zh": (0.92, 0.94)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.92–1.00 per language, 7 Dec 2026: the blind
