@@ -185,6 +185,12 @@ def test_a_denial_after_the_remedy_does_not_deny_what_happens_without_it(answer,
     assert statuses(answer, [point]) == [status]
 
 
+@pytest.mark.parametrize("answer", ["这谈不上偷看答案", "算不上偷看答案", "称不上偷看答案"])
+def test_hardly_counts_as_negates_what_follows(answer):
+    points = [{"text": "会偷看答案", "keywords": ["偷看答案"]}]
+    assert statuses(answer, points) == [CONTRADICTED]
+
+
 def test_without_and_a_pronoun_is_a_condition_of_its_own():
     points = [{"text": "饱和", "keywords": ["saturat*"]}]
     assert statuses("without it softmax saturates", points) == [STATED]
