@@ -42,6 +42,9 @@ def test_the_benchmark_reports_precision_recall_and_timing(tmp_path):
     en = report["by_lang"]["en"]
     assert en["true_ticks"] + en["missed"] == 4  # the model answer's four stated points
     assert en["false_ticks"] == 0  # the wrong answer's "always symmetric" is not a tick
+    wrong = report["stated_wrongly"]["en"]
+    assert wrong["right"] + wrong["missed"] == 1  # the wrong answer's one contradicted point
+    assert wrong["false"] == 0  # the model answer is never called wrong
     assert set(report["by_item"]) == {"q05/en", "q05/zh"}
     assert report["judge_ms"]["answers_timed"] == 3 and report["judge_ms"]["p95"] >= 0
     assert isinstance(report["keyword_findings"], list) and report["keyword_findings_cpu_s"] > 0

@@ -113,6 +113,7 @@ class Evaluation:
     overall: Tally = field(default_factory=Tally)
     # "stated wrongly": a tick is the matcher's `contradicted`, the target the label's
     wrong_by_lang: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    # every disagreement about "stated wrongly", as `mistakes` below
     wrong_mistakes: list[tuple[str, int, str, str, str, str, str, str | None]] = field(default_factory=list)
     # (item, point, lang, kind, text, label, status, evidence) of every disagreement
     mistakes: list[tuple[str, int, str, str, str, str, str, str | None]] = field(default_factory=list)
