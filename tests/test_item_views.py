@@ -47,3 +47,19 @@ def test_material_of_an_mcq_keeps_its_letter() -> None:
     material = ItemMaterial.of(material_for(MCQ, "en"))
     assert material.options == ["a", "b", "c", "d"] and material.answer == "C"
     assert material.explanation == "Because." and material.long_answer == "" and material.key_points == []
+
+
+def test_a_key_points_remedy_reaches_the_screens_judge() -> None:
+    """The mock screen judges the material's points: their `remedy` must come along, or a
+    correct contrapositive would show as "stated wrongly" there (quizapp.srs.coverage)."""
+    from quizapp.srs.coverage import ABSENT, key_point_coverage
+
+    payload = {**QA, "key_points": [{
+        "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
+        "keywords": {"en": ["saturat*"]},
+        "remedy": {"en": ["scaling keeps"]},
+    }]}
+    points = ItemMaterial.of(material_for(payload, "en")).key_points
+    assert points[0].remedy == {"en": ["scaling keeps"]}
+    answer = "Scaling keeps the variance at 1, so softmax does not saturate."
+    assert key_point_coverage(answer, points).statuses == [ABSENT]
