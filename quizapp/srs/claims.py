@@ -196,6 +196,27 @@ def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]
         if not mine:
             continue
         named = _named(text, siblings, text.tokens[first].start, text.tokens[last].end)
+        if not named and first > 1 and _pronoun_subject(text, first, text.token_of[start]):
+            # "LayerNorm normalises each token, so *it* does not depend on the batch": the
+            # pronoun's subject is the one the clause before names
+            before, _ = polarity._clause_bounds(text, first - 2, loose=True)
+            named = _named(text, siblings, text.tokens[before].start, text.tokens[first - 1].start)
         if named and not (named & mine):
             return True
+    return False
+
+
+_PRONOUN_SUBJECTS = polarity._words("it they this 它 它们 这 其")
+_LEADS = polarity._words("so and but then thus hence 所以 因此 而 但 那 就")
+
+
+def _pronoun_subject(text: AnswerText, first: int, match: int) -> bool:
+    """Whether the clause starting at token `first` opens (after so/and/所以 …) with a
+    pronoun for its subject, before the match at token `match`."""
+    for index in range(first, min(match, first + 2)):
+        word = text.tokens[index].text
+        if word in _PRONOUN_SUBJECTS:
+            return True
+        if word not in _LEADS:
+            return False
     return False

@@ -227,6 +227,23 @@ def test_no_items_own_answer_is_judged_stated_wrongly():
     assert wrong == []
 
 
+def test_a_pronoun_subject_is_the_sibling_the_clause_before_names():
+    """"LayerNorm …, so it does not depend on the batch size" says nothing against q32's BN
+    point: "it" is LayerNorm (seen in the mock at 80×24, judged "stated wrongly")."""
+    from quizapp.srs.bootstrap import load_all_content
+
+    q32 = next(item for item in load_all_content(include_user_decks=False).qa if item.id == "q32")
+
+    def bn_point(answer: str) -> str:
+        return key_point_coverage(answer, q32.key_points).statuses[0]
+
+    assert bn_point("LayerNorm normalises each token over its features, so it does not depend on the "
+                    "batch size.") != CONTRADICTED
+    # the pronoun standing for the point's own subject, or none named, still denies it
+    assert bn_point("BatchNorm averages over the batch, so it does not depend on the batch size.") == CONTRADICTED
+    assert bn_point("It does not depend on the batch size.") == CONTRADICTED
+
+
 SATURATES_UNSCALED = {
     "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
     "keywords": ["饱和", "saturat*"],
