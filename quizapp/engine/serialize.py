@@ -25,9 +25,12 @@ def json_number(x: float) -> int | float | str | None:
         return None
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    if x == int(x) and abs(x) < 2 ** 53:
-        return int(x)
-    return round(x, DECIMALS)
+    # Rounded first, so that 1.9999999999999998 (a sum's last bit, which differs from CPU
+    # to CPU) is written 2 like an exact 2, not 2.0.
+    rounded = round(x, DECIMALS)
+    if rounded == int(rounded) and abs(rounded) < 2 ** 53:
+        return int(rounded)
+    return rounded
 
 
 def json_array(value: Any) -> Any:

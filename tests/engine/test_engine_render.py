@@ -60,3 +60,13 @@ def test_json_floats_are_rounded_and_infinities_are_strings():
     assert data["solution"]["S_masked"] == [[0, "-inf"], [1, 0]]
     assert data["solution"]["A"][1] == [0.731059, 0.268941]
     assert data["hints"] == [{"kind": "exp_table", "rows": [[0, 1], [1, 2.718]]}]
+
+
+def test_json_writes_a_value_that_rounds_to_an_integer_as_one():
+    """A sum's last bit differs from CPU to CPU (FMA or not): 1.9999999999999998 must be
+    written 2, as the exact 2 is, so the JSON is the same on every machine."""
+    from quizapp.engine.serialize import json_number
+
+    assert [json_number(x) for x in (2.0, 1.9999999999999998, 2.0000000000000004, -0.9999999999999999,
+                                     0.5000000000000001, -0.0)] == [2, 2, 2, -1, 0.5, 0]
+    assert all(type(json_number(x)) is int for x in (1.9999999999999998, -0.9999999999999999))
