@@ -10,7 +10,9 @@ said, you might think, one could argue, 很多人以为, 有人说, 大家常说
 described as …, X 常被说成 …), and runs to the first denial after it
 (but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
 before the end of the next sentence the candidate may be agreeing ("people say it is a soft
-lookup, and it is"), and the match counts as said.
+lookup, and it is"), and the match counts as said — unless the frame itself calls it an
+error of belief ("a common misconception is …", 「常见的误解是…」, 「很多人误以为…」): no one
+agrees with a misconception, so what it reports is never asserted, denied later or not.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ _INLINE_FRAMES = re.compile(
         )
     )
 )
+# A frame that names the report an error of belief: no denial needs to follow it.
+_SELF_DENYING = re.compile(r"misconception|myth|misunderstanding|misreading|误解|误区|误以为")
 # Words that deny what was reported (one at a time, or the pairs below).
 _DENIALS = frozenset(
     [
@@ -90,7 +94,8 @@ _REPORT_ENDS = SENTENCE_ENDS | frozenset("—:：")
 
 def _reports(text: AnswerText) -> list[int]:
     """The token index where each report starts (after its frame, or at its clause's start
-    for an inline frame), in order."""
+    for an inline frame), in order. Those whose frame names an error of belief are also in
+    `_self_denied(text)`."""
     cached = text.__dict__.get("_report_frames")
     if cached is not None:
         return cached
@@ -104,6 +109,7 @@ def _reports(text: AnswerText) -> list[int]:
         joined.append(word + " ")
         at += len(word) + 1
     found: list[int] = []
+    denied: set[int] = set()
     for m in _FRAMES.finditer("".join(joined)):
         first = bisect_left(starts, m.start() + 1)
         after = bisect_left(starts, m.end())  # the first word after the frame
@@ -112,6 +118,8 @@ def _reports(text: AnswerText) -> list[int]:
             continue  # "unlike what people often say, it is …": what follows is asserted
         if first < len(words) and after < len(words):
             found.append(words[after])
+            if _SELF_DENYING.search(m.group()):
+                denied.add(words[after])
     for m in _INLINE_FRAMES.finditer("".join(joined)):
         first = words[bisect_left(starts, m.start() + 1)]
         clause = first
@@ -120,7 +128,13 @@ def _reports(text: AnswerText) -> list[int]:
         found.append(clause)
     found.sort()
     text.__dict__["_report_frames"] = found
+    text.__dict__["_self_denied_reports"] = denied
     return found
+
+
+def _self_denied(text: AnswerText) -> set[int]:
+    _reports(text)
+    return text.__dict__["_self_denied_reports"]
 
 
 def _ends_report(text: AnswerText, index: int) -> bool:
@@ -155,6 +169,8 @@ def reported(text: AnswerText, start: int, end: int) -> bool:
                 break
         if not inside:
             continue
+        if claim in _self_denied(text):
+            return True
         ends = 0
         for i in range(last + 1, len(text.tokens)):
             token = text.tokens[i]

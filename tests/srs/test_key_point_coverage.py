@@ -834,6 +834,14 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         ("You might say it is permutation-invariant, and that is how it behaves.", EQUIVARIANT, CONTRADICTED),
         ("You might think of it as permutation-invariant, but the output order follows the input", EQUIVARIANT,
          CONTRADICTED),
+        # a frame that calls it an error of belief needs no denial after it
+        ("A common misconception is that it's permutation-invariant.", EQUIVARIANT, ABSENT),
+        ("A common misconception is that the encoding is concatenated to the embeddings.", ADDED, ABSENT),
+        ("很多人误以为它是置换不变的。", EQUIVARIANT, ABSENT),
+        ("常见的误解是位置编码拼接在词向量后面。", ADDED, ABSENT),
+        ("Another myth is that it's permutation-equivariant.", EQUIVARIANT, ABSENT),
+        # a belief that is not called an error may be the candidate's own
+        ("A common claim is that it's permutation-equivariant, and it is.", EQUIVARIANT, STATED),
     ],
 )
 def test_a_claim_reported_to_be_denied_is_not_what_the_answer_asserts(answer, point, status):
