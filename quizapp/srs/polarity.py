@@ -126,6 +126,18 @@ def _pronoun_object(text: AnswerText, without: int, match: int) -> bool:
             and not text.tokens[match].text.endswith("ing"))
 
 
+def _opening_condition(text: AnswerText, without: int, match: int) -> bool:
+    """Whether "without" at token `without` opens its clause and the match at token `match`
+    is at least two words further on, in the clause it conditions: "Without the scaling
+    softmax saturates", "without scaling the gradients vanish" (no comma) say that softmax
+    saturates and the gradients vanish. "Without any saturation" and "without softmax
+    saturating" still deny, as "without" followed by one word or by the match does."""
+    if without > 0 and not text.ends_clause(text.tokens[without - 1]):
+        return False
+    words = sum(1 for token in text.tokens[without + 1 : match] if token.kind in (WORD, CJK))
+    return words >= 2 and not text.tokens[match].text.endswith("ing")
+
+
 # Negations that make one item of a Chinese list with the word after them (不稳定, 不可学习,
 # 不能并行), unlike those that head a list of objects (「不需要位置编码、残差」).
 _ITEM_NEGATIONS = _words("不 不可 不能 无法 难以")
@@ -145,7 +157,8 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
         previous = text.tokens[back]
         if text.ends_clause(previous):
             return None
-        if previous.text == "without" and (verb or _pronoun_object(text, back, index)):
+        if previous.text == "without" and (verb or _pronoun_object(text, back, index)
+                                           or _opening_condition(text, back, index)):
             return None  # "without" negates its own object, not what the clause then says
         verb = verb or previous.text in _COPULAS
         follows = _EN_ALTERNATIVES.get(previous.text)

@@ -199,6 +199,25 @@ def test_without_and_a_pronoun_is_a_condition_of_its_own():
     assert statuses("it works without saturation", points) == [CONTRADICTED]
 
 
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # "without" opening the clause, its object, then (no comma) the clause it conditions
+        ("Without the scaling softmax saturates.", STATED),
+        ("Without proper scaling the softmax saturates and training stalls.", STATED),
+        ("Scores grow; without scaling softmax saturates.", STATED),
+        # what it still denies: its object, however it runs on
+        ("Without saturation the gradients flow.", CONTRADICTED),
+        ("Without any saturation the gradients flow.", CONTRADICTED),
+        ("Without the softmax saturating, the gradients flow.", CONTRADICTED),
+        ("It trains without the softmax saturating.", CONTRADICTED),
+    ],
+)
+def test_without_opening_a_clause_conditions_what_follows_its_object(answer, status):
+    points = [{"text": "饱和", "keywords": ["saturat*"]}]
+    assert statuses(answer, points) == [status]
+
+
 def test_the_first_items_own_negation_does_not_reach_over_a_chinese_list():
     points = [{"text": "外推有限", "keywords": ["外推有限", "残差"]}]
     assert statuses("缺点：不可学习、绝对位置、实际外推有限。", points) == [STATED]
