@@ -30,7 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from quizapp.paths import db_location
 from quizapp.srs.clock import Clock
-from quizapp.tui import focus_styles, textual_leaks
+from quizapp.tui import focus_styles, textual_cjk, textual_leaks
 from quizapp.tui.errors import UnexpectedError, describe, log_exception, setup_logging
 from quizapp.tui.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from quizapp.tui.localized import translate_bindings
@@ -48,10 +48,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Removed widgets are freed (two leaks of Textual's: textual_leaks.py), and a focus change
-# restyles the widget, not its whole subtree, where no rule needs that (focus_styles.py).
+# Removed widgets are freed (two leaks of Textual's: textual_leaks.py), a focus change
+# restyles the widget, not its whole subtree, where no rule needs that (focus_styles.py), and
+# Chinese text in a toast or dialog keeps the characters over the edges below it (textual_cjk.py).
 textual_leaks.apply()
 focus_styles.apply()
+textual_cjk.apply()
 
 MODES: tuple[str, ...] = ("home", "study", "quiz", "drill", "mock", "browse", "stats", "settings", "cram")
 FIRST_FRAME_WAIT_S = 2.0
