@@ -16,15 +16,15 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout17 were studied for their errors
-# after they were written (the last sixteen on 6–7 Dec 2026, each after the next one was
+# (precision, recall). answers_heldout … answers_heldout18 were studied for their errors
+# after they were written (the last seventeen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout18 was never read by the matcher's authors: its floors are its honest,
+# answers_heldout19 was never read by the matcher's authors: its floors are its honest,
 # lower figures of 7 Dec 2026 (README "The figures"): they guard against a regression, and
 # raising them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout18"}
+BLIND = {"answers_heldout19"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -43,12 +43,13 @@ FLOOR = {
     "answers_heldout15": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout16": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout17": {"en": STUDIED, "zh": STUDIED},
-    "answers_heldout18": {"en": (0.92, 0.93), "zh": (0.92, 0.94)},
+    "answers_heldout18": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout19": {"en": (0.92, 0.93), "zh": (0.93, 0.94)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.95–1.00 per language, 7 Dec 2026; the blind
-# seventeenth's Chinese was 0.917 before it was studied); most wrong claims it does not know
-# show as absent instead (recall 0.44–0.97, the blind eighteenth lowest), as the README says.
+# nineteenth's English 0.946); most wrong claims it does not know show as absent instead
+# (recall 0.46–0.97, the blind nineteenth lowest), as the README says.
 WRONG_FLOOR = (0.90, 0.35)
 
 
