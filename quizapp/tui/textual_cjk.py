@@ -11,7 +11,8 @@ character wherever an edge below fell mid-character: 「有格式错误，已标
 Here a line is divided only where its widget meets another one's visible part: consecutive
 cuts that this widget wins on both sides (nothing in front of it there) are not cut, and the
 cuts skipped are filled with an empty strip, so that no widget behind it claims them. A
-character is still split where a widget really is covered, as it must be.
+character is still split where a widget really is covered, as it must be. A partial update
+that begins inside such an undivided strip writes it from its start.
 tests/tui/test_textual_cjk.py fails if the characters go missing again.
 """
 
@@ -20,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
-from textual._compositor import Compositor
+from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 from textual.strip import Strip
 
 _EMPTY = Strip([], 0)
-TEXTUALS = Compositor._render_chops  # Textual's own, for the test that shows the difference
+# Textual's own, for the tests that show the difference
+TEXTUALS = Compositor._render_chops
+TEXTUALS_PARTIAL = Compositor.render_partial_update
 
 
 def _render_chops(
@@ -62,5 +65,26 @@ def _render_chops(
     return cast("Sequence[Mapping[int, Strip]]", chops)
 
 
+def _render_partial_update(self: Compositor) -> ChopsUpdate | None:
+    # Textual's `Compositor.render_partial_update`, but each chop ends where its strip does:
+    # a strip that spans cuts it was not divided at must be written from its start when an
+    # update begins inside it (Textual takes the next cut for every chop's end, and skips a
+    # chop that ends before the update begins).
+    update_regions = self._dirty_regions.copy()
+    self._dirty_regions.clear()
+    if not update_regions:
+        return None
+    crop = Region.from_union(update_regions).intersection(self.size.region)
+    spans = list(self._regions_to_spans(update_regions))
+    chops = _render_chops(self, crop, {y for y, _, _ in spans}.__contains__)
+    chop_ends = [
+        [end if strip is None else max(end, x + strip.cell_length)
+         for (x, strip), end in zip(line.items(), cut_set[1:], strict=False)]
+        for line, cut_set in zip(chops, self.cuts, strict=False)
+    ]
+    return ChopsUpdate(chops, spans, chop_ends)
+
+
 def apply() -> None:
     Compositor._render_chops = _render_chops  # type: ignore[method-assign]
+    Compositor.render_partial_update = _render_partial_update  # type: ignore[method-assign]

@@ -4,10 +4,13 @@ edges of the widgets under it (Textualize/textual#6357)."""
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
 from textual._compositor import Compositor
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.widgets import Static
+from textual.widgets._toast import Toast
 
 import quizapp.tui.app  # noqa: F401 - applies the fix, as the app does
 from quizapp.tui import textual_cjk
@@ -60,3 +63,27 @@ async def test_the_screen_is_unchanged_where_nothing_overlaps(width):
         ours = Compositor._render_chops(compositor, compositor.size.region, lambda y: True)
         theirs = textual_cjk.TEXTUALS(compositor, compositor.size.region, lambda y: True)
         assert [[s.text for s in line.values()] for line in ours] == [[s.text for s in line.values()] for line in theirs]
+
+
+def _written(update) -> str:
+    """The text a partial update writes to the terminal (its cursor moves left out)."""
+    console = Console(width=80)
+    return "".join(s.text for s in update.__rich_console__(console, console.options) if not s.control)
+
+
+async def test_an_update_that_begins_inside_an_undivided_strip_writes_it():
+    """A refresh of part of the toast, or of a widget whose edge is under it, begins inside
+    the toast's undivided line: the characters there must still be written."""
+    app = Columns()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.notify(MESSAGE, timeout=60)
+        await settle(pilot)
+        region = app.screen.query_one(Toast).region
+        compositor = app.screen._compositor
+        written = {}
+        for name, update in (("ours", Compositor.render_partial_update), ("textual's", textual_cjk.TEXTUALS_PARTIAL)):
+            compositor._dirty_regions.add(Region(region.x + 9, region.y, 12, region.height))
+            written[name] = _written(update(compositor))
+        assert "已标出" in written["ours"]
+        # Textual's chop ends skip the undivided strip altogether: nothing of it was written.
+        assert "已标出" not in written["textual's"]
