@@ -582,7 +582,8 @@ class QuizApp(App[None]):
         from quizapp.tui.palette import QuizPalette
 
         if self.use_command_palette and not CommandPalette.is_open(cast(App[object], self)):
-            self.push_screen(QuizPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
+            self.push_screen(QuizPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette",
+                                         no_matches=self.tr("palette.no_matches")))
 
     def search_themes(self) -> None:
         # Textual's theme picker, with a translated prompt.
@@ -590,7 +591,8 @@ class QuizApp(App[None]):
 
         from quizapp.tui.palette import QuizPalette
 
-        self.push_screen(QuizPalette(providers=[ThemeProvider], placeholder=self.tr("palette.theme_placeholder")))
+        self.push_screen(QuizPalette(providers=[ThemeProvider], placeholder=self.tr("palette.theme_placeholder"),
+                                     no_matches=self.tr("palette.no_matches")))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's built-in palette entries, in the UI language."""

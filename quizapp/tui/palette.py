@@ -1,5 +1,8 @@
 """The command palette, with Enter that waits for the search of what was typed.
 
+Textual's palette says "No matches found" in English whatever the UI language; here it says
+it in the app's (`no_matches`).
+
 Textual's palette searches in a worker while the user types, and Enter picks the highlighted
 hit of whatever list is on screen. Typed fast ("export", Enter), the list on screen is still
 the previous query's (or the opening list of modes, the first highlighted), so Enter ran a
@@ -9,9 +12,14 @@ text is still running is held and acted on when that search has listed its hits.
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.align import Align
+from rich.text import Text
 from textual import on
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
+from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 _WORKING = (WorkerState.PENDING, WorkerState.RUNNING)
@@ -21,6 +29,26 @@ class QuizPalette(CommandPalette):
     """`CommandPalette` whose Enter acts on the hits of the text typed, not on a stale list."""
 
     _enter_held = False
+
+    def __init__(self, *args: Any, no_matches: str = "No matches found", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._no_matches_text = no_matches
+
+    def _start_no_matches_countdown(self, search_value: str) -> None:
+        # Textual's (8.2.8, pinned exactly), with the text in the app's language.
+        self._stop_no_matches_countdown()
+
+        def _show_no_matches() -> None:
+            if search_value:
+                self.query_one(CommandList).add_option(
+                    Option(Align.center(Text(self._no_matches_text, style="not bold")), disabled=True,
+                           id=self._NO_MATCHES)
+                )
+                self._list_visible = True
+            else:
+                self._list_visible = False  # discovery: nothing to say
+
+        self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, _show_no_matches)
 
     def _searching(self) -> bool:
         """Whether the search for the current text is still gathering hits (a search replaced

@@ -387,6 +387,28 @@ async def test_command_palette_jumps_to_an_item(db, clock):
         assert app.screen.detail.summary.item_id == "t-q24"
 
 
+@pytest.mark.parametrize(("lang", "said"), [("zh", "没有找到匹配项"), ("en", "No matches found")])
+async def test_command_palette_says_no_match_in_the_app_language(db, clock, lang, said):
+    from textual.command import CommandList
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "ctrl+p")
+        await pilot.press(*"zzqxv")
+        for _ in range(500):  # the palette says it after its own 0.5 s countdown
+            await settle(pilot)
+            found = app.screen.query(CommandList)
+            if found and found.first().option_count:
+                option = found.first().get_option_at_index(0)
+                if option.id == "--no-matches":
+                    break
+            await pilot.pause(0.02)
+        else:
+            raise AssertionError("the palette never said it found nothing")
+        assert said in str(option.prompt.renderable)
+
+
 async def test_command_palette_finds_items_by_text_reading_only_what_it_shows(db, clock, monkeypatch):
     """Each query is one search of at most PALETTE_ITEMS rows in a thread; the palette never
     loads every item (at 100,000 items that was seconds of a frozen UI per keystroke)."""

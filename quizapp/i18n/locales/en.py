@@ -231,6 +231,7 @@ MESSAGES: dict[str, str] = {
     "palette.help.item": "{kind} · {tags}",
     "palette.placeholder": "Search commands, numbers (Q24) or question text…",
     "palette.theme_placeholder": "Search themes…",
+    "palette.no_matches": "No matches found",
     "palette.sys.keys": "Keys",
     "palette.sys.keys_help": "List every key of the current screen",
     "palette.sys.theme": "Theme",

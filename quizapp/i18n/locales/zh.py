@@ -231,6 +231,7 @@ MESSAGES: dict[str, str] = {
     "palette.help.item": "{kind} · {tags}",
     "palette.placeholder": "搜索命令、题号（Q24）或题目文字……",
     "palette.theme_placeholder": "搜索主题……",
+    "palette.no_matches": "没有找到匹配项",
     "palette.sys.keys": "按键",
     "palette.sys.keys_help": "列出当前界面的所有按键",
     "palette.sys.theme": "主题",
