@@ -11,8 +11,9 @@ described as …, X 常被说成 …), and runs to the first denial after it
 (but, actually, in fact, not quite, is not, 其实, 但, 不过, 实际上, 并不 …). Without a denial
 before the end of the next sentence the candidate may be agreeing ("people say it is a soft
 lookup, and it is"), and the match counts as said — unless the frame itself calls it an
-error of belief ("a common misconception is …", 「常见的误解是…」, 「很多人误以为…」): no one
-agrees with a misconception, so what it reports is never asserted, denied later or not.
+error of belief ("a common misconception is …", 「常见的误解是…」, 「很多人误以为…」, "what
+people get wrong is thinking …"): no one agrees with a misconception, so what it reports is
+never asserted, denied later or not.
 """
 
 from __future__ import annotations
@@ -53,6 +54,9 @@ _FRAMES = re.compile(
             r" 大家 (?:都 |常 |经常 |总 )?(?:说|以为|觉得|认为)",
             r" (?:一个 )?常见 (?:的 )?(?:误解|误区|说法|错误|理解|答案) (?:是|就是)?",
             r" 误以为",
+            # "what people get wrong is thinking X" (「别以为 X」 is a negation: polarity.py)
+            r" (?:what|the thing) (?:(?:most|many|some) )?(?:people|candidates|folks) (?:get|got|often get) wrong "
+            r"is (?:thinking|assuming|believing|saying)(?: that)?",
             r" 网上 (?:常 |经常 |都 )?说",
         )
     )
@@ -72,7 +76,7 @@ _INLINE_FRAMES = re.compile(
     )
 )
 # A frame that names the report an error of belief: no denial needs to follow it.
-_SELF_DENYING = re.compile(r"misconception|myth|misunderstanding|misreading|误解|误区|误以为")
+_SELF_DENYING = re.compile(r"misconception|myth|misunderstanding|misreading|误解|误区|误以为|get wrong|got wrong")
 # Words that deny what was reported (one at a time, or the pairs below).
 _DENIALS = frozenset(
     [

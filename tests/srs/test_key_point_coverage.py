@@ -859,6 +859,9 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
         ("很多人误以为它是置换不变的。", EQUIVARIANT, ABSENT),
         ("常见的误解是位置编码拼接在词向量后面。", ADDED, ABSENT),
         ("Another myth is that it's permutation-equivariant.", EQUIVARIANT, ABSENT),
+        ("What people get wrong is thinking it's permutation-invariant.", EQUIVARIANT, ABSENT),
+        ("What most people get wrong is thinking it's permutation-invariant — it isn't, it's permutation-equivariant",
+         EQUIVARIANT, STATED),
         # a belief that is not called an error may be the candidate's own
         ("A common claim is that it's permutation-equivariant, and it is.", EQUIVARIANT, STATED),
     ],
