@@ -1031,13 +1031,16 @@ def test_the_question_bar_names_its_topics_and_leaves_out_the_drill_id():
     # At 80×24 the bar said `1/3 · Q&A   #soft…` (raw ids) and `3/3 · Calculation…` (its
     # `#drill:softmax` cut); set-up and Stats name the topics (the 80×24 tour of issue 27).
     from quizapp.tui.i18n import Translator
-    from quizapp.tui.screens.mock_run import position_line
+    from quizapp.tui.screens.mock_run import position_line, topics_line
 
     en, zh = Translator("en"), Translator("zh")
-    assert position_line(en, 0, 3, "qa", ["kv-cache", "softmax"]) == "1/3 · Q&A   #KV cache #Softmax"
-    assert position_line(en, 2, 3, "drill", ["drill:softmax"]) == "3/3 · Calculation"
-    assert position_line(zh, 0, 3, "qa", ["kv-cache"]) == "第 1/3 题 · 问答   #KV 缓存"
-    assert position_line(en, 0, 1, "qa", ["no-such-tag"]) == "1/1 · Q&A   #no-such-tag"
+    assert position_line(en, 0, 3, "qa") == "1/3 · Q&A"
+    assert topics_line(en, ["kv-cache", "softmax"]) == "#KV cache #Softmax"
+    assert position_line(en, 2, 3, "drill") == "3/3 · Calculation"
+    assert topics_line(en, ["drill:softmax"]) == ""
+    assert position_line(zh, 0, 3, "qa") == "第 1/3 题 · 问答"
+    assert topics_line(zh, ["kv-cache"]) == "#KV 缓存"
+    assert topics_line(en, ["no-such-tag"]) == "#no-such-tag"
 
 
 LONG_POINT = ("Dividing by the square root of d_k brings the variance of the scores back to one, "
@@ -1179,3 +1182,33 @@ async def test_the_setup_form_follows_the_terminal_size(db, clock):
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
         assert screen.has_class("-short", "-narrow") and all(fields(app))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_topics_line_is_whole_at_80x24(db, clock, lang):
+    """Beside the two clocks the topics were cut to `#Com…` at 80 columns (seen in a mock at
+    80×24). They have the line under the bar: every name is on screen, wrapped if need be."""
+    from dataclasses import replace
+
+    from textual.geometry import Region
+
+    from quizapp.content.loader import load_builtin
+    from quizapp.tui.screens.mock_run import topics_line
+
+    app = make_app(db_path=db, clock=clock, lang=lang)
+    shipped = load_builtin().items
+    widest = max((item.tags for item in shipped), key=lambda tags: len(topics_line(app.tr, tags)))
+    every = sorted({tag for item in shipped for tag in item.tags})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_small_mock(pilot)
+        screen = run_screen(app)
+        assert screen.view is not None and screen.position is not None
+        for tags in (widest, every):
+            screen.view.questions[screen.position] = replace(screen.current, tags=tags)
+            screen.render_texts()
+            await settle(pilot)
+            row = screen.query_one("#mock-run-topics", Static)
+            lines = [strip.text.strip() for strip in row.render_lines(Region(0, 0, row.size.width, row.size.height))]
+            assert " ".join(lines) == topics_line(app.tr, tags), lines
+            assert row.display and screen.region.contains_region(row.region)
+        assert len(lines) > 1  # every topic at once wraps rather than runs off the edge

@@ -45,13 +45,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def position_line(tr: Translator, position: int, total: int, kind: str, tags: Iterable[str]) -> str:
-    """`3/10 · Q&A   #KV cache #Softmax`: the topics by their names, as set-up and Stats name
-    them (the raw ids, `#kv-cache`, and a calculation's `#drill:softmax` were cut to
-    `#drill:…` at 80 columns; the calculation names its type below anyway)."""
-    line = tr("mock.run.position", n=position + 1, total=total, kind=tr(f"mock.kind.{kind}"))
-    names = " ".join(f"#{tag_name(tag, tr)}" for tag in tags if not tag.startswith("drill:"))
-    return f"{line}   {names}" if names else line
+def position_line(tr: Translator, position: int, total: int, kind: str) -> str:
+    """`3/10 · Q&A`: where the question stands, beside the two clocks."""
+    return tr("mock.run.position", n=position + 1, total=total, kind=tr(f"mock.kind.{kind}"))
+
+
+def topics_line(tr: Translator, tags: Iterable[str]) -> str:
+    """`#KV cache #Softmax`: the topics by their names, as set-up and Stats name them, on a
+    line of their own under the bar: beside the clocks at 80 columns they were cut to
+    `#Com…`. A calculation's `#drill:softmax` is left out (it names its type below)."""
+    return " ".join(f"#{tag_name(tag, tr)}" for tag in tags if not tag.startswith("drill:"))
 
 
 class MockRunScreen(BaseScreen):
@@ -86,6 +89,7 @@ class MockRunScreen(BaseScreen):
             yield Static(id="mock-run-position", markup=False)
             yield Countdown(id="mock-q-clock")
             yield Countdown(id="mock-total-clock")
+        yield Static(id="mock-run-topics", markup=False)
         yield Static(id="mock-loading", markup=False)
         yield Container(id="mock-question")
         yield KeysFooter()
@@ -413,11 +417,14 @@ class MockRunScreen(BaseScreen):
         self.query_one("#mock-total-clock", Countdown).set_label(self.t("mock.run.clock_total"))
         self.watch_phase(self.phase)
         question = self.current
-        position = ""
+        position = topics = ""
         if question is not None and self.view is not None:
-            position = position_line(self.quiz_app.tr, question.position, len(self.view.questions),
-                                     question.kind, question.tags)
+            position = position_line(self.quiz_app.tr, question.position, len(self.view.questions), question.kind)
+            topics = topics_line(self.quiz_app.tr, question.tags)
         self.query_one("#mock-run-position", Static).update(Text(position))
+        topics_static = self.query_one("#mock-run-topics", Static)
+        topics_static.update(Text(topics))
+        topics_static.display = bool(topics)
         pane = self.pane
         if pane is not None:
             pane.render_texts()
