@@ -16,15 +16,17 @@ from quizapp.srs.bootstrap import load_all_content
 from quizapp.srs.judge_eval import evaluate, load_corpus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-# (precision, recall). answers_heldout … answers_heldout18 were studied for their errors
-# after they were written (the last seventeen on 6–7 Dec 2026, each after the next one was
+# (precision, recall). answers_heldout … answers_heldout19 were studied for their errors
+# after they were written (the last eighteen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout19 was never read by the matcher's authors: its floors are its honest,
-# lower figures of 7 Dec 2026 (README "The figures"): they guard against a regression, and
-# raising them needs a matcher that generalises, not keywords from its text.
+# answers_heldout20 was never read by the matcher's authors: its floors are its honest,
+# lower figures of 7 Dec 2026 (README "The figures"; its recall, 0.886, is the first blind
+# figure under 0.90 since the ninth: its plain-words voice says claims without the terms):
+# they guard against a regression, and raising them needs a matcher that generalises, not
+# keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout19"}
+BLIND = {"answers_heldout20"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -45,6 +47,7 @@ FLOOR = {
     "answers_heldout17": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout18": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout19": {"en": (0.92, 0.93), "zh": (0.93, 0.94)},
+    "answers_heldout20": {"en": (0.91, 0.88), "zh": (0.91, 0.88)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.95–1.00 per language, 7 Dec 2026; the blind
