@@ -201,6 +201,13 @@ def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]
             # pronoun's subject is the one the clause before names
             before, _ = polarity._clause_bounds(text, first - 2, loose=True)
             named = _named(text, siblings, text.tokens[before].start, text.tokens[first - 1].start)
+        if not named and first > 0:
+            # "BN and LN differ: the latter depends on the batch", 「前者…，后者…」: the two
+            # siblings named last before the clause, in the order they were named
+            opener = _former_or_latter_clause(text, first, text.token_of[start], siblings)
+            if opener is not None:
+                clause, which = opener
+                named = _antecedent(text, siblings, text.tokens[clause].start, which)
         if named and not (named & mine):
             return True
     return False
@@ -220,3 +227,64 @@ def _pronoun_subject(text: AnswerText, first: int, match: int) -> bool:
         if word not in _LEADS:
             return False
     return False
+
+
+_FORMER = polarity._words("former 前者")
+_LATTER = polarity._words("latter 后者")
+
+
+def _former_or_latter(text: AnswerText, first: int, match: int) -> int | None:
+    """0 if the clause starting at token `first` opens (after so/and/所以 …, and "the") with
+    "the former" / 前者 for its subject, before the match at token `match`; 1 for "the
+    latter" / 后者; else None."""
+    for index in range(first, min(match, first + 3)):
+        word = text.tokens[index].text
+        if word in _FORMER:
+            return 0
+        if word in _LATTER:
+            return 1
+        if word not in _LEADS and word != "the":
+            return None
+    return None
+
+
+_COMMAS = frozenset([",", "，"])
+
+
+def _former_or_latter_clause(
+    text: AnswerText, first: int, match: int, siblings: tuple[tuple[str, ...], ...]
+) -> tuple[int, int] | None:
+    """(the clause's first token, 0 or 1) if the clause starting at token `first`, or one of
+    the two before it that a comma joins to it with no sibling named in between, opens with
+    "the former" (0) or "the latter" (1): 「前者是 decoder-only，用 causal mask 做 next-token
+    prediction」 says both of the former."""
+    for _ in range(3):
+        which = _former_or_latter(text, first, match)
+        if which is not None:
+            return first, which
+        if first < 2 or text.tokens[first - 1].text not in _COMMAS:
+            return None
+        previous, _ = polarity._clause_bounds(text, first - 2, loose=True)
+        if _named(text, siblings, text.tokens[previous].start, text.tokens[first - 1].start):
+            return None
+        first, match = previous, first - 1
+    return None
+
+
+def _antecedent(text: AnswerText, siblings: tuple[tuple[str, ...], ...], before: int, which: int) -> set[int]:
+    """The sibling that "the former" (which=0) or "the latter" (1) refers to: of the last two
+    siblings named before the compact offset `before`, the earlier or the later one. Empty
+    when fewer than two are named."""
+    last_named: dict[int, int] = {}
+    for n, words in enumerate(siblings):
+        for word in words:
+            p = phrase(word)
+            if p is None:
+                continue
+            for hit in find(text, p):
+                if hit.end <= before:
+                    last_named[n] = max(last_named.get(n, -1), hit.start)
+    if len(last_named) < 2:
+        return set()
+    pair = sorted(sorted(last_named, key=last_named.__getitem__)[-2:], key=last_named.__getitem__)
+    return {pair[which]}

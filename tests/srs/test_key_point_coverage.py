@@ -263,6 +263,38 @@ def test_a_pronoun_subject_is_the_sibling_the_clause_before_names():
     assert bn_point("It does not depend on the batch size.") == CONTRADICTED
 
 
+def _statuses(item_id: str, answer: str) -> list[str]:
+    from quizapp.srs.bootstrap import load_all_content
+
+    item = next(item for item in load_all_content(include_user_decks=False).qa if item.id == item_id)
+    return list(key_point_coverage(answer, item.key_points).statuses)
+
+
+def test_the_former_and_the_latter_are_the_two_siblings_named_before():
+    """"BN and LN: the latter normalises across the batch" says it of LayerNorm, not of q32's
+    BN point; 「前者…，后者…」 likewise, also for a clause that the comma joins to the one
+    naming 前者 (heldout18 q32, q17, t-arch-objectives: swapped subjects were ticked)."""
+    swapped = ("BN and LN differ: the latter normalises each feature across the batch, the former "
+               "normalises each token over its hidden dimension.")
+    right = ("BN and LN differ: the former normalises each feature across the batch, the latter "
+             "normalises each token over its hidden dimension.")
+    assert _statuses("q32", swapped)[0] != STATED and _statuses("q32", swapped)[3] != STATED
+    assert _statuses("q32", right)[0] == STATED and _statuses("q32", right)[3] == STATED
+    zh_swapped = ("BERT 和 GPT 经常被搞混。前者其实是 decoder-only，用 causal mask 从左往右做 next-token "
+                  "prediction；后者才是双向的 encoder-only，用 MLM 预训练。")
+    zh_right = ("BERT 和 GPT 经常被搞混。后者其实是 decoder-only，用 causal mask 从左往右做 next-token "
+                "prediction；前者才是双向的 encoder-only，用 MLM 预训练。")
+    assert _statuses("t-arch-objectives", zh_swapped)[:2] == [ABSENT, ABSENT]
+    assert _statuses("t-arch-objectives", zh_right)[:2] == [STATED, STATED]
+    # self- vs cross-attention are siblings too
+    cross = ("Between self- and cross-attention, the former takes its queries from the decoder and its keys "
+             "and values from the encoder's outputs.")
+    assert _statuses("q17", cross)[1:3] == [ABSENT, ABSENT]
+    assert _statuses("q17", cross.replace("the former", "the latter"))[1:3] == [STATED, STATED]
+    # with a single thing named before, "the latter" is left unresolved, as before
+    assert _statuses("q32", "BatchNorm is one option; the latter normalises each feature across the batch.")[0] == STATED
+
+
 SATURATES_UNSCALED = {
     "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
     "keywords": ["饱和", "saturat*"],
