@@ -1,12 +1,17 @@
 """benchmarks/coverage.py end to end on a tiny corpus (nothing is timed here): its figures
-are the matcher's, computed from the labels."""
+are the matcher's, computed from the labels. It runs in this process: as a subprocess it was
+the suite's slowest test (26 s), nearly all of it the keyword-specificity check over the whole
+bank, which tests/content/test_key_point_specificity.py runs itself; here that check is
+replaced by a stand-in whose findings must reach the report."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
-import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
 
@@ -28,15 +33,52 @@ answers:
 """
 
 
-def test_the_benchmark_reports_precision_recall_and_timing(tmp_path):
-    corpus = tmp_path / "answers"
-    corpus.mkdir()
-    (corpus / "q05.yaml").write_text(CORPUS, encoding="utf-8")
+# An echo labelled as if it had stated point 0 and contradicted point 3: one disagreement of
+# each kind for --mistakes and --wrong-mistakes to print.
+MISLABELLED = """
+item: q05
+answers:
+  - lang: en
+    kind: echo
+    text: what is each element of QK transpose, it is an element of the matrix
+    labels: [stated, absent, absent, contradicted]
+"""
+
+
+@pytest.fixture
+def run(monkeypatch, capsys):
+    spec = importlib.util.spec_from_file_location("coverage_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    checked = []
+
+    def findings(items, answers):
+        checked.append((len(items), len(answers)))
+        return ["q05 KP0: a stand-in finding"]
+
+    monkeypatch.setattr(module, "keyword_findings", findings)
+
+    def run(*args: str) -> str:
+        monkeypatch.setattr(sys, "argv", [str(SCRIPT), *args])
+        assert module.main() == 0
+        assert checked and checked[-1][0] > 50  # the check was asked about the whole bank
+        return capsys.readouterr().out
+
+    return run
+
+
+def corpus_dir(tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    (folder / "q05.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_the_benchmark_reports_precision_recall_and_timing(tmp_path, run):
+    corpus = corpus_dir(tmp_path, CORPUS)
     (corpus / "nope.yaml").write_text("item: no-such-item\nanswers: []\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--corpus", str(corpus), "--json", "--repeats", "1"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    report = json.loads(proc.stdout)
+    report = json.loads(run("--corpus", str(corpus), "--json", "--repeats", "1"))
     assert report["answers"] == 3 and report["items_with_answers"] == 1
     assert report["problems"] == ["nope.yaml: no Q&A item 'no-such-item'"]
     en = report["by_lang"]["en"]
@@ -47,4 +89,17 @@ def test_the_benchmark_reports_precision_recall_and_timing(tmp_path):
     assert wrong["false"] == 0  # the model answer is never called wrong
     assert set(report["by_item"]) == {"q05/en", "q05/zh"}
     assert report["judge_ms"]["answers_timed"] == 3 and report["judge_ms"]["p95"] >= 0
-    assert isinstance(report["keyword_findings"], list) and report["keyword_findings_cpu_s"] > 0
+    assert report["keyword_findings"] == ["q05 KP0: a stand-in finding"] and report["keyword_findings_cpu_s"] >= 0
+
+
+def test_the_benchmark_prints_each_disagreement_it_is_asked_for(tmp_path, run):
+    corpus = str(corpus_dir(tmp_path, MISLABELLED))
+    plain = run("--corpus", corpus, "--repeats", "1")
+    assert "overall" in plain and "q05 KP0: a stand-in finding" in plain
+    assert "disagreements" not in plain  # only when asked
+    out = run("--corpus", corpus, "--repeats", "1", "--mistakes", "--wrong-mistakes")
+    mistakes, _, wrong = out.partition('disagreements about "stated wrongly"')
+    echo = "    what is each element of QK transpose, it is an element of the matrix"
+    assert "- q05 KP0 en echo: labelled stated, judged absent «None»" in mistakes and echo in mistakes
+    assert "- q05 KP3 en echo: labelled contradicted, judged absent «None»" in wrong and echo in wrong
+    assert "KP0" not in wrong  # a missed tick is not a "stated wrongly" disagreement
