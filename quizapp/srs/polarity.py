@@ -232,7 +232,9 @@ def condition_world(text: AnswerText, start: int, cue: int | None = None) -> str
     where the match's own negation starts, which is not the condition's."""
     index = text.token_of[start]
     own = text.token_of[cue] if cue is not None else index
-    for back in range(index - 1, -1, -1):
+    # from before the match's own negation: in "… so the softmax starts near-uniform without
+    # being saturated" the "without" denies the match, it is no world
+    for back in range(own - 1, -1, -1):
         token = text.tokens[back]
         if token.text in SENTENCE_ENDS or token.end in text.line_breaks:
             return None

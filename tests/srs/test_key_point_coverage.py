@@ -295,6 +295,17 @@ def test_the_former_and_the_latter_are_the_two_siblings_named_before():
     assert _statuses("q32", "BatchNorm is one option; the latter normalises each feature across the batch.")[0] == STATED
 
 
+def test_a_without_that_denies_the_match_is_not_a_world_without_the_remedy():
+    """"…, so the softmax starts near-uniform without being saturated" after the remedy (a
+    variance of about 1) is t-qkv-init KP3's contrapositive, not a denial: the "without" was
+    read as a world without the remedy, and a right answer was shown "stated wrongly"."""
+    right = ("With Xavier init and the √d_k scaling the scores start with variance about 1, so the softmax "
+             "starts near-uniform without being saturated.")
+    assert _statuses("t-qkv-init", right)[3] != CONTRADICTED
+    assert _statuses("t-qkv-init", "Even with a huge init variance, the softmax works without being saturated.")[3] \
+        == CONTRADICTED
+
+
 SATURATES_UNSCALED = {
     "text": {"zh": "不缩放 softmax 会饱和", "en": "Unscaled, softmax saturates"},
     "keywords": ["饱和", "saturat*"],
