@@ -20,13 +20,14 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last eighteen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout20 was never read by the matcher's authors: its floors are its honest,
-# lower figures of 7 Dec 2026 (README "The figures"; its recall, 0.886, is the first blind
-# figure under 0.90 since the ninth: its plain-words voice says claims without the terms):
+# answers_heldout20 and answers_heldout21 were never read by the matcher's authors: their
+# floors are their honest, lower figures of 7 Dec 2026 (README "The figures"; the twentieth's
+# recall, 0.889 after the nineteenth was studied, is the first blind figure under 0.90 since
+# the ninth, and the twenty-first's English recall is 0.894):
 # they guard against a regression, and raising them needs a matcher that generalises, not
 # keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout20"}
+BLIND = {"answers_heldout20", "answers_heldout21"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -46,14 +47,18 @@ FLOOR = {
     "answers_heldout16": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout17": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout18": {"en": STUDIED, "zh": STUDIED},
-    "answers_heldout19": {"en": (0.92, 0.93), "zh": (0.93, 0.94)},
-    "answers_heldout20": {"en": (0.91, 0.88), "zh": (0.91, 0.88)},
+    "answers_heldout19": {"en": STUDIED, "zh": STUDIED},
+    "answers_heldout20": {"en": (0.91, 0.89), "zh": (0.91, 0.88)},
+    "answers_heldout21": {"en": (0.90, 0.89), "zh": (0.93, 0.94)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
-# corpus. A ✗ must be right when it is shown (0.95–1.00 per language, 7 Dec 2026; the blind
-# nineteenth's English 0.946); most wrong claims it does not know show as absent instead
-# (recall 0.46–0.97, the blind nineteenth lowest), as the README says.
+# corpus. A ✗ must be right when it is shown (0.93–1.00 per language, 7 Dec 2026; the blind
+# twentieth's Chinese 0.934); most wrong claims it does not know show as absent instead
+# (recall 0.45–0.99, the blind twenty-first's English 0.340 lowest, held at 0.33: its
+# wrong answers are short, typo'd, buried in long answers or half-remembered), as the
+# README says.
 WRONG_FLOOR = (0.90, 0.35)
+WRONG_FLOORS = {"answers_heldout21": {"en": (0.90, 0.33), "zh": WRONG_FLOOR}}
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +94,7 @@ def test_held_out_precision_and_recall_stay_at_their_floor(evaluation, lang):
 def test_a_point_called_stated_wrongly_is_stated_wrongly(evaluation, lang):
     name, evaluation = evaluation
     tally = evaluation.wrong_by_lang[lang]
-    precision, recall = WRONG_FLOOR
+    precision, recall = WRONG_FLOORS.get(name, {}).get(lang, WRONG_FLOOR)
     assert tally.precision >= precision and tally.recall >= recall, (
         f"{name} {lang}: \"stated wrongly\" precision {tally.precision:.3f} (floor {precision}), "
         f"recall {tally.recall:.3f} (floor {recall}); python benchmarks/coverage.py --corpus tests/data/{name}"
