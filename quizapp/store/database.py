@@ -139,12 +139,16 @@ def backup_file(path: Path, suffix: str = "backup") -> Path:
         src = connect_readonly(path)
         dst = sqlite3.connect(temp)
         try:
+            # No rollback journal: a failed copy is thrown away whole, and a journal cut
+            # short by a full disk or a file-size limit stayed behind as `….tmp-journal`.
+            dst.execute("PRAGMA journal_mode=OFF")
             # One step (pages=-1) under the source's read lock: a consistent snapshot.
             src.backup(dst)
             check = dst.execute("PRAGMA quick_check").fetchone()
         finally:
             dst.close()
             src.close()
+            Path(f"{temp}-journal").unlink(missing_ok=True)
         if not check or check[0] != "ok":  # never rename a bad copy into place as a backup
             raise DatabaseError(f"the backup of {path} failed its check ({check[0] if check else '?'}); "
                                 "nothing was written")
