@@ -20,14 +20,15 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last eighteen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout20 and answers_heldout21 were never read by the matcher's authors: their
+# answers_heldout20 is being studied (its floor is its blind figure until the study lands);
+# answers_heldout21 and answers_heldout22 were never read by the matcher's authors: their
 # floors are their honest, lower figures of 7 Dec 2026 (README "The figures"; the twentieth's
 # recall, 0.889 after the nineteenth was studied, is the first blind figure under 0.90 since
 # the ninth, and the twenty-first's English recall is 0.894):
 # they guard against a regression, and raising them needs a matcher that generalises, not
 # keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout20", "answers_heldout21"}
+BLIND = {"answers_heldout21", "answers_heldout22"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -50,6 +51,7 @@ FLOOR = {
     "answers_heldout19": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout20": {"en": (0.91, 0.89), "zh": (0.91, 0.88)},
     "answers_heldout21": {"en": (0.90, 0.89), "zh": (0.93, 0.94)},
+    "answers_heldout22": {"en": (0.91, 0.90), "zh": (0.93, 0.91)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.93–1.00 per language, 7 Dec 2026; the blind
