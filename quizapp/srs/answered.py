@@ -8,7 +8,7 @@ the question's words as they were, since a question that is then explained presu
 
 from __future__ import annotations
 
-from quizapp.srs.answer_text import CJK, WORD, AnswerText
+from quizapp.srs.answer_text import CJK, WORD, AnswerText, Token
 from quizapp.srs.polarity import SENTENCE_ENDS
 
 
@@ -27,8 +27,22 @@ _DENIALS = _words(
 )
 # What may follow the "no" in its clause: particles, "at all", "it isn't" (a pronoun then the
 # negated verb repeats the denial; the folding made "isn't" "is not").
+# A dismissal answers "no" as well: 「哪有这回事」「才怪」「怎么可能」「开玩笑」, "hardly", "no way".
+_DISMISSALS = (
+    ("哪", "有", "这", "回事"), ("哪", "有", "这种", "事"), ("哪", "有"), ("才", "怪"), ("怎么", "可能"),
+    ("不", "可能"), ("开玩笑",), ("扯",), ("hardly",), ("no", "way"), ("nonsense",), ("far", "from", "it"),
+    ("of", "course", "not"), ("certainly", "not"), ("definitely", "not"),
+)
 _AFTER = _words("的 了 啊 呢 吧 哦 一定 at all really necessarily it they is are does do not")
 _FILLER_REACH = 3  # filler words before the "no", at most
+
+
+def _dismissal_at(tokens: list[Token], n: int) -> int:
+    """The number of words of a dismissal starting at token n (0 if none)."""
+    for words in _DISMISSALS:
+        if tuple(t.text for t in tokens[n : n + len(words)]) == words:
+            return len(words)
+    return 0
 
 
 def answered_no(text: AnswerText, start: int, end: int) -> int | None:
@@ -56,6 +70,10 @@ def answered_no(text: AnswerText, start: int, end: int) -> int | None:
                 return None
             n += 1  # "well, no": a comma between filler and answer
             continue
+        dismissal = _dismissal_at(tokens, n)
+        if dismissal:
+            n += dismissal - 1  # its last word stands for the "no"
+            break
         if token.text in _DENIALS:
             break
         if token.text not in _FILLERS or fillers >= _FILLER_REACH:

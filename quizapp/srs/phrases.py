@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from quizapp.srs import polarity, segmenter
 from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, SEP, WORD, AnswerText, fold_keyword
+from quizapp.srs.answered import answered_no
 
 # Endings a Latin keyword may take in the answer: "head" finds "heads", "mask" "masked".
 _INFLECTIONS = frozenset({"s", "es", "d", "ed", "ing", "er", "ers", "'s"})
@@ -315,6 +316,10 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
             negated = polarity.dismissal_around(text, i, j)
         elif polarity.double_negative(text, j):
             negated = None  # 「不缩放不行」: needed, not denied
+        rhetorical = polarity.rhetorical_before(text, i)
+        # 「难道它只看一个位置？当然不是」: answered at once, it is read as a question (answered.py)
+        if rhetorical is not None and answered_no(text, i, j) is None:
+            negated = rhetorical if negated is None else None
     return Hit(phrase, i, j, negated)
 
 

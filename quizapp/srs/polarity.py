@@ -386,3 +386,30 @@ def double_negative(text: AnswerText, end: int) -> bool:
         if token.text in _UNWORKABLE:
             return True
     return False
+
+
+# A rhetorical question asserts the opposite of what it asks: 「难道 softmax 之后还会对称吗」 says
+# it is not symmetric, 「怎么可能等价」 that it is not equivalent, 「哪有什么泄露」 that nothing leaks;
+# and 「难道还能不随维度涨？」 that it does grow. 难道 reaches over its whole question; the others
+# over their clause. (「怎么会…？」 is left alone: it is as often a real "why" answered at once.)
+_RHETORICAL_SENTENCE = _words("难道")
+_RHETORICAL_PAIRS = {("怎么", "可能"), ("哪", "有"), ("哪", "会"), ("哪", "能"), ("哪里", "有"), ("哪儿", "有"),
+                     ("哪", "来"), ("哪里", "会"), ("怎么", "能")}
+
+
+def rhetorical_before(text: AnswerText, start: int) -> int | None:
+    """The compact offset of a rhetorical marker before the match at `start` that turns its
+    claim round, or None."""
+    index = text.token_of[start]
+    in_clause = True
+    for back in range(index - 1, -1, -1):
+        token = text.tokens[back]
+        if token.text in SENTENCE_ENDS or token.end in text.line_breaks:
+            return None
+        if text.ends_clause(token):
+            in_clause = False
+        if token.text in _RHETORICAL_SENTENCE:
+            return token.start
+        if in_clause and back > 0 and (text.tokens[back - 1].text, token.text) in _RHETORICAL_PAIRS:
+            return text.tokens[back - 1].start
+    return None

@@ -58,6 +58,29 @@ _FRAMES = re.compile(
             r" (?:what|the thing) (?:(?:most|many|some) )?(?:people|candidates|folks) (?:get|got|often get) wrong "
             r"is (?:thinking|assuming|believing|saying)(?: that)?",
             r" 网上 (?:常 |经常 |都 )?说",
+            # a named source: "my colleague says", "a blog I read claimed", "the paper everyone
+            # cites says", "he also says", "I've seen it pointed out that", 「我师兄说」「有篇博客说」
+            r" (?:my|our|a|an|the|one|some) (?:(?:old|former|ex|senior|previous|current) )?(?:colleague|coworker"
+            r"|co worker|teammate|friend|manager|boss|advisor|adviser|supervisor|mentor|professor|prof|teacher"
+            r"|lecturer|lead|tech lead|senior|interviewer|classmate|labmate|tutor|coauthor|reviewer)s? "
+            r"(?:(?:once|always|also|then|even|still|used to|would|keeps|kept|likes to|liked to) )*"
+            r"(?:says|said|say|claims|claimed|claim|told me|tells me|thinks|thought|argues|argued|insists|insisted"
+            r"|swears|swore|believes|believed)(?: that)?",
+            r" (?:a|an|one|some|the|this|that) (?:(?:old|recent|popular|famous|random|online) )?(?:blog|blog post"
+            r"|post|article|tutorial|paper|book|textbook|video|course|lecture|thread|answer|comment|slide|slides"
+            r"|explainer|write up|writeup|survey|talk|podcast|tweet)(?: (?!says |said |claims |claimed )[a-z]+){0,3} "
+            r"(?:says|said|claims|claimed|argues|argued|states|stated|suggests|suggested|writes|wrote|insists"
+            r"|insisted)(?: that)?",
+            r" (?:he|she|they|it) (?:(?:also|then|further|even|later|additionally) )?(?:says|said|claims|claimed"
+            r"|argues|argued|adds|added|insists|insisted|goes on to say|went on to say)(?: that)?",
+            r" i (?:ve|have) (?:also |often |even )?(?:(?:seen|heard|read) (?:it |people )?(?:pointed out|said|claimed"
+            r"|argued|written|stated|say|claim)|(?:heard|read))(?= that)(?: that)?",
+            r" (?:同事|师兄|师姐|师弟|师妹|导师|老师|老板|领导|leader|mentor|朋友|同学|前辈|面试官|教授|学长|学姐|组长"
+            r"|大佬|室友) (?:(?:以前|之前|也|还|总|常|曾经|一直|老|就|跟 我|和 我|对 我) )*"
+            r"(?:说|讲|认为|觉得|提到|提|告诉 我|声称|坚持)(?: 过)?",
+            r" (?:blog|博客|文章|帖子|教程|论文|paper|视频|知乎|回答|课程|博文|公众号)(?: (?:上|里|中|里面|上面))? "
+            r"(?:(?:也|还|就) )?(?:说|讲|写|写道|提到|认为|声称)(?: 过)?",
+            r" (?:它|他|她|他们|她们) (?:(?:还|也|后面|后来|又|接着|进一步|同时) )*(?:说|讲|声称)(?: 过)?",
         )
     )
 )
@@ -90,6 +113,26 @@ _DENIAL_PAIRS = frozenset(
 )
 # "Unlike what people say, …", "contrary to what many think, …": the candidate asserts
 # what follows against the frame.
+# A denial said in more than one word: "which I disagree with", "that's outdated", "I'm not
+# convinced", 「我不认同」「这说法有问题」「早就过时了」 (over the words from one on), or a
+# report left undecided, which is not asserted either: 「这个我不太清楚」, "not sure about that".
+_DENIAL_PHRASES = re.compile(
+    r"(?:disagree|outdated|nonsense|overstated|bogus|not convinced|not buying"
+    r"|不 (?:太 |怎么 |完全 )?(?:认同|同意|认|信|赞同|买账)|说法 (?:有 问题|不 准确|不 成立)|过时|站不住脚|胡扯|瞎说"
+    r"|胡说|扯淡|不靠 谱|(?:可不|不) 这么 (?:看|认为)|不 (?:太 )?对"
+    # left undecided: the report is not the candidate's ("…, this I'm not sure about")
+    r"|not sure|no idea|不 (?:太 )?(?:清楚|确定)|没 (?:细 )?想 过)(?: |$)"
+)
+# What agrees with a report: the candidate asserts it, whatever follows ("my colleague says
+# X, which I agree with. But …"): 「这个我也认同」「我觉得没毛病」「说得对」.
+_ENDORSEMENTS = re.compile(
+    r"(?:i (?:(?:fully|totally|completely|also|do|would) )?agree|agree with|(?:that|which|this|it) (?:s|is) "
+    r"(?:right|true|correct|spot on|fair)|makes sense|how i see it|i buy (?:that|it)|spot on"
+    r"|没 毛病|(?:完全|非常|十分|很|挺|也)?(?:认同|同意)|挺 对|这个 (?:(?:也|倒|我 倒|确实|我 也) )?(?:觉得 )?对|说 得 (?:挺 |很 )?对|讲 得 (?:挺 |很 )?对|没错|觉得 对|是 对 的|在理|有 道理)(?: |$)"
+)
+# Denials that may only turn inside the reported claim ("X is possible but not certain"):
+# an endorsement later in the same sentence still takes the report as the candidate's.
+_TURNS = frozenset(["but", "however", "actually", "其实", "但", "但是", "不过", "可是", "然而"])
 _CONTRARY = frozenset(["unlike", "contrary", "against", "不同于", "不像", "跟", "和", "与"])
 # Where a report ends at the latest, denied or not: a new sentence, or a dash or colon that
 # turns to comment on it ("… extrapolate to any length — that's only true on paper: …").
@@ -157,6 +200,26 @@ def _denial_at(text: AnswerText, index: int) -> bool:
     )
 
 
+_APOSTROPHES = frozenset("'’")
+
+
+def _phrase_at(text: AnswerText, index: int, pattern: re.Pattern[str]) -> bool:
+    """Whether `pattern` matches the words from token `index` on (the next four)."""
+    window = [t.text for t in text.tokens[index : index + 7] if t.text not in _APOSTROPHES][:5]
+    return pattern.match(" ".join(window)) is not None
+
+
+def _endorsed_in_sentence(text: AnswerText, index: int) -> bool:
+    for i in range(index, len(text.tokens)):
+        if text.tokens[i].text in SENTENCE_ENDS:
+            return False
+        if _phrase_at(text, i, _DENIAL_PHRASES):
+            return False
+        if _phrase_at(text, i, _ENDORSEMENTS):
+            return True
+    return False
+
+
 def reported(text: AnswerText, start: int, end: int) -> bool:
     """Whether the match at compact offsets start..end is inside a report the candidate
     goes on to deny."""
@@ -168,7 +231,8 @@ def reported(text: AnswerText, start: int, end: int) -> bool:
         inside = True
         for i in range(claim, first):
             token = text.tokens[i]
-            if token.text in _REPORT_ENDS or token.end in text.line_breaks or _denial_at(text, i):
+            if (token.text in _REPORT_ENDS or token.end in text.line_breaks or _denial_at(text, i)
+                    or _phrase_at(text, i, _DENIAL_PHRASES)):
                 inside = False
                 break
         if not inside:
@@ -178,8 +242,12 @@ def reported(text: AnswerText, start: int, end: int) -> bool:
         ends = 0
         for i in range(last + 1, len(text.tokens)):
             token = text.tokens[i]
-            if _denial_at(text, i):
+            if _denial_at(text, i) or _phrase_at(text, i, _DENIAL_PHRASES):
+                if ends == 0 and token.text in _TURNS and _endorsed_in_sentence(text, i + 1):
+                    break  # "… possible but not certain, and I agree with that"
                 return True
+            if _phrase_at(text, i, _ENDORSEMENTS):
+                break  # agreed with: the candidate asserts it
             if token.text in SENTENCE_ENDS:
                 ends += 1
                 if ends == 2:

@@ -907,10 +907,47 @@ ADDED = {"text": {"en": "The sinusoidal encoding is added to the embeddings", "z
          EQUIVARIANT, STATED),
         # a belief that is not called an error may be the candidate's own
         ("A common claim is that it's permutation-equivariant, and it is.", EQUIVARIANT, STATED),
+        # a named source, rejected: "my colleague says …, which I don't buy", 「有个 blog 说…，我不认同」
+        ("My colleague says the encoding is concatenated, which I don't buy — it's added to the embeddings",
+         ADDED, STATED),
+        ("A blog I read claimed it's permutation-invariant; honestly that's outdated.", EQUIVARIANT, ABSENT),
+        ("The paper everyone cites says it is permutation-invariant, and I disagree.", EQUIVARIANT, ABSENT),
+        ("有个 blog 说它是置换不变的，我不认同，其实是置换等变", EQUIVARIANT, STATED),
+        ("我师兄说位置编码是拼接的，这说法不对。", ADDED, ABSENT),
+        ("他还说位置编码是拼接在后面的，我不太同意。", ADDED, ABSENT),
+        # … or endorsed: the candidate asserts it, whatever denial follows
+        ("My colleague says it's permutation-invariant, which I agree with. But the paper is vague.",
+         EQUIVARIANT, CONTRADICTED),
+        ("A blog said the encoding is added to the embeddings but not learned, and I agree with that.",
+         ADDED, STATED),
+        ("我导师说它是置换不变的，这个我同意。不过也有人不这么看。", EQUIVARIANT, CONTRADICTED),
+        ("有同学说位置编码是加到词向量上的，这个没毛病，但是后来有了 RoPE。", ADDED, STATED),
+        # … or left undecided: not the candidate's claim either
+        ("博客还说位置编码是拼接在后面的，这个我不太清楚。", ADDED, ABSENT),
+        ("My colleague says it's permutation-invariant, but I'm not sure about that.", EQUIVARIANT, ABSENT),
     ],
 )
 def test_a_claim_reported_to_be_denied_is_not_what_the_answer_asserts(answer, point, status):
     assert key_point_coverage(answer, [point]).statuses == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # a rhetorical question asserts the opposite of what it asks
+        ("难道 softmax 之后 S 还会对称吗？", CONTRADICTED),
+        ("S 怎么可能对称，W_Q 和 W_K 是两套参数", CONTRADICTED),
+        ("哪有对称这回事", CONTRADICTED),
+        ("难道 S 还能不对称？", STATED),
+        # … unless it is answered at once, which answered.py reads
+        ("难道 S 对称吗？当然不是。", CONTRADICTED),
+        # it reaches no further than its clause (难道: its question)
+        ("S 对称，哪有什么问题", STATED),
+        ("怎么可能算不出来，S 对称", STATED),
+    ],
+)
+def test_a_rhetorical_question_asserts_the_opposite_of_what_it_asks(answer, status):
+    assert statuses(answer, SYMMETRIC) == [status]
 
 
 def test_backticks_of_code_spans_are_word_boundaries():
@@ -952,6 +989,12 @@ LEAK = {"text": {"zh": "残差不会把未来信息泄露回来", "en": "The res
         ("Can the residual leak the future back in? Not at all.", LEAK, STATED),
         ("残差会泄露未来信息吗？会。", LEAK, CONTRADICTED),
         # "yes", an explanation, or "not" starting a claim of its own: the question's words stand
+        # a dismissal answers "no" too: 「哪有这回事」「才怪」「怎么可能」, "no way", "hardly"
+        ("S 会对称吗？哪有这回事。", SYMMETRIC[0], CONTRADICTED),
+        ("说 S 对称？才怪。", SYMMETRIC[0], CONTRADICTED),
+        ("S 会对称？怎么可能。", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? No way.", SYMMETRIC[0], CONTRADICTED),
+        ("Is S symmetric? Hardly.", SYMMETRIC[0], CONTRADICTED),
         ("Is S symmetric? Yes.", SYMMETRIC[0], STATED),
         ("Why is S symmetric? Because Q = K here.", SYMMETRIC[0], STATED),
         ("Is S symmetric? Not because of the softmax.", SYMMETRIC[0], STATED),
