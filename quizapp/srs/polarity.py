@@ -400,6 +400,13 @@ _RHETORICAL_PAIRS = {("怎么", "可能"), ("哪", "有"), ("哪", "会"), ("哪
 def rhetorical_before(text: AnswerText, start: int) -> int | None:
     """The compact offset of a rhetorical marker before the match at `start` that turns its
     claim round, or None."""
+    marked = text.__dict__.get("_rhetorical")
+    if marked is None:  # most answers have no marker: one pass over the words, then none
+        seconds = {second for _, second in _RHETORICAL_PAIRS}
+        marked = any(t.text in _RHETORICAL_SENTENCE or t.text in seconds for t in text.tokens)
+        text.__dict__["_rhetorical"] = marked
+    if not marked:
+        return None
     index = text.token_of[start]
     in_clause = True
     for back in range(index - 1, -1, -1):
