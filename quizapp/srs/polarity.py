@@ -420,3 +420,23 @@ def rhetorical_before(text: AnswerText, start: int) -> int | None:
         if in_clause and back > 0 and (text.tokens[back - 1].text, token.text) in _RHETORICAL_PAIRS:
             return text.tokens[back - 1].start
     return None
+
+
+def cue_right_before(text: AnswerText, start: int) -> int | None:
+    """The compact offset of a negation cue that is the word right before the match at
+    `start` (a hedge or two between: 「并不一定保证」), or None."""
+    index = text.token_of[start]
+    if start > text.tokens[index].start:
+        return None
+    for back in range(index - 1, max(index - 4, -1), -1):
+        token = text.tokens[back]
+        if text.ends_clause(token):
+            return None
+        if is_cue(token.text) and not _harmless(text, back):
+            return token.start
+        if token.text not in _HEDGES and token.text not in _ZH_HEDGES:
+            return None
+    return None
+
+
+_ZH_HEDGES = _words("一定 太 完全 总 总是 就 能 会")

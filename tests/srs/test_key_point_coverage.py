@@ -950,6 +950,24 @@ def test_a_rhetorical_question_asserts_the_opposite_of_what_it_asks(answer, stat
     assert statuses(answer, SYMMETRIC) == [status]
 
 
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("分开投影保证 S 一定不对称", CONTRADICTED),
+        # a cue right before a phrase that carries its own negation further on denies it
+        ("分开投影不保证 S 一定不对称", ABSENT),
+        ("分开投影并不一定保证不对称", ABSENT),
+        ("Separate projections do not guarantee an asymmetric S", ABSENT),
+        ("Separate projections guarantee an asymmetric S", CONTRADICTED),
+    ],
+)
+def test_a_cue_right_before_a_negative_phrase_denies_the_whole_phrase(answer, status):
+    point = {"text": {"zh": "独立投影允许非对称，但不保证", "en": "separate projections permit asymmetry"},
+             "keywords": ["允许非对称", "permit asymmetry"],
+             "contradicts": ["保证 s 一定不对称", "保证不对称", "guarantee an asymmetric"]}
+    assert statuses(answer, [point]) == [status]
+
+
 def test_backticks_of_code_spans_are_word_boundaries():
     point = {"text": {"zh": "Q 来自 decoder", "en": "Q comes from the decoder"},
              "keywords": ["q 从 decoder", "q comes from the decoder"]}
