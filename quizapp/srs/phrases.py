@@ -320,7 +320,7 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
         # 「难道它只看一个位置？当然不是」: answered at once, it is read as a question (answered.py)
         if rhetorical is not None and answered_no(text, i, j) is None:
             negated = rhetorical if negated is None else None
-    elif not polarity.is_cue(text.tokens[text.token_of[i]].text):
+    elif not polarity.opens_with_cue(text.tokens[text.token_of[i]].text):
         # 「不保证 S 一定不对称」 against the phrase 「保证 S 一定不对称」: a cue right before a
         # phrase that carries its own negation further on denies the whole phrase
         negated = polarity.cue_right_before(text, i)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quizapp.srs.answer_text import CJK, WORD, AnswerText
+from quizapp.srs.answer_text import CJK, WORD, AnswerText, is_cjk
 
 WINDOW = 4  # words between a cue and the match it negates, at most
 
@@ -73,17 +73,31 @@ _CAUSES = _words("因为 由于 because")
 _NOT_BECAUSE = _words("不是 并不是 并非 not")
 
 
+# A verb with a negated result complement, 「吃不到」「用不上」「算不出」「跑不起来」, cannot do what
+# follows; these few with 不 inside mean something else (about, maybe, cannot help but …).
+_NOT_COMPLEMENTS = _words("差不多 了不起 对不起 怪不得 说不定 恨不得 巴不得 舍不得 免不了 少不了 大不了 靠不住 "
+                          "不得不 要不然 要不是 好不好 行不行 对不对")
+
+
 def is_cue(word: str) -> bool:
     if word in _ZH_NOT_CUES or word in _ZH_BREAKS:
         return False
     if _is_a_not_a(word):
         return False
+    if 3 <= len(word) <= 4 and word[1] == "不" and is_cjk(word[0]) and word not in _NOT_COMPLEMENTS:
+        return True
     return (
         word in _ZH_CUES
         or word in _EN_CUES
         or word.startswith(_ZH_CUE_STARTS)
         or (len(word) <= 3 and word.startswith(_ZH_CUE_CHARS))
     )
+
+
+def opens_with_cue(word: str) -> bool:
+    """Whether a word is a negation cue that denies from its first character (不对称, not),
+    unlike 「算不了」, whose 不 is inside: 「不是算不了」 denies the whole of it."""
+    return is_cue(word) and not (len(word) >= 3 and word[1] == "不")
 
 
 def _is_a_not_a(word: str) -> bool:

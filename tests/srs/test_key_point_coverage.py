@@ -968,6 +968,19 @@ def test_a_cue_right_before_a_negative_phrase_denies_the_whole_phrase(answer, st
     assert statuses(answer, [point]) == [status]
 
 
+def test_a_verb_with_a_negated_result_complement_negates_what_follows():
+    """「用不上 GEMM」 cannot use GEMM; 「差不多」 (about) and 「说不定」 (maybe) are no negations,
+    and 「不是算不了」 denies the whole of 「算不了」."""
+    gemm = {"text": {"zh": "点积注意力用上 GEMM", "en": "uses GEMM"}, "keywords": ["gemm"]}
+    assert statuses("点积注意力用不上 GEMM", [gemm]) == [CONTRADICTED]
+    assert statuses("点积注意力差不多就是 GEMM", [gemm]) == [STATED]
+    assert statuses("说不定 GEMM 更快", [gemm]) == [STATED]
+    runs = {"text": {"zh": "共享投影也能算", "en": "a shared projection still runs"}, "keywords": ["也能算"],
+            "contradicts": ["算不了"]}
+    assert statuses("共享投影算不了", [runs]) == [CONTRADICTED]
+    assert statuses("共享投影不是算不了", [runs]) == [ABSENT]
+
+
 def test_backticks_of_code_spans_are_word_boundaries():
     point = {"text": {"zh": "Q 来自 decoder", "en": "Q comes from the decoder"},
              "keywords": ["q 从 decoder", "q comes from the decoder"]}
