@@ -20,14 +20,14 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last nineteen on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall);
-# answers_heldout21 and answers_heldout22 were never read by the matcher's authors: their
-# floors are their honest, lower figures of 7 Dec 2026 (README "The figures"; the
-# twenty-first's English recall, 0.896, is under 0.90, as the twentieth's recall was, 0.889,
-# while it was blind):
+# answers_heldout21, answers_heldout22 and answers_heldout23 were never read by the matcher's
+# authors: their floors are their honest, lower figures of 7 Dec 2026 (README "The figures";
+# the twenty-first's English recall, 0.896, and the twenty-third's Chinese, 0.882, are under
+# 0.90, as the twentieth's recall was, 0.889, while it was blind):
 # they guard against a regression, and raising them needs a matcher that generalises, not
 # keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout21", "answers_heldout22"}
+BLIND = {"answers_heldout21", "answers_heldout22", "answers_heldout23"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -51,6 +51,7 @@ FLOOR = {
     "answers_heldout20": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout21": {"en": (0.90, 0.89), "zh": (0.93, 0.94)},
     "answers_heldout22": {"en": (0.91, 0.90), "zh": (0.93, 0.91)},
+    "answers_heldout23": {"en": (0.92, 0.91), "zh": (0.91, 0.88)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.96–1.00 per language, 7 Dec 2026; the blind
