@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -65,6 +66,26 @@ def _is_word_char(ch: str) -> bool:
     return ch == "_" or (ch.isalnum() and not is_cjk(ch))
 
 
+@lru_cache(maxsize=1)
+def _t2s() -> Callable[[str], str]:
+    import opencc  # loaded on the first Chinese text only (~80 ms)
+
+    return opencc.OpenCC("t2s").convert
+
+
+def _simplified(text: str) -> str:
+    """Traditional characters as simplified ones (「歸一化」 → 「归一化」, 「維度」 → 「维度」), so a
+    candidate from Taiwan or Hong Kong is judged by the same keywords. OpenCC's t2s leaves
+    simplified text as it is (checked on every answer and keyword in the repository). Its
+    phrase table may change a phrase's length; then each character is converted alone, which
+    keeps the offsets back to the raw text."""
+    convert = _t2s()
+    out = convert(text)
+    if len(out) == len(text):
+        return out
+    return "".join(c if len(c := convert(ch)) == 1 else ch for ch in text)
+
+
 def fold(raw: str) -> tuple[str, list[int]]:
     """The folded text and, per folded character, its index in `raw`."""
     chars: list[str] = []
@@ -74,6 +95,8 @@ def fold(raw: str) -> tuple[str, list[int]]:
             chars.append(_DASHES.get(out, out))
             origin.append(index)
     text = "".join(chars)
+    if any(is_cjk(ch) for ch in text):
+        text = _simplified(text)
     if "'" in text or "’" in text:  # doesn't → does not: "not" is the negation cue
         pieces: list[str] = []
         mapped: list[int] = []

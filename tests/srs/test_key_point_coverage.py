@@ -1235,3 +1235,20 @@ def test_a_denied_existence_and_a_claim_called_wrong(answer, point, status):
 def test_a_set_off_no_after_an_ellipsis_takes_back_too():
     assert statuses("it normalises each column... no, each row", [ROWS]) == [ABSENT]
     assert statuses("it normalises each column — no, it normalises each row", [ROWS]) == [STATED]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("歸一化之後每行和為 1，權重非負", STATED),  # Taiwan / Hong Kong input
+        ("歸一化之後每列和為 1", CONTRADICTED),
+        ("歸一化之後數值變小", ABSENT),
+    ],
+)
+def test_traditional_characters_are_judged_like_simplified_ones(answer, status):
+    point = {"text": {"zh": "softmax 后每行和为 1", "en": "every row sums to 1"}, "keywords": ["每行和为 1"],
+             "contradicts": ["每列和为 1"]}
+    coverage = key_point_coverage(answer, [point])
+    assert coverage.statuses == [status]
+    if status == STATED:  # the evidence quotes what the candidate typed
+        assert coverage.judgements[0].evidence == "每行和為 1"
