@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 
 from quizapp.srs import polarity
-from quizapp.srs.answer_text import KEYWORD_CACHE, AnswerText
+from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, WORD, AnswerText
 from quizapp.srs.phrases import find, phrase
 
 LEXICON = "claim_words.txt"
@@ -201,6 +201,14 @@ def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]
             # pronoun's subject is the one the clause before names
             before, _ = polarity._clause_bounds(text, first - 2, loose=True)
             named = _named(text, siblings, text.tokens[before].start, text.tokens[first - 1].start)
+        colon = _colon_before(text, first) if not named else None
+        if colon is not None:
+            # "LN: stats per token, over its features", 「MQA：全部共用一套 K/V」: a short label
+            # before a colon is the subject of what follows it, to the end of the sentence
+            label, _ = polarity._clause_bounds(text, colon - 1, loose=True)
+            words = sum(1 for t in text.tokens[label:colon] if t.kind in (WORD, CJK))
+            if words <= _LABEL_WORDS:
+                named = _named(text, siblings, text.tokens[label].start, text.tokens[colon].start)
         if not named and first > 0:
             # "BN and LN differ: the latter depends on the batch", 「前者…，后者…」: the two
             # siblings named last before the clause, in the order they were named
@@ -211,6 +219,20 @@ def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]
         if named and not (named & mine):
             return True
     return False
+
+
+_COLONS = frozenset(":：")
+_LABEL_WORDS = 3  # "MHA", "Layer norm", 「多查询注意力」: a label, not a sentence before a colon
+def _colon_before(text: AnswerText, first: int) -> int | None:
+    """The token index of the colon that the sentence holding token `first` has before it
+    (after at least one word), or None."""
+    for index in range(first - 1, 0, -1):
+        token = text.tokens[index]
+        if token.text in polarity.SENTENCE_ENDS or token.end in text.line_breaks:
+            return None
+        if token.text in _COLONS:
+            return index
+    return None
 
 
 _PRONOUN_SUBJECTS = polarity._words("it they this 它 它们 这 其")

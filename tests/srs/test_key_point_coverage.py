@@ -295,6 +295,27 @@ def test_the_former_and_the_latter_are_the_two_siblings_named_before():
     assert _statuses("q32", "BatchNorm is one option; the latter normalises each feature across the batch.")[0] == STATED
 
 
+def test_a_short_label_before_a_colon_is_the_subject_of_what_follows():
+    """"LN: statistics across the batch" says it of LayerNorm, not of q32's BN point (heldout21's
+    colon lists ticked the swapped sibling); a long clause before a colon is no label."""
+    right = "BN: statistics across the batch. LN: statistics per token, over its features."
+    swapped = "LN: statistics across the batch. BN: statistics per token, over its features."
+    assert _statuses("q32", right)[0] == STATED and _statuses("q32", right)[3] == STATED
+    assert _statuses("q32", swapped)[0] != STATED and _statuses("q32", swapped)[3] != STATED
+    assert _statuses("q32", "批归一化：统计量跨 batch 算。层归一化：统计量按单个 token 的特征维算。")[0] == STATED
+    assert _statuses("q32", "层归一化：统计量跨 batch 算。")[0] != STATED
+    # a sentence before the colon names its subject only as any clause does
+    assert _statuses("q32", "Unlike LayerNorm, which people often confuse with it, here is the rule: "
+                            "statistics across the batch.")[0] == STATED
+
+
+def test_benzhishang_is_one_word():
+    """「本质上学的是…」 was cut 本质 | 上学 ("go to school"), so 「学的是」 matched nothing."""
+    from quizapp.srs.answer_text import AnswerText
+
+    assert [t.text for t in AnswerText("本质上学的是同一种东西").tokens][:2] == ["本质上", "学"]
+
+
 def test_a_without_that_denies_the_match_is_not_a_world_without_the_remedy():
     """"…, so the softmax starts near-uniform without being saturated" after the remedy (a
     variance of about 1) is t-qkv-init KP3's contrapositive, not a denial: the "without" was
