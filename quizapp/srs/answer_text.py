@@ -1,8 +1,9 @@
 """A typed answer (or a keyword) folded and cut into words, for the key-point matcher.
 
 Folding makes typing differences vanish and keeps meaning: NFKC (full-width `ＱＫ，０．５`
-from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash (not the em dash) → `-`, `n't` →
-` not`. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
+from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash (not the em
+dash) → `-`, `n't` (or a bare `nt`: "doesnt") → ` not`, traditional characters →
+simplified ones. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
 where it was stays a word boundary; so are the backticks of code spans (「`q` 从 decoder 来」
 says 「q 从 decoder 来」). Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
 three different things, and `√d_k`, `-inf`, `[B, S]` stay formula tokens.
@@ -31,6 +32,10 @@ from quizapp.srs import segmenter
 # (The em dash is not one of them: it ends a clause.)
 _DASHES = {"\u2212": "-", "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-"}
 _NOT = re.compile(r"n['’]t\b")
+# The same typed without the apostrophe ("doesnt", "arent", "cant"): the verb is kept.
+_BARE_NOT = re.compile(
+    r"\b(?:does|do|did|is|are|was|were|has|have|had|ca|could|wo|would|should|must|need)(nt)\b"
+)
 # Punctuation that ends a clause (a negation does not reach past it). `.` only when it is
 # not inside a number, which the word rule already takes care of. The em dash too: "… for
 # training either — you could …". An arrow too ("not a probability → S_ij ≠ S_ji"): terse notes
@@ -98,19 +103,26 @@ def fold(raw: str) -> tuple[str, list[int]]:
     if any(is_cjk(ch) for ch in text):
         text = _simplified(text)
     if "'" in text or "’" in text:  # doesn't → does not: "not" is the negation cue
-        pieces: list[str] = []
-        mapped: list[int] = []
-        last = 0
-        for m in _NOT.finditer(text):
-            pieces.append(text[last : m.start()])
-            mapped += origin[last : m.start()]
-            pieces.append(" not")
-            mapped += [origin[m.start()]] * 4
-            last = m.end()
-        pieces.append(text[last:])
-        mapped += origin[last:]
-        text, origin = "".join(pieces), mapped
+        text, origin = _spell_not(text, origin, [(m.start(), m.end()) for m in _NOT.finditer(text)])
+    if "nt" in text:  # doesnt → does not
+        text, origin = _spell_not(text, origin, [m.span(1) for m in _BARE_NOT.finditer(text)])
     return text, origin
+
+
+def _spell_not(text: str, origin: list[int], spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """`text` with each span replaced by " not", and the offsets kept."""
+    pieces: list[str] = []
+    mapped: list[int] = []
+    last = 0
+    for start, end in spans:
+        pieces.append(text[last:start])
+        mapped += origin[last:start]
+        pieces.append(" not")
+        mapped += [origin[start]] * 4
+        last = end
+    pieces.append(text[last:])
+    mapped += origin[last:]
+    return "".join(pieces), mapped
 
 
 @dataclass(frozen=True)

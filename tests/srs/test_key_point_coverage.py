@@ -1273,3 +1273,11 @@ def test_traditional_characters_are_judged_like_simplified_ones(answer, status):
     assert coverage.statuses == [status]
     if status == STATED:  # the evidence quotes what the candidate typed
         assert coverage.judgements[0].evidence == "每行和為 1"
+
+
+def test_a_negation_typed_without_its_apostrophe_negates():
+    """"raw scores arent symmetric", "it doesnt leak": the apostrophe is often left out when typing fast."""
+    assert statuses("raw scores arent symmetric", SYMMETRIC) == [CONTRADICTED]
+    assert statuses("S doesnt come out symmetric", SYMMETRIC) == [CONTRADICTED]
+    assert statuses("S is symmetric, I cant see why not", SYMMETRIC) == [STATED]
+    assert statuses("S is symmetric here, as is its wont", SYMMETRIC) == [STATED]
