@@ -2,7 +2,8 @@
 "Is S symmetric? No, it isn't." What the question names is not asserted by asking it; the
 short answer after it says which way it goes. A bare "no" (不会, 不是, 没有, nope …, at most
 after a filler such as 其实 / actually, and alone in its clause) denies what the question
-asked; anything else (a "yes", or an explanation: "Why divide by √d_k? Because …") leaves
+asked, and so does a dismissal (「哪有这回事」「才怪」「怎么可能」, "no way", "hardly"); anything
+else (a "yes", or an explanation: "Why divide by √d_k? Because …") leaves
 the question's words as they were, since a question that is then explained presupposes them.
 """
 
@@ -25,14 +26,14 @@ _FILLERS = _words(
 _DENIALS = _words(
     "不 不会 不是 没有 没 不能 不行 不对 否 并不 并不会 并没有 并非 不用 不需要 不一定 未必 no nope not never"
 )
-# What may follow the "no" in its clause: particles, "at all", "it isn't" (a pronoun then the
-# negated verb repeats the denial; the folding made "isn't" "is not").
 # A dismissal answers "no" as well: 「哪有这回事」「才怪」「怎么可能」「开玩笑」, "hardly", "no way".
 _DISMISSALS = (
     ("哪", "有", "这", "回事"), ("哪", "有", "这种", "事"), ("哪", "有"), ("才", "怪"), ("怎么", "可能"),
     ("不", "可能"), ("开玩笑",), ("扯",), ("hardly",), ("no", "way"), ("nonsense",), ("far", "from", "it"),
     ("of", "course", "not"), ("certainly", "not"), ("definitely", "not"),
 )
+# What may follow the "no" in its clause: particles, "at all", "it isn't" (a pronoun then the
+# negated verb repeats the denial; the folding made "isn't" "is not").
 _AFTER = _words("的 了 啊 呢 吧 哦 一定 at all really necessarily it they is are does do not")
 _FILLER_REACH = 3  # filler words before the "no", at most
 

@@ -223,6 +223,8 @@ def other_subject(text: AnswerText, start: int, end: int, texts: tuple[str, ...]
 
 _COLONS = frozenset(":：")
 _LABEL_WORDS = 3  # "MHA", "Layer norm", 「多查询注意力」: a label, not a sentence before a colon
+
+
 def _colon_before(text: AnswerText, first: int) -> int | None:
     """The token index of the colon that the sentence holding token `first` has before it
     (after at least one word), or None."""

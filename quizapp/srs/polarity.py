@@ -436,6 +436,9 @@ def rhetorical_before(text: AnswerText, start: int) -> int | None:
     return None
 
 
+_ZH_HEDGES = _words("一定 太 完全 总 总是 就 能 会")  # 「并不一定保证」: between a cue and its phrase
+
+
 def cue_right_before(text: AnswerText, start: int) -> int | None:
     """The compact offset of a negation cue that is the word right before the match at
     `start` (a hedge or two between: 「并不一定保证」), or None."""
@@ -452,5 +455,3 @@ def cue_right_before(text: AnswerText, start: int) -> int | None:
             return None
     return None
 
-
-_ZH_HEDGES = _words("一定 太 完全 总 总是 就 能 会")

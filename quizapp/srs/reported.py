@@ -14,6 +14,12 @@ lookup, and it is"), and the match counts as said — unless the frame itself ca
 error of belief ("a common misconception is …", 「常见的误解是…」, 「很多人误以为…」, "what
 people get wrong is thinking …"): no one agrees with a misconception, so what it reports is
 never asserted, denied later or not.
+
+A named source is a frame too ("my colleague says", "a blog I read claimed", 「我师兄说」
+「有篇博客说」「它还说」). A rejection in more words ("which I don't buy", 「这说法不对」) denies
+as a denial word does, and so does leaving it undecided ("not sure about that", 「这个我不太
+清楚」); an endorsement ("which I agree with", 「这个没毛病」) makes the report the candidate's,
+whatever denial follows it.
 """
 
 from __future__ import annotations
@@ -111,8 +117,6 @@ _DENIAL_PAIRS = frozenset(
     {("in", "fact"), ("in", "reality"), ("not", "quite"), ("not", "true"), ("not", "really"),
      ("is", "not"), ("s", "not"), ("are", "not"), ("does", "not"), ("do", "not"), ("was", "not")}
 )
-# "Unlike what people say, …", "contrary to what many think, …": the candidate asserts
-# what follows against the frame.
 # A denial said in more than one word: "which I disagree with", "that's outdated", "I'm not
 # convinced", 「我不认同」「这说法有问题」「早就过时了」 (over the words from one on), or a
 # report left undecided, which is not asserted either: 「这个我不太清楚」, "not sure about that".
@@ -133,6 +137,8 @@ _ENDORSEMENTS = re.compile(
 # Denials that may only turn inside the reported claim ("X is possible but not certain"):
 # an endorsement later in the same sentence still takes the report as the candidate's.
 _TURNS = frozenset(["but", "however", "actually", "其实", "但", "但是", "不过", "可是", "然而"])
+# "Unlike what people say, …", "contrary to what many think, …": the candidate asserts
+# what follows against the frame.
 _CONTRARY = frozenset(["unlike", "contrary", "against", "不同于", "不像", "跟", "和", "与"])
 # Where a report ends at the latest, denied or not: a new sentence, or a dash or colon that
 # turns to comment on it ("… extrapolate to any length — that's only true on paper: …").
@@ -204,12 +210,15 @@ _APOSTROPHES = frozenset("'’")
 
 
 def _phrase_at(text: AnswerText, index: int, pattern: re.Pattern[str]) -> bool:
-    """Whether `pattern` matches the words from token `index` on (the next four)."""
+    """Whether `pattern` matches the words from token `index` on (the next five, apostrophes
+    left out: "that's right" is `that s right`)."""
     window = [t.text for t in text.tokens[index : index + 7] if t.text not in _APOSTROPHES][:5]
     return pattern.match(" ".join(window)) is not None
 
 
 def _endorsed_in_sentence(text: AnswerText, index: int) -> bool:
+    """Whether the sentence goes on, from token `index`, to agree with the report before it
+    denies it."""
     for i in range(index, len(text.tokens)):
         if text.tokens[i].text in SENTENCE_ENDS:
             return False
