@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from quizapp.srs import segmenter
+from quizapp.srs import answer_math, segmenter
 
 # Dash-like characters that NFKC leaves alone and that mean minus or hyphen in an answer.
 # (The em dash is not one of them: it ends a clause.)
@@ -95,7 +95,8 @@ def fold(raw: str) -> tuple[str, list[int]]:
     """The folded text and, per folded character, its index in `raw`."""
     chars: list[str] = []
     origin: list[int] = []
-    for index, ch in enumerate(raw):
+    source, where = answer_math.without_latex(raw)  # `$q_i \cdot k_j$` → `q_i·k_j`
+    for index, ch in zip(where, source, strict=True):
         for out in unicodedata.normalize("NFKC", ch).casefold():
             chars.append(_DASHES.get(out, out))
             origin.append(index)

@@ -1281,3 +1281,38 @@ def test_a_negation_typed_without_its_apostrophe_negates():
     assert statuses("S doesnt come out symmetric", SYMMETRIC) == [CONTRADICTED]
     assert statuses("S is symmetric, I cant see why not", SYMMETRIC) == [STATED]
     assert statuses("S is symmetric here, as is its wont", SYMMETRIC) == [STATED]
+
+
+_RAW = {"text": "S_ij = q_i·k_j", "keywords": ["q_i·k_j"]}
+_ROOT = {"text": "divide by √d_k", "keywords": ["√d_k"]}
+_NOT_SYMMETRIC = {"text": "S is not symmetric", "keywords": ["S_ij ≠ S_ji"], "contradicts": ["S_ij = S_ji"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "point", "status", "quoted"),
+    [
+        (r"$S_{ij} = q_i \cdot k_j$, a raw score", _RAW, STATED, r"q_i \cdot k_j"),
+        (r"scale by $\frac{1}{\sqrt{d_k}}$, since the variance is $d_k$", _ROOT, STATED, r"\sqrt{d_k}"),
+        (r"$$A = \mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d_k}}\right)$$", _ROOT, STATED, r"\sqrt{d_k}"),
+        (r"$S_{ij} \ne S_{ji}$ in general", _NOT_SYMMETRIC, STATED, r"S_{ij} \ne S_{ji}"),
+        (r"$S_{ij} = S_{ji}$ always", _NOT_SYMMETRIC, CONTRADICTED, None),
+        ("it costs $5 and $6, nothing about q or k", _RAW, ABSENT, None),
+    ],
+)
+def test_latex_in_an_answer_is_read_as_the_formula_it_writes(answer, point, status, quoted):
+    """A candidate who writes the maths in LaTeX states what one who types it plainly states,
+    and the evidence quotes the LaTeX as typed."""
+    judgement = key_point_coverage(answer, [point]).judgements[0]
+    assert judgement.status == status
+    if quoted is not None:
+        assert judgement.evidence is not None and quoted in judgement.evidence and judgement.evidence in answer
+
+
+def test_latex_spans_keep_every_character_mapped_to_what_was_typed():
+    from quizapp.srs.answer_math import without_latex
+
+    raw = r"so $h_t = f(h_{t-1}, x_t)$ and $$\sqrt{d_k}$$, costs $5"
+    text, origin = without_latex(raw)
+    assert text == "so h_t = f(h_t-1, x_t) and √d_k, costs $5"
+    assert len(origin) == len(text) and origin == sorted(origin) and all(0 <= i < len(raw) for i in origin)
+    assert raw[origin[text.index("√")]:].startswith(r"\sqrt")  # the root quotes the LaTeX that wrote it

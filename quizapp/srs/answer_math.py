@@ -1,0 +1,99 @@
+"""LaTeX in a typed answer, read as the plain formula the keywords are written in.
+
+A candidate who writes maths as LaTeX (`$S_{ij} = q_i \\cdot k_j$`, `$\\sqrt{d_k}$`,
+`$QK^\\top$`) states what one who types `S_ij = q_i·k_j`, `√d_k` or `QKᵀ` states. Each
+`$…$` or `$$…$$` span is converted by pylatexenc's `LatexNodes2Text` (the library the
+content renderer is built on), with the few forms the keywords spell otherwise: a transpose
+as `ᵀ`, `√d_k` without brackets, `\\ne` as `≠`. A span without a LaTeX sign (`$5`, `$x$`) loses
+only its dollars.
+
+Every character of the result keeps the index of a raw character, so that the matcher still
+quotes what was typed: a converted span's characters are spread over the span's own
+characters in order.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# `$$…$$` first, then `$…$` on one line; an escaped `\$` is not a delimiter.
+_SPAN = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\$)([^$\n]+?)(?<!\\)\$", re.S)
+_LATEX_SIGN = re.compile(r"[\\_^{]")
+_NE = re.compile(r"\\ne(?![A-Za-z])")
+# A transpose: ^\top, ^{\top}, ^T, ^{T}, ^\intercal, rendered `^⊤` or `^T`.
+_TRANSPOSE = re.compile(r"\^(?:⊤|\{⊤\}|T(?![A-Za-z])|\{T\})")
+# √(d_k) → √d_k: a bracket around one word only.
+_ROOT = re.compile(r"√\((\w+)\)")
+_WINDOW = 24  # how far on a converted character is looked for among the typed ones
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    return LatexNodes2Text(math_mode="text", strict_latex_spaces=True)
+
+
+@lru_cache(maxsize=4096)
+def latex_text(latex: str) -> str:
+    """One LaTeX expression (without its dollars) as plain text."""
+    if not _LATEX_SIGN.search(latex):
+        return latex
+    from pylatexenc.latexwalker import LatexWalkerError
+
+    try:
+        text = _converter().latex_to_text(_NE.sub(r"\\neq", latex))
+    except (LatexWalkerError, IndexError, AttributeError, TypeError):
+        return latex  # parsed tolerantly; what pylatexenc still cannot read stays as typed
+    text = _TRANSPOSE.sub("ᵀ", text)
+    return _ROOT.sub(r"√\1", text)
+
+
+def _aligned(text: str, raw: str, start: int, end: int) -> list[int]:
+    """Per character of a converted span, the raw index it came from: the same character
+    a little further on (`q`, `_`, `k`), else the macro that wrote it (`√` from `\\sqrt`,
+    `·` from `\\cdot`), with the braces it closes. The last one is the span's last character,
+    so that a quote ending there keeps its closing braces."""
+    where: list[int] = []
+    at = start
+    for ch in text:
+        found = raw.find(ch, at, min(end, at + _WINDOW))
+        if found == -1:
+            # a sign a macro wrote (√, ·, ᵀ, ≠) is that macro's; ASCII that none did (the `/`
+            # of a \\frac, a space) stays where the reading is
+            macro = raw.find("\\", at, end) if not ch.isascii() else -1
+            if macro == -1:
+                where.append(min(at, end - 1))
+            else:
+                where.append(macro)
+                at = macro + 1
+        else:
+            while found + 1 < end and raw[found + 1] == "}":
+                found += 1  # `d_k}}`: a quote ending at the k closes its braces
+            where.append(found)
+            at = found + 1
+    if where:
+        where[-1] = end - 1
+    return where
+
+
+def without_latex(raw: str) -> tuple[str, list[int]]:
+    """`raw` with every math span converted, and per character its index in `raw`."""
+    if "$" not in raw:
+        return raw, list(range(len(raw)))
+    pieces: list[str] = []
+    origin: list[int] = []
+    last = 0
+    for match in _SPAN.finditer(raw):
+        group = 1 if match.group(1) is not None else 2
+        start, end = match.span(group)
+        pieces.append(raw[last:match.start()])
+        origin += range(last, match.start())
+        text = latex_text(match.group(group))
+        pieces.append(text)
+        origin += _aligned(text, raw, start, end)
+        last = match.end()
+    pieces.append(raw[last:])
+    origin += range(last, len(raw))
+    return "".join(pieces), origin
