@@ -1,4 +1,5 @@
-"""LaTeX in a typed answer, read as the plain formula the keywords are written in.
+"""Maths in a typed answer, in LaTeX or spelled out, read as the plain formula the keywords
+are written in.
 
 A candidate who writes maths as LaTeX (`$S_{ij} = q_i \\cdot k_j$`, `$\\sqrt{d_k}$`,
 `$QK^\\top$`) states what one who types `S_ij = q_i·k_j`, `√d_k` or `QKᵀ` states. Each
@@ -6,6 +7,11 @@ A candidate who writes maths as LaTeX (`$S_{ij} = q_i \\cdot k_j$`, `$\\sqrt{d_k
 content renderer is built on), with the few forms the keywords spell otherwise: a transpose
 as `ᵀ`, `√d_k` without brackets, `\\ne` as `≠`. A span without a LaTeX sign (`$5`, `$x$`) loses
 only its dollars.
+
+Maths spelled out as it is said (`spoken`): "q i dot k j" is `q_i·k_j`, "root d k" `√d_k`,
+"W Q" `w_q`, "Q K transpose" `qkᵀ`, "S i j" `s_ij`. Only one-letter symbols of the attention
+formulas with one-letter indices are joined, so English words are left alone ("a dot
+product" stays, and so does "i think").
 
 Every character of the result keeps the index of a raw character, so that the matcher still
 quotes what was typed: a converted span's characters are spread over the span's own
@@ -97,3 +103,47 @@ def without_latex(raw: str) -> tuple[str, list[int]]:
     pieces.append(raw[last:])
     origin += range(last, len(raw))
     return "".join(pieces), origin
+
+
+# Spelled-out maths, on folded (lower-case) text. Symbols: the letters of the attention
+# formulas; indices: i, j, t (one or two of them: "s i j").
+_SYMBOL = r"[qkvswxhao]"
+_SPOKEN = (
+    # "root d k", "square root of d model" → √d k (the d k is joined next)
+    (re.compile(r"\b(?:square\s+)?root\s+(?:of\s+)?(?=d(?:\s+|_)(?:k|v|model|head)\b)"), lambda m: "√"),
+    # "d k", "d model" → d_k, d_model
+    (re.compile(r"\bd\s+(k|v|q|model|ff|head)\b"), lambda m: f"d_{m.group(1)}"),
+    # "w q", "w o" → w_q, w_o
+    (re.compile(r"\bw\s+([qkvo])\b"), lambda m: f"w_{m.group(1)}"),
+    # "q i", "k j", "s i j" → q_i, k_j, s_ij
+    (re.compile(rf"\b({_SYMBOL})\s+([ijt])(?:\s+([ijt]))?\b(?!\s*(?:'|’))"),
+     lambda m: f"{m.group(1)}_{m.group(2)}{m.group(3) or ''}"),
+    # "q k transpose", "k transpose" → qkᵀ, kᵀ
+    (re.compile(rf"\b(?:({_SYMBOL})\s+)?({_SYMBOL})\s+transposed?\b"), lambda m: f"{m.group(1) or ''}{m.group(2)}ᵀ"),
+    # "q_i dot k_j", "q dot k" → q_i·k_j: a dot between two symbols, not "a dot product"
+    (re.compile(rf"\b({_SYMBOL}(?:_[ijt]{{1,2}})?)\s+dot\s+(?=({_SYMBOL})(?:_[ijt]{{1,2}})?\b)"), lambda m: f"{m.group(1)}·"),
+)
+
+
+def spoken(text: str, origin: list[int]) -> tuple[str, list[int]]:
+    """Folded `text` with spelled-out maths written as symbols, and the offsets kept."""
+    for pattern, replace in _SPOKEN:
+        if not pattern.search(text):
+            continue
+        pieces: list[str] = []
+        mapped: list[int] = []
+        last = 0
+        for match in pattern.finditer(text):
+            pieces.append(text[last:match.start()])
+            mapped += origin[last:match.start()]
+            new = replace(match)
+            pieces.append(new)
+            span = origin[match.start():match.end()] or [origin[match.start() - 1] if match.start() else 0]
+            mapped += [span[min(k * len(span) // max(len(new), 1), len(span) - 1)] for k in range(len(new))]
+            if new:
+                mapped[-1] = span[-1]
+            last = match.end()
+        pieces.append(text[last:])
+        mapped += origin[last:]
+        text, origin = "".join(pieces), mapped
+    return text, origin

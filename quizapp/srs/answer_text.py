@@ -107,7 +107,7 @@ def fold(raw: str) -> tuple[str, list[int]]:
         text, origin = _spell_not(text, origin, [(m.start(), m.end()) for m in _NOT.finditer(text)])
     if "nt" in text:  # doesnt → does not
         text, origin = _spell_not(text, origin, [m.span(1) for m in _BARE_NOT.finditer(text)])
-    return text, origin
+    return answer_math.spoken(text, origin)  # "q i dot k j" → q_i·k_j
 
 
 def _spell_not(text: str, origin: list[int], spans: list[tuple[int, int]]) -> tuple[str, list[int]]:

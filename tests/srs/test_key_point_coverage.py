@@ -1316,3 +1316,29 @@ def test_latex_spans_keep_every_character_mapped_to_what_was_typed():
     assert text == "so h_t = f(h_t-1, x_t) and √d_k, costs $5"
     assert len(origin) == len(text) and origin == sorted(origin) and all(0 <= i < len(raw) for i in origin)
     assert raw[origin[text.index("√")]:].startswith(r"\sqrt")  # the root quotes the LaTeX that wrote it
+
+
+@pytest.mark.parametrize(
+    ("answer", "point", "status"),
+    [
+        ("S i j equals q i dot k j, a raw score", _RAW, STATED),
+        ("then divide by root d k before the softmax", _ROOT, STATED),
+        ("scale by the square root of d k", _ROOT, STATED),
+        ("it is a dot product, nothing about the indices", _RAW, ABSENT),  # "a dot product" stays words
+        ("the root cause is the dot product of each pair", _ROOT, ABSENT),
+    ],
+)
+def test_maths_spelled_out_as_it_is_said_is_read_as_the_formula(answer, point, status):
+    """"q i dot k j", "root d k": maths said aloud and typed as said."""
+    judgement = key_point_coverage(answer, [point]).judgements[0]
+    assert judgement.status == status
+    if status == STATED:
+        assert judgement.evidence is not None and judgement.evidence in answer
+
+
+def test_spelled_out_maths_keeps_every_character_mapped_to_what_was_typed():
+    from quizapp.srs.answer_text import fold
+
+    text, origin = fold("Q K transpose over root d k, with W Q")
+    assert text == "qkᵀ over √d_k, with w_q"
+    assert len(origin) == len(text) and origin == sorted(origin)
