@@ -324,6 +324,8 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
         # 「不保证 S 一定不对称」 against the phrase 「保证 S 一定不对称」: a cue right before a
         # phrase that carries its own negation further on denies the whole phrase
         negated = polarity.cue_right_before(text, i)
+        if negated is None:
+            negated = polarity.not_that_before(text, i)  # "it's not that it can't be computed"
     return Hit(phrase, i, j, negated)
 
 

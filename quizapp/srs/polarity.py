@@ -455,3 +455,21 @@ def cue_right_before(text: AnswerText, start: int) -> int | None:
             return None
     return None
 
+
+
+# "It's not that it can't be computed, …", 「不是说共享就算不了」: the frame denies the whole claim
+# after it, a negative one included, which a cue next to it would not reach.
+_NOT_THAT = {("not", "that"), ("不是", "说")}
+
+
+def not_that_before(text: AnswerText, start: int) -> int | None:
+    """The compact offset of a "not that" / 「不是说」 frame earlier in the clause of the match
+    at `start`, or None."""
+    index = text.token_of[start]
+    for back in range(index - 1, 0, -1):
+        token = text.tokens[back]
+        if text.ends_clause(token) or token.text in SENTENCE_ENDS:
+            return None
+        if (text.tokens[back - 1].text, token.text) in _NOT_THAT:
+            return text.tokens[back - 1].start
+    return None

@@ -1342,3 +1342,19 @@ def test_spelled_out_maths_keeps_every_character_mapped_to_what_was_typed():
     text, origin = fold("Q K transpose over root d k, with W Q")
     assert text == "qkᵀ over √d_k, with w_q"
     assert len(origin) == len(text) and origin == sorted(origin)
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("it's not that it can't be computed in parallel, it is just slow", ABSENT),
+        ("不是说共享就算不了，只是慢", ABSENT),
+        ("并不是说它算不了", ABSENT),
+        ("it can't be computed in parallel", CONTRADICTED),
+        ("not that it matters, but it can't be computed in parallel", CONTRADICTED),  # another clause
+    ],
+)
+def test_a_not_that_frame_denies_the_negative_claim_after_it(answer, status):
+    point = {"text": "the scores can be computed in parallel", "keywords": ["all at once"],
+             "contradicts": ["can't be computed in parallel", "算不了"]}
+    assert statuses(answer, [point]) == [status]
