@@ -34,8 +34,9 @@ _ZH_CUES = _words(
     "不 没 没有 未 无 非 别 并非 并不 不是 无需 无须 不用 不必 不需 不需要 不会 不能 无法 不再 "
     "从不 从没 从未 毫无 绝非 未必 不要 并没 并没有 并未 不可 不可能 没法 甭 忽略 忽视 不考虑 没考虑 而非 "
     # "no need for", "never do" and "hardly counts as" that start with another character:
-    # 「用不着 −∞」, 「千万别用」, 「谈不上偷看」
-    "用不着 用不到 犯不着 千万别 千万不要 切勿 别再 谈不上 算不上 称不上"
+    # 「用不着 −∞」, 「千万别用」, 「谈不上偷看」; "don't think that", 「别以为整个模型都 4 倍」
+    # (jieba keeps 别以为 one word, so its 别 was not seen)
+    "用不着 用不到 犯不着 千万别 千万不要 切勿 别再 谈不上 算不上 称不上 别以为"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")

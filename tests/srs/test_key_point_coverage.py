@@ -1358,3 +1358,10 @@ def test_a_not_that_frame_denies_the_negative_claim_after_it(answer, status):
     point = {"text": "the scores can be computed in parallel", "keywords": ["all at once"],
              "contradicts": ["can't be computed in parallel", "算不了"]}
     assert statuses(answer, [point]) == [status]
+
+
+def test_bie_yiwei_denies_what_follows():
+    """「别以为…」 ("don't think that …"): jieba keeps 别以为 one word, whose 别 is a negation."""
+    point = {"text": "only the attention part quadruples", "keywords": ["注意力部分 4 倍"], "contradicts": ["整个模型都 4 倍"]}
+    assert statuses("线性部分只翻倍，所以别以为整个模型都 4 倍", [point]) == [ABSENT]
+    assert statuses("S 翻倍的话整个模型都 4 倍", [point]) == [CONTRADICTED]
