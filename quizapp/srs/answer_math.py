@@ -5,8 +5,8 @@ A candidate who writes maths as LaTeX (`$S_{ij} = q_i \\cdot k_j$`, `$\\sqrt{d_k
 `$QK^\\top$`) states what one who types `S_ij = q_i·k_j`, `√d_k` or `QKᵀ` states. Each
 `$…$` or `$$…$$` span is converted by pylatexenc's `LatexNodes2Text` (the library the
 content renderer is built on), with the few forms the keywords spell otherwise: a transpose
-as `ᵀ`, `√d_k` without brackets, `\\ne` as `≠`. A span without a LaTeX sign (`$5`, `$x$`) loses
-only its dollars.
+as `ᵀ`, `√d_k` without brackets, `\\ne` as `≠`. A span without a LaTeX sign (`$x$`, or the
+words between two prices, "$5 and $6") loses only its dollars.
 
 Maths spelled out as it is said (`spoken`): "q i dot k j" is `q_i·k_j`, "root d k" `√d_k`,
 "W Q" `w_q`, "Q K transpose" `qkᵀ`, "S i j" `s_ij`. Only one-letter symbols of the attention
@@ -14,8 +14,9 @@ formulas with one-letter indices are joined, so English words are left alone ("a
 product" stays, and so does "i think").
 
 Every character of the result keeps the index of a raw character, so that the matcher still
-quotes what was typed: a converted span's characters are spread over the span's own
-characters in order.
+quotes what was typed: a converted span's characters are aligned with the typed ones in
+order (a sign with the macro that wrote it), and a spelled-out one's spread over the words
+it replaces.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from functools import lru_cache
 _SPAN = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<![\\$])\$(?!\$)([^$\n]+?)(?<!\\)\$", re.S)
 _LATEX_SIGN = re.compile(r"[\\_^{]")
 _NE = re.compile(r"\\ne(?![A-Za-z])")
-# A transpose: ^\top, ^{\top}, ^T, ^{T}, ^\intercal, rendered `^⊤` or `^T`.
-_TRANSPOSE = re.compile(r"\^(?:⊤|\{⊤\}|T(?![A-Za-z])|\{T\})")
+# A transpose: ^\top, ^{\top}, ^T, ^{T}, ^\intercal, rendered `^⊤`, `^T` or `^⊺`.
+_TRANSPOSE = re.compile(r"\^(?:⊤|⊺|\{⊤\}|T(?![A-Za-z])|\{T\})")
 # √(d_k) → √d_k: a bracket around one word only.
 _ROOT = re.compile(r"√\((\w+)\)")
 _WINDOW = 24  # how far on a converted character is looked for among the typed ones
@@ -115,8 +116,8 @@ _SPOKEN = (
     (re.compile(r"\bd\s+(k|v|q|model|ff|head)\b"), lambda m: f"d_{m.group(1)}"),
     # "w q", "w o" → w_q, w_o
     (re.compile(r"\bw\s+([qkvo])\b"), lambda m: f"w_{m.group(1)}"),
-    # "q i", "k j", "s i j" → q_i, k_j, s_ij
-    (re.compile(rf"\b({_SYMBOL})\s+([ijt])(?:\s+([ijt]))?\b(?!\s*(?:'|’))"),
+    # "q i", "k j", "s i j" → q_i, k_j, s_ij; not "… = W. I'd say", "K I'm sure"
+    (re.compile(rf"\b({_SYMBOL})\s+([ijt])(?:\s+([ijt]))?\b(?!\s*['’])"),
      lambda m: f"{m.group(1)}_{m.group(2)}{m.group(3) or ''}"),
     # "q k transpose", "k transpose" → qkᵀ, kᵀ
     (re.compile(rf"\b(?:({_SYMBOL})\s+)?({_SYMBOL})\s+transposed?\b"), lambda m: f"{m.group(1) or ''}{m.group(2)}ᵀ"),

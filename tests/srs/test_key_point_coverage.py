@@ -1316,6 +1316,7 @@ def test_latex_spans_keep_every_character_mapped_to_what_was_typed():
     assert text == "so h_t = f(h_t-1, x_t) and √d_k, costs $5"
     assert len(origin) == len(text) and origin == sorted(origin) and all(0 <= i < len(raw) for i in origin)
     assert raw[origin[text.index("√")]:].startswith(r"\sqrt")  # the root quotes the LaTeX that wrote it
+    assert [without_latex(t)[0] for t in (r"$K^\top$", r"$K^{T}$", r"$K^\intercal$")] == ["Kᵀ"] * 3
 
 
 @pytest.mark.parametrize(
@@ -1341,6 +1342,7 @@ def test_spelled_out_maths_keeps_every_character_mapped_to_what_was_typed():
 
     text, origin = fold("Q K transpose over root d k, with W Q")
     assert text == "qkᵀ over √d_k, with w_q"
+    assert fold("the product with W. I'd say")[0] == "the product with w. i'd say"  # "I'd" is no index
     assert len(origin) == len(text) and origin == sorted(origin)
 
 
