@@ -126,25 +126,30 @@ _SPOKEN = (
 )
 
 
+def replaced(text: str, origin: list[int], spans: list[tuple[int, int, str]]) -> tuple[str, list[int]]:
+    """`text` with each (start, end) span replaced by its new text, in order, and the offsets
+    kept: the new characters are spread over the replaced ones' raw indices, the last on the
+    last, so that a quote ending there covers the whole span ("doesn't" for "does not")."""
+    pieces: list[str] = []
+    mapped: list[int] = []
+    last = 0
+    for start, end, new in spans:
+        pieces.append(text[last:start])
+        mapped += origin[last:start]
+        pieces.append(new)
+        span = origin[start:end]
+        mapped += [span[k * len(span) // len(new)] for k in range(len(new))]
+        if new:
+            mapped[-1] = span[-1]
+        last = end
+    pieces.append(text[last:])
+    mapped += origin[last:]
+    return "".join(pieces), mapped
+
+
 def spoken(text: str, origin: list[int]) -> tuple[str, list[int]]:
     """Folded `text` with spelled-out maths written as symbols, and the offsets kept."""
     for pattern, replace in _SPOKEN:
-        if not pattern.search(text):
-            continue
-        pieces: list[str] = []
-        mapped: list[int] = []
-        last = 0
-        for match in pattern.finditer(text):
-            pieces.append(text[last:match.start()])
-            mapped += origin[last:match.start()]
-            new = replace(match)
-            pieces.append(new)
-            span = origin[match.start():match.end()] or [origin[match.start() - 1] if match.start() else 0]
-            mapped += [span[min(k * len(span) // max(len(new), 1), len(span) - 1)] for k in range(len(new))]
-            if new:
-                mapped[-1] = span[-1]
-            last = match.end()
-        pieces.append(text[last:])
-        mapped += origin[last:]
-        text, origin = "".join(pieces), mapped
+        if pattern.search(text):
+            text, origin = replaced(text, origin, [(*m.span(), replace(m)) for m in pattern.finditer(text)])
     return text, origin

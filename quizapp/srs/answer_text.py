@@ -104,26 +104,10 @@ def fold(raw: str) -> tuple[str, list[int]]:
     if any(is_cjk(ch) for ch in text):
         text = _simplified(text)
     if "'" in text or "’" in text:  # doesn't → does not: "not" is the negation cue
-        text, origin = _spell_not(text, origin, [(m.start(), m.end()) for m in _NOT.finditer(text)])
+        text, origin = answer_math.replaced(text, origin, [(*m.span(), " not") for m in _NOT.finditer(text)])
     if "nt" in text:  # doesnt → does not
-        text, origin = _spell_not(text, origin, [m.span(1) for m in _BARE_NOT.finditer(text)])
+        text, origin = answer_math.replaced(text, origin, [(*m.span(1), " not") for m in _BARE_NOT.finditer(text)])
     return answer_math.spoken(text, origin)  # "q i dot k j" → q_i·k_j
-
-
-def _spell_not(text: str, origin: list[int], spans: list[tuple[int, int]]) -> tuple[str, list[int]]:
-    """`text` with each span replaced by " not", and the offsets kept."""
-    pieces: list[str] = []
-    mapped: list[int] = []
-    last = 0
-    for start, end in spans:
-        pieces.append(text[last:start])
-        mapped += origin[last:start]
-        pieces.append(" not")
-        mapped += [origin[start]] * 4
-        last = end
-    pieces.append(text[last:])
-    mapped += origin[last:]
-    return "".join(pieces), mapped
 
 
 @dataclass(frozen=True)
