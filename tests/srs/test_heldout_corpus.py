@@ -27,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # they were blind): they guard against a regression, and raising them needs a matcher that
 # generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout23", "answers_heldout24"}
+BLIND = {"answers_heldout24"}  # the twenty-third is being studied (7 Dec 2026, afternoon)
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
