@@ -27,7 +27,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # they were blind): they guard against a regression, and raising them needs a matcher that
 # generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout24"}  # the twenty-third is being studied (7 Dec 2026, afternoon)
+BLIND = {"answers_heldout24", "answers_heldout25"}  # the twenty-third is being studied (7 Dec 2026, afternoon)
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -53,6 +53,7 @@ FLOOR = {
     "answers_heldout22": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout23": {"en": (0.92, 0.91), "zh": (0.91, 0.92)},
     "answers_heldout24": {"en": (0.93, 0.93), "zh": (0.94, 0.92)},
+    "answers_heldout25": {"en": (0.93, 0.94), "zh": (0.96, 0.96)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.92–1.00 per language, 7 Dec 2026; the blind
