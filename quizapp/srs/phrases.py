@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
 
-from quizapp.srs import polarity, segmenter
+from quizapp.srs import marks, polarity, segmenter
 from quizapp.srs.answer_text import CJK, KEYWORD_CACHE, SEP, WORD, AnswerText, fold_keyword
 from quizapp.srs.answered import answered_no
 
@@ -320,12 +320,17 @@ def _hit(text: AnswerText, phrase: Phrase, i: int, j: int) -> Hit:
         # 「难道它只看一个位置？当然不是」: answered at once, it is read as a question (answered.py)
         if rhetorical is not None and answered_no(text, i, j) is None:
             negated = rhetorical if negated is None else None
+        cross = marks.cross_after(text, j)  # "RNN is sequential? ✗": marked false
+        if cross is not None:
+            negated = cross if negated is None else None
     elif not polarity.opens_with_cue(text.tokens[text.token_of[i]].text):
         # 「不保证 S 一定不对称」 against the phrase 「保证 S 一定不对称」: a cue right before a
         # phrase that carries its own negation further on denies the whole phrase
         negated = polarity.cue_right_before(text, i)
         if negated is None:
             negated = polarity.not_that_before(text, i)  # "it's not that it can't be computed"
+        if negated is None:
+            negated = marks.cross_after(text, j)  # "a shared projection can't be computed ✗"
     return Hit(phrase, i, j, negated)
 
 

@@ -1367,3 +1367,26 @@ def test_bie_yiwei_denies_what_follows():
     point = {"text": "only the attention part quadruples", "keywords": ["注意力部分 4 倍"], "contradicts": ["整个模型都 4 倍"]}
     assert statuses("线性部分只翻倍，所以别以为整个模型都 4 倍", [point]) == [ABSENT]
     assert statuses("S 翻倍的话整个模型都 4 倍", [point]) == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # a cross after a claim marks it false (quizapp.srs.marks)
+        ("RNN is sequential? ✗ — with teacher forcing you can parallelise it", CONTRADICTED),
+        ("RNN 时间步之间可以完全并行 ✅，串行 ❌；梯度消失 ❌", CONTRADICTED),
+        ("RNN 串行 ✗，其实能并行", CONTRADICTED),
+        # a tick asserts, as the clause does without one; a cross on the next clause is that clause's
+        ("RNN is sequential ✓", STATED),
+        ("RNN is sequential ✓, attention is sequential too ✗", STATED),
+        ("RNN is sequential.\n✗ attention", STATED),
+        # a cross after a denial takes the denial back
+        ("RNN is not sequential ✗", STATED),
+        # a negative phrase marked false is denied: not stated wrongly
+        ("RNNs can be parallelised over time ❌ — they run step by step", STATED),
+    ],
+)
+def test_a_cross_after_a_claim_marks_it_false(answer, status):
+    point = {"text": "an RNN runs sequentially", "keywords": ["sequential", "串行", "step by step"],
+             "contradicts": ["can be parallelised over time", "可以完全并行"]}
+    assert statuses(answer, [point]) == [status]
