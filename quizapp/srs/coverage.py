@@ -330,8 +330,10 @@ def _concept(
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
                 no = None if asked else answered_no(text, found.start, found.end)
-                if no is not None:  # 「会泄露吗？不会。」: the question's words, answered "no"
-                    found = Hit(found.phrase, found.start, found.end, None if found.negated_from is not None else no)
+                if no is not None and found.negated_from is None:  # 「会泄露吗？不会。」: asked, answered "no"
+                    found = Hit(found.phrase, found.start, found.end, no)
+                # "it isn't h times the parameters, is it? No": a "no" to a negative question
+                # agrees with it, in English as in Chinese (「不会泄露吧？不会。」), so it stays negated
                 if flip and found.negated_from is None:
                     avoided = polarity.negation_before(text, found.start, polarity.is_avoidance)
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
@@ -419,7 +421,7 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     if contradicts:
         for p in _phrases(keywords_of(contradicts)):
             for hit in find(text, p):
-                denied = (hit.negated_from is not None) != (answered_no(text, hit.start, hit.end) is not None)
+                denied = hit.negated_from is not None or answered_no(text, hit.start, hit.end) is not None
                 if (denied or polarity.hypothetical(text, hit.start)
                         or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)
                         or compared(text, hit.start, hit.end, texts)):

@@ -1390,3 +1390,20 @@ def test_a_cross_after_a_claim_marks_it_false(answer, status):
     point = {"text": "an RNN runs sequentially", "keywords": ["sequential", "串行", "step by step"],
              "contradicts": ["can be parallelised over time", "可以完全并行"]}
     assert statuses(answer, [point]) == [status]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        # a "no" to a negative question agrees with it: still denied
+        ("It isn't h times the parameters, is it? No, the heads split d_model.", ABSENT),
+        ("参数不是 h 倍吧？不是。", ABSENT),
+        # to a positive one it denies; a "yes" leaves the claim standing
+        ("It's h times the parameters, isn't it? No.", ABSENT),
+        ("It's h times the parameters, isn't it? Yes.", CONTRADICTED),
+    ],
+)
+def test_a_no_to_a_negative_question_keeps_it_negative(answer, status):
+    point = {"text": "multi-head attention has the parameters of one full-width head",
+             "keywords": ["same parameter count"], "contradicts": ["h times the parameters", "h 倍"]}
+    assert statuses(answer, [point]) == [status]
