@@ -247,6 +247,19 @@ def _question_start(text: AnswerText, index: int) -> int:
     return text.tokens[index].start
 
 
+def _agrees(text: AnswerText, hit: Hit, no: int) -> bool:
+    """Whether the "no" at `no` agrees with a question that already negates the hit, leaving it
+    denied: "It isn't h times the parameters, is it? No." and 「不是 h 倍吧？不是。」 (the same
+    negation echoed). Otherwise a "no" to a negated question denies its negation: 「S 会不对称
+    吗？其实不会。」 says 不会不对称."""
+    if hit.negated_from is None:
+        return False
+    answer = text.tokens[text.token_of[no]]
+    if answer.kind != CJK:
+        return True  # English answers the fact: "No (it isn't)"
+    return answer.text == text.tokens[text.token_of[hit.negated_from]].text
+
+
 def _asked_and_denied(text: AnswerText, p: Phrase) -> list[Hit]:
     """Hits of a negative keyword's core in a question answered "no", as hits of the keyword
     (its subject, if it names one, asked in the same question)."""
@@ -330,10 +343,8 @@ def _concept(
                 if point_texts and claims.other_subject(text, found.start, found.end, point_texts):
                     continue  # "in MQA every query head has its own K/V" is not the MHA point
                 no = None if asked else answered_no(text, found.start, found.end)
-                if no is not None and found.negated_from is None:  # 「会泄露吗？不会。」: asked, answered "no"
-                    found = Hit(found.phrase, found.start, found.end, no)
-                # "it isn't h times the parameters, is it? No": a "no" to a negative question
-                # agrees with it, in English as in Chinese (「不会泄露吧？不会。」), so it stays negated
+                if no is not None and not _agrees(text, found, no):  # 「会泄露吗？不会。」: asked, answered "no"
+                    found = Hit(found.phrase, found.start, found.end, None if found.negated_from is not None else no)
                 if flip and found.negated_from is None:
                     avoided = polarity.negation_before(text, found.start, polarity.is_avoidance)
                     if avoided is not None:  # 「避免…淹没」 for the point 「不会…被淹没」
@@ -421,7 +432,8 @@ def judge_point(text: AnswerText, point: Any) -> PointJudgement:
     if contradicts:
         for p in _phrases(keywords_of(contradicts)):
             for hit in find(text, p):
-                denied = hit.negated_from is not None or answered_no(text, hit.start, hit.end) is not None
+                no = answered_no(text, hit.start, hit.end)
+                denied = (hit.negated_from is not None) != (no is not None and not _agrees(text, hit, no))
                 if (denied or polarity.hypothetical(text, hit.start)
                         or retracted(text, hit.start, hit.end) or reported(text, hit.start, hit.end)
                         or compared(text, hit.start, hit.end, texts)):
