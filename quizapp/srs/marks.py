@@ -20,8 +20,11 @@ _QUESTION_MARKS = frozenset("?？")
 def cross_after(text: AnswerText, end: int) -> int | None:
     """The compact offset of a cross mark closing the clause of the match ending at `end`,
     or None (no mark, or a tick)."""
-    if not text.__dict__.setdefault("_has_cross", any(c in CROSSES for c in text.compact)):
-        return None  # nearly every answer: one scan of the text, then none
+    has_cross = text.__dict__.get("_has_cross")
+    if has_cross is None:  # one scan per answer, then remembered: nearly every answer has none
+        has_cross = text.__dict__["_has_cross"] = any(c in CROSSES for c in text.compact)
+    if not has_cross:
+        return None
     tokens = text.tokens
     n = text.token_of[end - 1]
     while True:
