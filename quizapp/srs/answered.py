@@ -17,7 +17,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_QUESTION_MARKS = frozenset("?？")
+QUESTION_MARKS = frozenset("?？")
 # Words that may come before the "no" without changing it: 「其实不会」, "well, no".
 _FILLERS = _words(
     "其实 当然 显然 答案 答案是 是 嗯 呃 那 并 肯定 也 实际上 事实上 well actually of course the answer is "
@@ -58,10 +58,10 @@ def answered_no(text: AnswerText, start: int, end: int) -> int | None:
         if token.end in text.line_breaks or token.text == "—":
             return None  # a line of a list; an aside ("d_k is large — or small? no, large")
         n += 1
-    if n >= len(tokens) or tokens[n].text not in _QUESTION_MARKS:
+    if n >= len(tokens) or tokens[n].text not in QUESTION_MARKS:
         return None
     n += 1
-    while n < len(tokens) and tokens[n].text in _QUESTION_MARKS:
+    while n < len(tokens) and tokens[n].text in QUESTION_MARKS:
         n += 1
     fillers = 0
     while n < len(tokens):

@@ -11,10 +11,10 @@ clause or on the next line belongs to that one.
 from __future__ import annotations
 
 from quizapp.srs.answer_text import AnswerText
+from quizapp.srs.answered import QUESTION_MARKS
 
 CROSSES = frozenset("✗✘❌✖❎")
 TICKS = frozenset("✓✔✅☑")
-_QUESTION_MARKS = frozenset("?？")
 
 
 def cross_after(text: AnswerText, end: int) -> int | None:
@@ -38,7 +38,7 @@ def cross_after(text: AnswerText, end: int) -> int | None:
             return token.start
         if token.text in TICKS:
             return None
-        if token.text in _QUESTION_MARKS:
+        if token.text in QUESTION_MARKS:
             following = tokens[n + 1] if n + 1 < len(tokens) and token.end not in text.line_breaks else None
             return following.start if following is not None and following.text in CROSSES else None
         if text.ends_clause(token):

@@ -457,7 +457,6 @@ def cue_right_before(text: AnswerText, start: int) -> int | None:
     return None
 
 
-
 # "It's not that it can't be computed, …", 「不是说共享就算不了」: the frame denies the whole claim
 # after it, a negative one included, which a cue next to it would not reach.
 _NOT_THAT = {("not", "that"), ("不是", "说")}

@@ -1407,3 +1407,22 @@ def test_a_no_to_a_negative_question_keeps_it_negative(answer, status):
     point = {"text": "multi-head attention has the parameters of one full-width head",
              "keywords": ["same parameter count"], "contradicts": ["h times the parameters", "h 倍"]}
     assert statuses(answer, [point]) == [status]
+
+
+def test_a_cross_after_a_phrase_that_carries_its_own_negation_denies_it():
+    point = {"text": "the scores can be computed in parallel", "keywords": ["all at once"],
+             "contradicts": ["can't be computed in parallel"]}
+    assert statuses("the scores can't be computed in parallel ✗, they come all at once", [point]) == [STATED]
+    assert statuses("the scores can't be computed in parallel ✓", [point]) == [CONTRADICTED]
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("Isn't S symmetric? No, it isn't.", CONTRADICTED),  # agrees with the negative question
+        ("S 不对称吗？不对称。", CONTRADICTED),  # the negation echoed
+        ("S 会不对称吗？其实不会。", STATED),  # 不会不对称
+    ],
+)
+def test_a_no_to_a_negative_question_about_a_keyword(answer, status):
+    assert statuses(answer, [SYMMETRIC[0]]) == [status]
