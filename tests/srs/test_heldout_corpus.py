@@ -20,14 +20,15 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last twenty-two on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall, the
-# twenty-third at 0.97 Chinese recall); answers_heldout24 and answers_heldout25 were never
-# read by the matcher's authors: their floors are their honest, lower figures of 7 Dec 2026
+# twenty-third at 0.97 Chinese recall); answers_heldout24 is being studied from 7 Dec 2026
+# (its floors are still its blind figures); answers_heldout25 was never read by the
+# matcher's authors: the floors are their honest, lower figures of 7 Dec 2026
 # (README "The figures"; the twenty-third's Chinese recall was 0.882 before traditional
 # characters were read, the twenty-second's English 0.902, the twenty-first's 0.896 and the
 # twentieth's 0.889 while they were blind): they guard against a regression, and raising
 # them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout24", "answers_heldout25"}
+BLIND = {"answers_heldout25"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
