@@ -3,7 +3,8 @@
 Folding makes typing differences vanish and keeps meaning: NFKC (full-width `ＱＫ，０．５`
 from Chinese input methods → `QK,0.5`), case-folded, every minus-like dash (not the em
 dash) → `-`, `n't` (or a bare `nt`: "doesnt") → ` not`, traditional characters →
-simplified ones. Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
+simplified ones, chat shorthand and dictated letters written out (quizapp.srs.answer_shorthand).
+Whitespace is dropped (Chinese has none, and `加起来 等于` is `加起来等于`), but
 where it was stays a word boundary; so are the backticks of code spans (「`q` 从 decoder 来」
 says 「q 从 decoder 来」). Punctuation is kept: `0.1`, `0/1` and `[0, 1]` stay
 three different things, and `√d_k`, `-inf`, `[B, S]` stay formula tokens.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from quizapp.srs import answer_math, segmenter
+from quizapp.srs import answer_math, answer_shorthand, segmenter
 
 # Dash-like characters that NFKC leaves alone and that mean minus or hyphen in an answer.
 # (The em dash is not one of them: it ends a clause.)
@@ -107,6 +108,7 @@ def fold(raw: str) -> tuple[str, list[int]]:
         text, origin = answer_math.replaced(text, origin, [(*m.span(), " not") for m in _NOT.finditer(text)])
     if "nt" in text:  # doesnt → does not
         text, origin = answer_math.replaced(text, origin, [(*m.span(1), " not") for m in _BARE_NOT.finditer(text)])
+    text, origin = answer_shorthand.expanded(text, origin)  # "w/o" → without, "dee kay" → d k
     return answer_math.spoken(text, origin)  # "q i dot k j" → q_i·k_j
 
 

@@ -19,6 +19,7 @@ Words that begin like a cue but are not negations (不同, 不断, 不仅, 无�
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from quizapp.srs.answer_text import CJK, WORD, AnswerText, is_cjk
@@ -36,13 +37,15 @@ _ZH_CUES = _words(
     # "no need for", "never do" and "hardly counts as" that start with another character:
     # 「用不着 −∞」, 「千万别用」, 「谈不上偷看」; "don't think that", 「别以为整个模型都 4 倍」
     # (jieba keeps 别以为 one word, so its 别 was not seen)
-    "用不着 用不到 犯不着 千万别 千万不要 切勿 别再 谈不上 算不上 称不上 别以为"
+    "用不着 用不到 犯不着 千万别 千万不要 切勿 别再 谈不上 算不上 称不上 别以为 "
+    # 「与其说 X，不如说 Y」: X is turned down, Y asserted (不如说 is no cue, and ends X)
+    "与其 与其说 与其说是"
 )
 _ZH_CUE_CHARS = ("不", "没", "未", "无", "非")  # a short word starting with one: 不够, 没用, 无关
 _ZH_CUE_STARTS = ("并非", "并不", "并没", "从不", "从未", "毫无", "绝非", "不是", "没有", "无需")
 _ZH_NOT_CUES = _words(
     "不同 不断 不仅 不少 不过 不久 不管 不论 无论 非常 无穷 无穷大 无限 不只 不光 不但 未来 不错 "
-    "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非"
+    "不止 不妨 无非 非得 不得不 无不 莫不 不单 无疑 不时 不停 非要 不禁 除非 不如说 不如说是"
 )
 _EN_CUES = _words(
     "not never no cannot without neither nor none nothing nobody nowhere hardly ignoring ignores ignore ignored"
@@ -56,7 +59,7 @@ _EN_ALTERNATIVES = {"rather": "than", "instead": "of"}
 # Words that start a new proposition: a cue before them does not reach past them.
 _ZH_BREAKS = _words(
     "但 但是 而 而是 却 可是 只是 反而 就 则 才 会 导致 让 使 使得 所以 因此 因为 如果 否则 那么 于是 "
-    "从而 并且 而且 且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得"
+    "从而 并且 而且 且 以及 的话 时 之后 以后 后 可以 能 只能 只会 变成 变得 不如说 不如说是"
 )
 _EN_BREAKS = _words(
     "but however whereas while instead rather so then because which and makes make made causes cause "
@@ -209,6 +212,7 @@ def negation_before(text: AnswerText, start: int, cue: Callable[[str], bool] = i
 # 「不会出现 X 的情况」, 「不存在 X 的问题」: a denied existence reaches over the whole situation it
 # names, however long (「不会出现词向量被位置淹没的情况」 denies 淹没).
 _EXISTS = _words("出现 存在 发生")
+_UNRELATED = ["nothing", "to", "do", "with"]  # and so does "nothing to do with X"
 
 
 def _existence_denied(text: AnswerText, back: int, cue: Callable[[str], bool]) -> int | None:
@@ -219,6 +223,9 @@ def _existence_denied(text: AnswerText, back: int, cue: Callable[[str], bool]) -
             return None
         if token.text in _EXISTS and cue(text.tokens[at - 1].text) and not _harmless(text, at - 1):
             return text.tokens[at - 1].start
+        # "nothing to do with query vs key roles": what is unrelated, however long
+        if token.text == _UNRELATED[0] and [t.text for t in text.tokens[at : at + 4]] == _UNRELATED and cue(token.text):
+            return token.start
     return None
 
 
@@ -328,6 +335,18 @@ _DISMISSED = _words(
     "change changes effect help helps acceptable 帮助 用处 可行 靠谱 太行"
 )
 _DISMISS_REACH = 3  # words between the cue and what it dismisses
+# 「W_O 也不用了」「mask 都不需要了」: a clause that ends on "not needed" right after a match rules
+# out what it named (while 「W_O 不用降维」 says something else of it). On compact text: jieba
+# cuts 不需要 as 不|需要.
+_NOT_NEEDED = re.compile(r"(?:也|都|根本|完全|其实|压根)?(不用|不需要|不要|用不着|不必)了?$")
+# A bare "no problem" after a match that says something can be done confirms it: 「共享 W 都
+# 能算，没有问题」, "it can be computed, no problem" (while 「没有梯度问题」 dismisses the gradient).
+_NO_PROBLEM = _words("问题 problem problems issue issues")
+_CAPABILITY = _words("能 可以 能够 can could")
+
+
+def _capable(text: AnswerText, inside: range) -> bool:
+    return any(text.tokens[k].text in _CAPABILITY or text.tokens[k].text.startswith("能") for k in inside)
 
 
 def _clause_bounds(text: AnswerText, index: int, loose: bool = False) -> tuple[int, int]:
@@ -366,10 +385,14 @@ def dismissal_around(text: AnswerText, start: int, end: int) -> int | None:
             if token.text in _UNWORKABLE and _a_condition_fails(text, end, i):
                 continue
             return token.start
+        if i == text.token_of[end - 1] + 1 and (needless := _NOT_NEEDED.match(text.compact, end, text.tokens[last].end)):
+            return needless.start(1)  # 「W_O 也不用了」: the thing named before is not needed
         if is_cue(token.text) and not _harmless(text, i):
             words = 0
             for j in range(i + 1, min(last + 1, len(text.tokens))):
                 if text.tokens[j].text in _DISMISSED:
+                    if words == 0 and text.tokens[j].text in _NO_PROBLEM and _capable(text, inside):
+                        break  # 「都能算，没问题」: a capability, and nothing wrong with it
                     return token.start
                 if text.tokens[j].kind in (WORD, CJK):
                     words += 1

@@ -1426,3 +1426,67 @@ def test_a_cross_after_a_phrase_that_carries_its_own_negation_denies_it():
 )
 def test_a_no_to_a_negative_question_about_a_keyword(answer, status):
     assert statuses(answer, [SYMMETRIC[0]]) == [status]
+
+
+# -- chat shorthand and dictation (quizapp.srs.answer_shorthand) -----------------------------
+SATURATES = {"text": "Unscaled, the softmax saturates", "keywords": ["softmax saturates", "softmax 饱和", "梯度没了"],
+             "contradicts": ["softmax does not saturate", "梯度没有问题"]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("w/o the scaling the soft max saturates", STATED),  # "soft max" is softmax
+        ("the soft max saturates w/o scaling", STATED),
+        ("w/ the scaling the soft max doesnt saturate", CONTRADICTED),
+    ],
+)
+def test_chat_shorthand_and_dictated_words_read_as_written_out(answer, status):
+    assert statuses(answer, [SATURATES]) == [status]
+
+
+def test_a_dictated_formula_reads_as_its_symbols():
+    point = {"text": "divide by √d_k", "keywords": ["√d_k", "d_model"]}
+    assert statuses("you divide by root dee kay", [point]) == [STATED]
+    assert statuses("b by s by dee model", [point]) == [STATED]
+    # a letter's name alone is a word: "okay", "a cue"
+    assert statuses("okay, a cue to divide", [point]) == [ABSENT]
+
+
+def test_without_in_shorthand_is_a_negation():
+    point = {"text": "the scores use separate projections", "keywords": ["separate projections"]}
+    assert statuses("the scores w/o separate projections", [point]) == [CONTRADICTED]
+    assert statuses("the scores use separate projections b/c roles differ", [point]) == [STATED]
+    zh = {"text": "Q 和 K 用分开的投影", "keywords": ["分开的投影"]}
+    assert statuses("Q 和 K 木有分开的投影", [zh]) == [CONTRADICTED]  # 木有: 没有
+    assert statuses("Q 和 K 用分开的投影", [zh]) == [STATED]
+
+
+# -- correlatives, "no problem", unrelated, not needed ---------------------------------------
+def test_yu_qi_shuo_turns_down_the_first_and_asserts_the_second():
+    point = {"text": "pruning a head is cheap", "keywords": ["能剪", "可以剪"], "contradicts": ["一剪就崩"]}
+    assert statuses("与其说能剪，不如说一剪就崩", [point]) == [CONTRADICTED]
+    assert statuses("与其说一剪就崩，不如说能剪", [point]) == [STATED]
+    assert statuses("与其说是一剪就崩不如说是能剪", [point]) == [STATED]
+
+
+def test_no_problem_after_a_capability_confirms_it():
+    point = {"text": "a shared projection can be computed", "keywords": ["都能算", "能算"]}
+    assert statuses("共享 W 都能算 没有问题，只是 S 对称", [point]) == [STATED]
+    assert statuses("共享 W 能算，没问题", [point]) == [STATED]
+    # "no gradient problem" still dismisses what it names
+    assert statuses("不缩放也没有梯度问题", [SATURATES]) == [ABSENT]
+
+
+def test_nothing_to_do_with_denies_a_long_object():
+    point = {"text": "separate projections separate the query and key roles", "keywords": ["key roles"]}
+    assert statuses("the reason is compute, nothing to do with query vs key roles", [point]) == [CONTRADICTED]
+    assert statuses("they separate the query and key roles", [point]) == [STATED]
+
+
+def test_a_clause_that_ends_on_not_needed_rules_out_what_it_named():
+    point = {"text": "then the output projection W_O", "keywords": ["w_o"]}
+    assert statuses("W_O 也不用了，直接输出", [point]) == [CONTRADICTED]
+    assert statuses("W_O 都不需要了", [point]) == [CONTRADICTED]
+    # 不用 followed by what it does not need says something else of it
+    assert statuses("拼接后乘 W_O，W_O 不用降维", [point]) == [STATED]
