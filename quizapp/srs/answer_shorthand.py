@@ -21,7 +21,7 @@ from quizapp.srs.answer_math import replaced
 # Same length, so the offsets stay as they are.
 _ZH_SLANG = (("木有", "没有"), ("木关系", "没关系"))
 
-_CHAT = (
+_CHAT: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"(?<![a-z0-9/])w/o(?![a-z0-9/])"), "without"),
     (re.compile(r"(?<![a-z0-9/])b/c(?![a-z0-9/])"), "because"),
     (re.compile(r"(?<![a-z0-9/])w/(?=\s)"), "with"),
