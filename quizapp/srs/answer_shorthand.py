@@ -51,9 +51,9 @@ def expanded(text: str, origin: list[int]) -> tuple[str, list[int]]:
     for slang, word in _ZH_SLANG:
         text = text.replace(slang, word)
     if "/" in text or "soft" in text:
-        for pattern, word in _CHAT:
+        for pattern, written in _CHAT:
             if pattern.search(text):
-                spans = [(*m.span(), word if word is not None else "softmax" + (m.group(1) or ""))
+                spans = [(*m.span(), written if written is not None else "softmax" + (m.group(1) or ""))
                          for m in pattern.finditer(text)]
                 text, origin = replaced(text, origin, spans)
     spans = _letter_spans(text)
