@@ -20,14 +20,15 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 # after they were written (the last twenty-three on 6–7 Dec 2026, each after the next one was
 # written and committed unread; the eighth and tenth are held at 0.97, the level their study
 # reached; the thirteenth at 0.96 English precision and 0.97 Chinese recall, the
-# twenty-third at 0.97 Chinese recall); answers_heldout25 and answers_heldout26 were
-# never read by the matcher's authors: their floors are their honest, lower figures of 7 Dec 2026
+# twenty-third at 0.97 Chinese recall); answers_heldout25, answers_heldout26 and
+# answers_heldout27 were never read by the matcher's authors: their floors are their honest,
+# lower figures of 7 Dec 2026
 # (README "The figures"; the twenty-third's Chinese recall was 0.882 before traditional
 # characters were read, the twenty-second's English 0.902, the twenty-first's 0.896 and the
 # twentieth's 0.889 while they were blind): they guard against a regression, and raising
 # them needs a matcher that generalises, not keywords from its text.
 STUDIED = (0.97, 0.98)
-BLIND = {"answers_heldout25", "answers_heldout26"}
+BLIND = {"answers_heldout25", "answers_heldout26", "answers_heldout27"}
 FLOOR = {
     "answers_heldout": {"en": (0.90, 0.90), "zh": (0.90, 0.90)},
     "answers_heldout2": {"en": STUDIED, "zh": STUDIED},
@@ -55,6 +56,7 @@ FLOOR = {
     "answers_heldout24": {"en": STUDIED, "zh": STUDIED},
     "answers_heldout25": {"en": (0.93, 0.94), "zh": (0.96, 0.96)},
     "answers_heldout26": {"en": (0.93, 0.93), "zh": (0.95, 0.94)},
+    "answers_heldout27": {"en": (0.93, 0.94), "zh": (0.94, 0.93)},
 }
 # "Stated wrongly" (✗, the matcher's `contradicted`): (precision, recall) on every held-out
 # corpus. A ✗ must be right when it is shown (0.94–1.00 per language, 7 Dec 2026; the blind
