@@ -2,14 +2,14 @@
 
 A cell is right when it is within the rounding of a value a careful hand-solver can reach:
 the exact value, or the value along the problem's own hand path — every eˣ, √x, sin and cos
-read from the problem's hint tables, every written-down part carried to 3 or 4 decimals,
-rounded half up or half to even. The hand paths only widen "right" towards what honest
-work reaches, and never beyond `BOUND` from the exact value. Anything else that follows
-from the user's own earlier answers is carried (`follow.py`).
+read from the problem's hint tables or from a calculator, every written-down part carried
+to 3 or 4 decimals, rounded half up or half to even. The hand paths only widen "right"
+towards what honest work reaches, and never beyond `BOUND` from the exact value. Anything
+else that follows from the user's own earlier answers is carried (`follow.py`).
 
 `tests/engine/test_engine_rule.py` pins both sides: the widest band any generated problem
 accepts is within `BOUND`, and simulated hand-solvers (4-decimal "careful", 3-decimal
-"typed") are graded all right on every problem.
+"typed"), with the tables or a calculator, are graded all right on every problem.
 """
 
 from __future__ import annotations
@@ -26,13 +26,18 @@ CARRY_DECIMALS = (3, 4)  # what a hand-solver carries from one part to the next
 HALF_UP = (False, True)  # half to even (NumPy, Python), half up (school)
 
 
-def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[str, np.ndarray]], bool] | None:
-    """Each part as a hand-solver computes it before typing it: from the problem's tables,
-    and from the earlier parts as they wrote them (`carry` decimals, rounded `half_up` or
-    to even). With 4 decimals also the part as written to 4 (0.70705 → 0.7071 → typed
-    0.707: rounding twice). None when a table lacks a value the path needs (the self-test
-    forbids it). Also whether a written-down value was a half (then the other rounding differs)."""
-    calc = Calc(round_outputs=True, hand=hand_tables(problem), written=carry, half_up=half_up)
+def hand_path(problem: Problem, carry: int, half_up: bool, tables: bool = True,
+              ) -> tuple[list[dict[str, np.ndarray]], bool] | None:
+    """Each part as a hand-solver computes it before typing it: from the problem's tables
+    (or, `tables` False, a calculator's exact eˣ, √x, sin and cos), and from the earlier
+    parts as they wrote them (`carry` decimals, rounded `half_up` or to even). With 4
+    decimals also the part as written to 4 (0.70705 → 0.7071 → typed 0.707: rounding twice).
+    None when a table lacks a value the path needs (the self-test forbids it). Also whether a
+    written-down value was a half (then the other rounding differs; always True without
+    tables, whose values are not checked for halves)."""
+    # Without tables: a calculator's values, the true A written to 3 decimals and O = A·V
+    # from that A (review R9 #1: the solution shows that A, and O from it was "carried").
+    calc = Calc(round_outputs=True, hand=hand_tables(problem) if tables else None, written=carry, half_up=half_up)
     # Each part itself unrounded (typing it is the band's TOL): the stage's value before it
     # is written down, from the written-down inputs. No stage reads how outputs are rounded
     # (`written`, `half_up`), so that is what a rerun without rounding would compute.
@@ -42,7 +47,7 @@ def hand_path(problem: Problem, carry: int, half_up: bool) -> tuple[list[dict[st
     except MissingTableValue:
         return None
     out = {spec.name: unrounded[spec.name] for spec in problem.parts if spec.name in unrounded}
-    return [out], calc.tie
+    return [out], calc.tie or not tables
 
 
 def _typed_after_carrying(value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -58,9 +63,9 @@ def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict
     cache = problem.__dict__.get("_hand_paths")
     if cache is None:
         paths, typed = [], []
-        for carry in CARRY_DECIMALS:
+        for carry, tables in ((c, t) for t in (True, False) for c in CARRY_DECIMALS):
             for half_up in HALF_UP:  # half to even first: half up only when some value was a half
-                found = hand_path(problem, carry, half_up)
+                found = hand_path(problem, carry, half_up, tables)
                 if found is None:
                     continue
                 for path in found[0]:

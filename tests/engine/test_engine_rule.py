@@ -6,7 +6,9 @@ generated problem is degenerate either).
 * Honesty: two simulated hand-solvers, who use only the problem's own hint tables, are
   graded all right on every problem. "careful" carries 4 decimals from part to part and
   types 3; "typed" reuses its own 3-decimal answers. Both round half up, as people do
-  (and, to be sure the rule does not favour one rounding, half to even too).
+  (and, to be sure the rule does not favour one rounding, half to even too). So are the
+  same solvers with a calculator instead of the tables (review R9 #1: the true A typed to
+  3 decimals, and O computed from it, had O graded "carried").
 """
 
 from __future__ import annotations
@@ -23,14 +25,16 @@ from quizapp.engine.variants import hand_tables
 
 SEEDS = range(200)
 TYPES = [info.id for info in list_types()]
-SOLVERS = {"careful": (4, True), "typed": (3, True), "careful, half to even": (4, False),
-           "typed, half to even": (3, False)}
+SOLVERS = {"careful": (4, True, True), "typed": (3, True, True), "careful, half to even": (4, False, True),
+           "typed, half to even": (3, False, True),
+           "typed, calculator": (3, True, False), "careful, calculator, half to even": (4, False, False)}
 
 
-def solve(problem, carry: int, half_up: bool) -> dict[str, np.ndarray]:
-    """What the solver types: each part from the tables and its own earlier parts as it
-    wrote them (`carry` decimals), typed to 3 decimals (integers as they are)."""
-    calc = Calc(round_outputs=True, hand=hand_tables(problem), written=carry, half_up=half_up)
+def solve(problem, carry: int, half_up: bool, tables: bool = True) -> dict[str, np.ndarray]:
+    """What the solver types: each part from the tables (or a calculator's exact values)
+    and its own earlier parts as it wrote them (`carry` decimals), typed to 3 decimals
+    (integers as they are)."""
+    calc = Calc(round_outputs=True, hand=hand_tables(problem) if tables else None, written=carry, half_up=half_up)
     env = run_stages(problem._stages, dict(problem._env), calc)
     rnd = round_half_up if half_up else np.round
     return {spec.name: np.asarray(env[spec.name], dtype=float) if spec.integer else rnd(env[spec.name], 3)
@@ -59,9 +63,9 @@ def test_no_problem_accepts_more_than_the_bound_and_every_hand_solver_is_right(t
             width = widest(problem)
             if width > worst[0]:
                 worst = (width, (difficulty, seed))
-            for name, (carry, half_up) in SOLVERS.items():
+            for name, (carry, half_up, tables) in SOLVERS.items():
                 try:
-                    answers = solve(problem, carry, half_up)
+                    answers = solve(problem, carry, half_up, tables)
                 except MissingTableValue as exc:
                     pytest.fail(f"{type_id} d{difficulty} seed {seed}: the hint tables lack {exc} ({name})")
                 verdict = grade(problem, answers)
