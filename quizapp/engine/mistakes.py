@@ -27,9 +27,11 @@ _ALL = [
             "忘了除以 √d_k：直接对 QKᵀ 做 softmax，d_k 大时分数过大，softmax 会饱和（接近 one-hot）。",
             "Forgot to divide by √d_k: softmax of the raw QKᵀ saturates (near one-hot) when d_k is large."),
     Mistake("divided_by_dk",
-            "除以了 d_k 而不是 √d_k：点积的方差是 d_k，要除的是标准差 √d_k；除以 d_k 会把分布压得过平。",
-            "Divided by d_k instead of √d_k: the dot product's variance is d_k, so divide by its "
-            "standard deviation √d_k; dividing by d_k flattens the distribution too much."),
+            "除以了 d_k 而不是 √d_k：这里的公式除以 √d_k，即 q、k 各分量独立、均值 0、方差 1 时 q·k 的标准差；"
+            "除以 d_k 会让方差只剩 1/d_k，softmax 过于平坦。",
+            "Divided by d_k instead of √d_k: this formula divides by √d_k, the standard deviation of q·k when "
+            "the components of q and k are independent with mean 0 and variance 1; dividing by d_k leaves a "
+            "variance of 1/d_k and makes the softmax too flat."),
     # Scores and softmax
     Mistake("transposed_scores",
             "算成了 KQᵀ（= Sᵀ）：S_ij 应是第 i 个 query 与第 j 个 key 的点积 q_i·k_j，行对应 query。",
@@ -84,8 +86,9 @@ _ALL = [
             "没有按头数降维：每个头的维度是 d_model / h，不是 d_model。",
             "Did not split the model dimension: each head has d_model / h dimensions, not d_model."),
     Mistake("skipped_wo",
-            "拼接后忘了乘 W_O：输出投影负责融合各头的信息，不能省。",
-            "Forgot W_O after the concat: the output projection mixes the heads and cannot be skipped."),
+            "拼接后忘了乘 W_O：题目要的是 y = concat · W_O，即融合各头的输出投影。",
+            "Forgot W_O after the concat: the problem asks for y = concat · W_O, the output projection that "
+            "mixes the heads."),
     Mistake("transposed_wo",
             "乘了 W_O 的转置：行向量约定下 y = concat · W_O，第 j 个分量 = concat·(W_O 的第 j 列)。",
             "Multiplied by W_Oᵀ: with row vectors y = concat · W_O, component j is concat·(column j of W_O)."),
@@ -172,6 +175,9 @@ _ALL += [
     Mistake("rms_forgot_eps",
             "漏了 ε：分母是 √(mean(x²) + ε)，ε 防止除以 0。",
             "Left out ε: the denominator is √(mean(x²) + ε); ε keeps it away from 0."),
+    Mistake("ln_forgot_eps",
+            "LayerNorm 漏了 ε：分母是 √(σ² + ε)，不是 σ。",
+            "Left out ε in LayerNorm: the denominator is √(σ² + ε), not σ."),
     Mistake("residual_one_plus_product",
             "残差不是最后加一次 1：每个块的导数都是 1 + a_i，总梯度是 Π(1 + a_i)，不是 1 + Π a_i。",
             "The identity is not added once at the end: every block's derivative is 1 + a_i, so the gradient is "
@@ -183,9 +189,10 @@ _ALL += [
             "一次乘加算 2 个 FLOP：(S×d)(d×S) 要 S²·d 次乘加，即 2·S²·d FLOP。",
             "A multiply-add is 2 FLOPs: (S×d)(d×S) takes S²·d multiply-adds, i.e. 2·S²·d FLOPs."),
     Mistake("flash_keeps_scores",
-            "FlashAttention 不保存 S×S 的分数矩阵：分块在 SRAM 里算完即丢，只保存每行的 m 和 ℓ，显存 O(S)。",
-            "FlashAttention never stores the S×S scores: each block is used in SRAM and dropped; only m and ℓ per "
-            "row are kept, O(S) memory."),
+            "FlashAttention 不保存 S×S 的分数矩阵：分块在 SRAM 里算完即丢，除输出 O 外只保存每行的统计量（m 和 ℓ），"
+            "显存 O(S)。",
+            "FlashAttention never stores the S×S scores: each block is used in SRAM and dropped; besides the output "
+            "O, only per-row statistics (m and ℓ) are kept, O(S) memory."),
 ]
 
 MISTAKES: dict[str, Mistake] = {m.id: m for m in _ALL}

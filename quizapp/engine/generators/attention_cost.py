@@ -4,8 +4,10 @@ changes (Dao et al. 2022, "FlashAttention", §3: IO-aware, exact attention).
 For B sequences, h heads, length S and head size d: QKᵀ is B·h·S²·d multiply-adds, i.e.
 2·B·h·S²·d FLOPs, AV the same; the softmax exponentiates B·h·S² scores, which standard
 attention writes to memory (B·h·S² values). FlashAttention computes the same thing block by
-block and keeps only each row's running max m and sum ℓ (2·B·h·S values, fp32): memory
-O(S) instead of O(S²), FLOPs unchanged (its backward pass recomputes, the forward does not).
+block and writes, besides the output O, only each row's running max m and sum ℓ
+(FlashAttention-1, Algorithm 1: 2·B·h·S values, fp32; FlashAttention-2 keeps only their
+logsumexp, half that): memory O(S) instead of O(S²), FLOPs unchanged (its backward pass
+recomputes, the forward does not). `flash_mib` is FlashAttention-1's m and ℓ, as the prompt says.
 Params B, h, S, d, dtype; parts in GFLOP (10⁹) `qk_gflop`, `av_gflop`, in millions
 `softmax_mexp`, in MiB `scores_mib`, `flash_mib`, and `flash_gflop`. Mistakes:
 `flops_forgot_two` (a multiply-add counted as one FLOP), `flash_keeps_scores` (FlashAttention
@@ -98,8 +100,8 @@ class AttentionCostFamily(Family):
                 part("av_gflop", (), zh="AV 的计算量（GFLOP）", en="AV FLOPs (GFLOP)"),
                 part("softmax_mexp", (), zh="softmax 要算的 eˣ 个数（百万）", en="exponentials in the softmax (millions)"),
                 part("scores_mib", (), zh="标准实现存下的分数矩阵（MiB）", en="score matrix standard attention stores (MiB)"),
-                part("flash_mib", (), zh="FlashAttention 额外保存的 m、ℓ（fp32，MiB）",
-                     en="what FlashAttention keeps instead: m and ℓ (fp32, MiB)"),
+                part("flash_mib", (), zh="FlashAttention-1 改为保存的每行 m、ℓ（fp32，MiB）",
+                     en="what FlashAttention-1 keeps instead: m and ℓ per row (fp32, MiB)"),
                 part("flash_gflop", (), zh="FlashAttention 前向的 QKᵀ + AV 计算量（GFLOP）",
                      en="FlashAttention's forward QKᵀ + AV FLOPs (GFLOP)")]
 
@@ -116,5 +118,5 @@ class AttentionCostFamily(Family):
                 t("engine.attention_cost.softmax", B=p["B"], h=p["h"], S=p["S"], n=num(s["softmax_mexp"]),
                   bytes=p["bytes"], mib=num(s["scores_mib"])),
                 t("engine.attention_cost.flash", B=p["B"], h=p["h"], S=p["S"], mib=num(s["flash_mib"]),
-                  gflop=num(s["flash_gflop"])),
+                  half=num(s["flash_mib"] / 2), gflop=num(s["flash_gflop"])),
                 t("engine.attention_cost.why")]

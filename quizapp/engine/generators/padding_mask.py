@@ -1,9 +1,10 @@
 """`padding_mask`: keep PAD keys out of the softmax (seed 002 §7.16).
 
 Given S (one row of scores, 1-D, or a matrix with one query row per line) and mask (1 =
-real token / keep, 0 = PAD, per key position — 1-D for every row, or 2-D with one mask
-row per batch row, HuggingFace's `attention_mask` convention); parts S_masked (PAD columns
-−∞) and A. Mistakes: `forgot_mask`, `mask_with_zero`, `mask_after_softmax`,
+real token / keep, 0 = PAD, per key position, HuggingFace's `attention_mask` convention):
+1-D, one sequence's mask for every row; or 2-D, where row b of S is one query of sequence b
+of a batch and mask row b is that sequence's mask (the prompt says so); parts S_masked (PAD
+columns −∞) and A. Mistakes: `forgot_mask`, `mask_with_zero`, `mask_after_softmax`,
 `softmax_wrong_axis`, `inverted_mask`.
 """
 
@@ -80,6 +81,8 @@ class PaddingMaskFamily(Family):
 
     def prompt(self, problem, lang):
         t = Translator(lang)
+        if problem.given["mask"].ndim == 2:  # row b of S is a query of sequence b
+            return t("engine.padding_mask.prompt_batch", keys=problem.given["S"].shape[-1], rule=answer_rule(t))
         return t("engine.padding_mask.prompt", rule=answer_rule(t))
 
     def steps(self, problem, lang):

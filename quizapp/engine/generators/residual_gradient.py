@@ -3,7 +3,8 @@
 
 Without residuals, y = f_n(…f_1(x)) and ∂y/∂x = Π a_i (a_i = f_i′, the local derivative):
 below 1 it vanishes, above 1 it explodes. With residuals, y_i = y_{i−1} + f_i(y_{i−1}) and
-∂y/∂x = Π(1 + a_i): the identity term keeps a path of gradient 1 through every block.
+∂y/∂x = Π(1 + a_i), a sum over 2ⁿ paths of which the identity path has gradient 1: it does
+not vanish, but it can grow (every problem here has a_i > 0, so Π(1 + a_i) > 1).
 Given a (one local derivative per block, one decimal, so that every product is exact);
 parts `plain` = Π a_i and `residual` = Π(1 + a_i). Mistakes: `residual_one_plus_product`
 (1 + Π a_i: the identity added once, not per block), `residual_dropped_identity` (Π a_i).

@@ -5,7 +5,8 @@ RMSNorm(x) = γ⊙x / √(mean(x²) + ε): no mean is subtracted and there is no
 one statistic instead of two. LayerNorm(x) = γ⊙(x − μ)/√(σ² + ε) (+ β, here 0). Given x
 (and γ at difficulty 2–3) and ε, exaggerated (0.1–0.5) so that it shows at 3 decimals.
 Parts `ms` = mean(x²), `rms` = √(ms + ε), `y` (RMSNorm) and `y_ln` (LayerNorm, same γ, ε).
-Mistakes: `rms_subtracted_mean` (centring x first: that is LayerNorm), `rms_forgot_eps`.
+Mistakes: `rms_subtracted_mean` (centring x first: that is LayerNorm), `rms_forgot_eps`, and
+`ln_forgot_eps` (LayerNorm divided by σ, not √(σ² + ε)).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def y_stage(calc, x, rms, gamma):
 
 def layernorm_stage(calc, x, gamma, eps):
     mu = np.mean(x)
-    return gamma * (x - mu) / calc.sqrt(float(np.mean((x - mu) ** 2)) + float(eps))
+    eps = 0.0 if calc.mistake == "ln_forgot_eps" else float(eps)
+    return gamma * (x - mu) / calc.sqrt(float(np.mean((x - mu) ** 2)) + eps)
 
 
 class RMSNormFamily(Family):
@@ -54,7 +56,7 @@ class RMSNormFamily(Family):
     required = ("x",)
     optional = ("gamma",)
     required_params = ("eps",)
-    mistake_ids = ("rms_subtracted_mean", "rms_forgot_eps")
+    mistake_ids = ("rms_subtracted_mean", "rms_forgot_eps", "ln_forgot_eps")
 
     def sample(self, rng, difficulty):
         n, (lo, hi), affine = SETUPS[difficulty]

@@ -110,7 +110,7 @@ class ShapesFamily(Family):
             f"d_head = d_model / h = {d} / {h} = {dh}",
             t("engine.shapes.split_heads", b=b, s=s, d=d, h=h, dh=dh),
             t("engine.shapes.scores", b=b, h=h, s=s),
-            t("engine.shapes.concat", b=b, s=s, d=d),
+            t("engine.shapes.concat", b=b, s=s, h=h, dh=dh, d=d),
             t("engine.shapes.cross_scores", b=b, h=h, s_dec=s_dec, s_enc=s_enc),
             t("engine.shapes.output", b=b, s_dec=s_dec, d=d),
         ]
