@@ -2,17 +2,33 @@
 
 E.g. "第 1 行：e^[0, 0.707, 0.707] = [1, 2.028, 2.028]，和 = 5.056 → [0.198, 0.401, 0.401]".
 Every intermediate a hand calculation writes down is shown, so a user can find the line
-where their own work went wrong.
+where their own work went wrong. Each line holds at the precision it prints: its result is
+computed from the numbers printed on it (the table's eˣ over the printed sum, the 3-decimal
+weights times V's rows), and where that differs from the exact value to 3 decimals the line
+says so, "(exact: 0.506)" (`shown_results`), so the solution still agrees with the answer.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
 
 import numpy as np
 
 from quizapp.engine.ops import significant
-from quizapp.engine.text import approx_sign, dot_terms, mat, num, subscript, table_num, vec
+from quizapp.engine.text import (
+    approx_sign,
+    decimal,
+    decimal_text,
+    dot_terms,
+    mat,
+    num,
+    subscript,
+    table_num,
+    vec,
+    written,
+)
 from quizapp.i18n import Translator
 
 
@@ -70,11 +86,13 @@ def softmax_lines(t: Translator, x: np.ndarray, a: np.ndarray, name: str = "A") 
     for i, (row, out) in enumerate(zip(x2, a2)):
         with np.errstate(over="ignore"):
             e = np.array([significant(float(v)) for v in np.exp(row)])  # as the eˣ table gives them (16.92)
-        total = float(np.sum(e))
+        exps = [table_num(v) for v in e]
+        total = sum((decimal(v) for v in exps), Decimal(0))
+        shown, note = shown_results(t, [decimal(v) / total for v in exps], out)  # printed eˣ over the printed sum
         label = t("engine.row", n=i + 1) if x2.shape[0] > 1 else t("engine.explain.the_row")
-        exp = "[" + ", ".join(table_num(v) for v in e) + "]"
         lines.append("  " + t("engine.explain.softmax_row", label=label, x=vec(row), eq=approx_sign(*np.exp(row)),
-                              exp=exp, total=table_num(round(total, 6)), out=vec(out)))
+                              exp="[" + ", ".join(exps) + "]", total=decimal_text(total),
+                              out="[" + ", ".join(shown) + "]", note=note))
     lines.append(t("engine.explain.rows_sum_to_one", name=name, value=mat(a)))
     return lines
 
@@ -84,7 +102,32 @@ def weighted_sum_lines(t: Translator, a: np.ndarray, v: np.ndarray, name: str = 
     o = a @ v
     lines = [t("engine.explain.weighted_sum", name=name)]
     for i in range(a.shape[0]):
-        terms = " + ".join(f"{num(a[i, j])}·{vec(v[j])}" for j in range(v.shape[0]))
-        lines.append(f"  {row_name}{subscript(i + 1)} = {terms} = {vec(o[i])}")
+        weights = [num(a[i, j]) for j in range(v.shape[0])]
+        terms = " + ".join(f"{w}·{vec(v[j])}" for j, w in enumerate(weights))
+        # the printed weights times the printed rows
+        products = [[decimal(w) * decimal(num(x)) for x in v[j]] for j, w in enumerate(weights)]
+        shown, note = shown_results(t, [sum(column, Decimal(0)) for column in zip(*products)], o[i])
+        lines.append(f"  {row_name}{subscript(i + 1)} = {terms} = [{', '.join(shown)}]{note}")
     lines.append(f"{name} = {mat(o)}")
     return lines
+
+
+HALF_UNIT = Decimal("0.0005")  # half a unit of the 3rd decimal
+
+
+def shown_results(t: Translator, computed: Sequence[Decimal], exact: Iterable[float]) -> tuple[list[str], str]:
+    """How a line writes results it computed from the rounded numbers printed on it, and its note.
+
+    A result within half a unit of the exact value as `num` writes it is written that way
+    (the answer's own text, '0.670', '0.5'); any other is written to 3 decimals ('0.507') and
+    the note, ' (exact: 0.506)' / '（精确值 0.506）', gives the exact values of those cells in
+    order. No such cell, no note ('')."""
+    texts, differing = [], []
+    for value, x in zip(computed, np.ravel(np.asarray(list(exact), dtype=float)).tolist(), strict=True):
+        answer = num(x)
+        if abs(value - decimal(answer)) <= HALF_UNIT:
+            texts.append(answer)
+        else:
+            texts.append(written(value))
+            differing.append(answer)
+    return texts, (t("engine.explain.exact_note", values=differing) if differing else "")

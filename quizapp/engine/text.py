@@ -9,6 +9,7 @@ bare ("2"), short exact decimals as they are ("0.5", "0.25"), everything else to
 from __future__ import annotations
 
 from collections.abc import Iterable
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -105,3 +106,23 @@ def eq(x: float, decimals: int = 3) -> str:
 def approx_sign(*values: float) -> str:
     """'=' when every value is written exactly by `num`, else '≈'."""
     return "=" if all(exact_text(float(v), 3) is not None for v in values) else "≈"
+
+
+def decimal(text: str) -> Decimal:
+    """A printed number ('0.307', '−1', '1.649') as the exact decimal it shows."""
+    return Decimal(text.replace(MINUS, "-"))
+
+
+def decimal_text(d: Decimal) -> str:
+    """An exact decimal with the digits it has ('3.2555', '4.298', '2'), minus as U+2212."""
+    text = format(d.normalize(), "f")
+    return ("0" if not text.strip("-0.") else text).replace("-", MINUS)
+
+
+def written(d: Decimal) -> str:
+    """A value computed from rounded printed numbers, written to 3 decimals, rounded half up
+    as on paper ('0.507', '0.270', '1.000'), minus as U+2212."""
+    text = format(d.quantize(Decimal("0.001"), rounding=ROUND_HALF_UP), "f")
+    if text.startswith("-") and not text.strip("-0."):
+        text = text[1:]
+    return text.replace("-", MINUS)

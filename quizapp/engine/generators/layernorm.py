@@ -127,7 +127,7 @@ class LayerNormFamily(Family):
         root_text = f"= {sigma}" if exact_root else f"≈ {sigma}"
         deviations = " + ".join(f"({num(v)} {MINUS} {signed(mu)})²" for v in x)
         lines = [
-            f"μ = ({' + '.join(num(v) for v in x)})/{n} {eq(mu)}",
+            f"μ = ({' + '.join(signed(v) for v in x)})/{n} {eq(mu)}",
             t("engine.layernorm.variance", deviations=deviations, n=n, total=exact_text(float(np.sum((x - mu) ** 2)))
               or num(np.sum((x - mu) ** 2)), var=eq(var)),
             f"σ = √{exact_text(var) or num(var)} {root_text}",

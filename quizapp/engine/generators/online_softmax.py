@@ -11,13 +11,16 @@ and v (one value per key); parts `m`, `l`, `acc` (one cell per block) and `o`. M
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 
+from quizapp.engine.explain import shown_results
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
 from quizapp.engine.ops import significant, softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
-from quizapp.engine.text import mat, num, table_num, vec
+from quizapp.engine.text import decimal, mat, num, table_num, vec
 from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
@@ -62,9 +65,9 @@ def output_stage(calc, acc, ell):
     return np.asarray(acc[-1] / ell[-1])
 
 
-def _table_vec(values: np.ndarray) -> str:
+def _table_values(values: np.ndarray) -> list[str]:
     """eˣ values as the table gives them (4 significant digits)."""
-    return "[" + ", ".join(table_num(significant(float(v))) for v in values) + "]"
+    return [table_num(significant(float(v))) for v in values]
 
 
 class OnlineSoftmaxFamily(Family):
@@ -123,24 +126,36 @@ class OnlineSoftmaxFamily(Family):
         return t("engine.online_softmax.prompt", s=blocks, v=vec(g["v"]), rule=answer_rule(t))
 
     def steps(self, problem, lang):
+        """Each ℓ, acc and the final o computed from the numbers printed on its own line (the
+        table's eˣ, the previous block's ℓ and acc to 3 decimals), with the exact value noted
+        where it differs (`shown_results`)."""
         t = Translator(lang)
         g, env = problem.given, problem.value
         size = int(problem.params["block"])
         lines = []
         for b, (block, vals) in enumerate(zip(_blocks(g["s"], size), _blocks(g["v"], size))):
-            m, ell, acc = env["m"][b], env["l"][b], env["acc"][b]
-            e = _table_vec(np.exp(block - m))
+            m = env["m"][b]
+            exps = _table_values(np.exp(block - m))
+            e = "[" + ", ".join(exps) + "]"
+            ell_sum = sum((decimal(x) for x in exps), Decimal(0))
+            acc_sum = sum((decimal(x) * decimal(num(y)) for x, y in zip(exps, vals)), Decimal(0))
             if b == 0:
-                lines.append(t("engine.online_softmax.first", b=b + 1, s=vec(block), m=num(m), e=e, l=num(ell),
-                               v=vec(vals), acc=num(acc)))
+                (ell, ell_note), (acc, acc_note) = (shown_results(t, [ell_sum], [env["l"][0]]),
+                                                    shown_results(t, [acc_sum], [env["acc"][0]]))
+                lines.append(t("engine.online_softmax.first", b=b + 1, s=vec(block), m=num(m), e=e, l=ell[0],
+                               l_note=ell_note, v=vec(vals), acc=acc[0], acc_note=acc_note))
             else:
                 old = env["m"][b - 1]
                 scale = table_num(significant(float(np.exp(old - m))))
+                l_old, acc_old = num(env["l"][b - 1]), num(env["acc"][b - 1])
+                ell, ell_note = shown_results(t, [decimal(l_old) * decimal(scale) + ell_sum], [env["l"][b]])
+                acc, acc_note = shown_results(t, [decimal(acc_old) * decimal(scale) + acc_sum], [env["acc"][b]])
                 lines.append(t("engine.online_softmax.next", b=b + 1, s=vec(block), m_old=num(old), m=num(m),
-                               scale=scale, d=num(old - m), l_old=num(env["l"][b - 1]), e=e, l=num(ell),
-                               acc_old=num(env["acc"][b - 1]), v=vec(vals), acc=num(acc)))
+                               scale=scale, d=num(old - m), l_old=l_old, e=e, l=ell[0], l_note=ell_note,
+                               acc_old=acc_old, v=vec(vals), acc=acc[0], acc_note=acc_note))
         lines.append(f"m = {mat(env['m'])}, ℓ = {mat(env['l'])}, acc = {mat(env['acc'])}")
         full = float(softmax(g["s"]) @ g["v"])
-        lines.append(t("engine.online_softmax.final", acc=num(env["acc"][-1]), l=num(env["l"][-1]),
-                       o=num(env["o"]), full=num(full)))
+        acc_last, ell_last = num(env["acc"][-1]), num(env["l"][-1])
+        o, note = shown_results(t, [decimal(acc_last) / decimal(ell_last)], [float(env["o"])])
+        lines.append(t("engine.online_softmax.final", acc=acc_last, l=ell_last, o=o[0], note=note, full=num(full)))
         return lines

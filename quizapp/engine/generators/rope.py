@@ -118,5 +118,5 @@ class RopeFamily(Family):
             lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}: "
                          f"cos {_table(np.cos(angle))}, sin {_table(np.sin(angle))} → {vec(s[name])}")
         lines.append(f"dot = q_rot·k_rot = {num(s['dot'])}")
-        lines.append(t("engine.rope.offset", dot=num(s["dot_shifted"]), offset=p["n"] - p["m"]))
+        lines.append(t("engine.rope.offset", dot=num(s["dot_shifted"]), offset=num(p["n"] - p["m"])))
         return lines
