@@ -34,12 +34,20 @@ from quizapp.i18n import Translator
 
 def matmul_lines(t: Translator, result: str, left: np.ndarray, right: np.ndarray,
                  left_name: str, right_name: str) -> list[str]:
-    """'Q = XW_Q' row by row: each output cell is (row of left)·(column of right)."""
+    """'Q = XW_Q' row by row: each output cell is (row of left)·(column of right).
+
+    For one token's vector, `result` may be the product itself ('xW₁', when the part adds
+    a bias to it: h = xW₁ + b₁): its components are then written (xW₁)[1], never h[1]."""
     if left.ndim == 1:  # one token's vector: list the components
         out_vec = left @ right
-        lines = [t("engine.explain.matmul_vector", result=result, left=left_name, right=right_name)]
+        product = result == f"{left_name}{right_name}"
+        if product:
+            lines = [t("engine.explain.matmul_product", left=left_name, right=right_name)]
+        else:
+            lines = [t("engine.explain.matmul_vector", result=result, left=left_name, right=right_name)]
+        cell = f"({result})" if product else result
         for j in range(right.shape[1]):
-            lines.append(f"  {result}[{j + 1}] = {dot_terms(left, right[:, j])} = {num(out_vec[j])}")
+            lines.append(f"  {cell}[{j + 1}] = {dot_terms(left, right[:, j])} = {num(out_vec[j])}")
         return lines
     out = left @ right
     lines = [t("engine.explain.matmul", result=result, left=left_name, right=right_name)]

@@ -129,6 +129,11 @@ def grade(problem: Problem, answers: Mapping[str, Any]) -> Verdict:
                 carried |= follows(user, interval, spec.integer) & ~right & ~blank
         n_carried = np.count_nonzero(carried)
         found = tuple(_diagnose(problem, spec, user))
+        if n_carried and (right | carried | blank).all():
+            # Every cell follows from the user's own earlier parts: this part adds no mistake of
+            # its own, so it names only one already named upstream. A small-integer y carried
+            # from h without b₁ can equal ReLU(true y) by chance (review R14 #3).
+            found = tuple(d for d in found if any(d.mistake == up.mistake for up in diagnosis))
         diagnosis.extend(found)
         credited = right | carried
         if "rounded_early" not in hints and _rounded_early(problem, spec, user, truth, credited | blank):
@@ -225,20 +230,32 @@ def _prune(problem: Problem, parsed: dict[str, np.ndarray], diagnosis: list[Diag
            part_verdicts: dict[str, PartVerdict]) -> tuple[list[Diagnosis], dict[str, PartVerdict]]:
     """Where two mistakes explain the same part, keep those that the rest of the answer
     agrees with: halving every KV cache (forgot K or V) and caching h/g heads both give
-    the same GQA figure, but a right factor h/g rules the second out."""
-    def consistent(mistake: str) -> bool:
+    the same GQA figure, but a right factor h/g rules the second out. A mistake also leaves
+    the parts before the one it explains at their true values unless it changes them: ReLU
+    on the FFN's output keeps h and r, so an answer with h and r wrong (b₁ left out) and
+    a y that both explain is the bias's, not the ReLU's (review R14 #3)."""
+    order = [spec.name for spec in problem.parts]
+
+    def right_or_blank(name: str) -> bool:
+        codes = part_verdicts[name].codes
+        return codes is None or bool(np.isin(codes, (1, 3)).all())
+
+    def consistent(mistake: str, part: str) -> bool:
+        before = order[:order.index(part)]
         for variant, changed in mistake_variants(problem).items():
             if variant.split("@")[0] != mistake:
                 continue
             if all(name not in parsed or close(parsed[name], wrong, problem.part(name).integer).all()
-                   for name, wrong in changed.items()):
+                   for name, wrong in changed.items()) and all(
+                    right_or_blank(name) for name in before if name in parsed and name not in changed):
                 return True
         return False
 
     keep: list[Diagnosis] = []
     for found in diagnosis:
         rivals = [d for d in diagnosis if d.part == found.part and d.mistake != found.mistake]
-        if rivals and not consistent(found.mistake) and any(consistent(d.mistake) for d in rivals):
+        if rivals and not consistent(found.mistake, found.part) and any(
+                consistent(d.mistake, d.part) for d in rivals):
             continue
         keep.append(found)
     if len(keep) == len(diagnosis):

@@ -92,10 +92,10 @@ class FFNFamily(Family):
     def steps(self, problem, lang):
         t = Translator(lang)
         env = problem.value
-        lines = matmul_lines(t, "h", env["x"], env["W1"], "x", "W₁")
+        lines = matmul_lines(t, "xW₁", env["x"], env["W1"], "x", "W₁")
         lines.append(f"h = xW₁ + b₁ = {vec(env['x'] @ env['W1'])} + {vec(env['b1'])} = {vec(env['h'])}")
         lines.append(t("engine.ffn.relu", r=vec(env["r"])))
-        lines += matmul_lines(t, "y", env["r"], env["W2"], "r", "W₂")
+        lines += matmul_lines(t, "rW₂", env["r"], env["W2"], "r", "W₂")
         lines.append(f"y = rW₂ + b₂ = {vec(env['r'] @ env['W2'])} + {vec(env['b2'])} = {vec(env['y'])}")
         lines.append(t("engine.ffn.shape_of_it"))
         return lines

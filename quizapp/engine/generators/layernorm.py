@@ -12,10 +12,11 @@ import math
 
 import numpy as np
 
+from quizapp.engine.explain import shown_results
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, part
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
-from quizapp.engine.text import MINUS, approx_sign, eq, exact_text, num, signed, vec
+from quizapp.engine.text import MINUS, approx_sign, decimal, eq, exact_text, num, signed, vec
 from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
@@ -131,11 +132,19 @@ class LayerNormFamily(Family):
             t("engine.layernorm.variance", deviations=deviations, n=n, total=exact_text(float(np.sum((x - mu) ** 2)))
               or num(np.sum((x - mu) ** 2)), var=eq(var)),
             f"σ = √{exact_text(var) or num(var)} {root_text}",
-            f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{sigma} {approx_sign(*env['x_hat'])} {vec(env['x_hat'])}",
         ]
+        # Each line from the numbers printed before it (review R14 #1): x̂ from the printed σ,
+        # y from the printed x̂; "(exact: …)" where that differs from the answer at 3 decimals.
+        deviations_shown = [decimal(num(v)) for v in x - mu]
+        x_hat, x_note = shown_results(t, [d / decimal(sigma) for d in deviations_shown], env["x_hat"])
+        lines.append(f"x̂ = (x {MINUS} μ)/σ = {vec(x - mu)}/{sigma} {approx_sign(*env['x_hat'])} "
+                     f"[{', '.join(x_hat)}]{x_note}")
         if "gamma" in problem.given:
-            lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = {vec(env['y'])}")
+            y, y_note = shown_results(t, [decimal(num(g)) * decimal(v) + decimal(num(b)) for g, v, b
+                                          in zip(env["gamma"], x_hat, env["beta"], strict=True)], env["y"])
+            lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = [{', '.join(y)}]{y_note}")
         else:
-            lines.append(t("engine.layernorm.identity_affine", y=vec(env["y"])))
+            y, y_note = shown_results(t, [decimal(v) for v in x_hat], env["y"])
+            lines.append(t("engine.layernorm.identity_affine", y=f"[{', '.join(y)}]") + y_note)
         lines.append(t("engine.layernorm.per_token"))
         return lines

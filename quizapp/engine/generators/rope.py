@@ -10,13 +10,16 @@ both positions moved by `shift` — equal to `dot`, since only n − m matters. 
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 
+from quizapp.engine.explain import shown_results
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import part
 from quizapp.engine.ops import table_rows, tabled
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick
-from quizapp.engine.text import num, table_num, vec
+from quizapp.engine.text import MINUS, decimal, decimal_text, num, signed, table_num, vec, written
 from quizapp.engine.types import Hint, InputError
 from quizapp.i18n import Translator
 
@@ -54,6 +57,11 @@ def _table(value: float) -> str:
     """A sin/cos as its table row gives it (4 decimals), '≈' when that is rounded."""
     shown = round(float(value), 4) + 0.0
     return f"{'=' if shown == value else '≈'} {table_num(shown)}"
+
+
+def _operand(text: str) -> str:
+    """A printed number as an operand: negatives in parentheses, '(−0.602)'."""
+    return f"({text})" if text.startswith(MINUS) else text
 
 
 class RopeFamily(Family):
@@ -112,11 +120,29 @@ class RopeFamily(Family):
     def steps(self, problem, lang):
         t = Translator(lang)
         p, s, g = problem.params, problem.solution, problem.given
-        lines = []
+        lines, shown = [], {}
+        # Each result from the numbers printed on its line (review R14 #1, #6): the rotation
+        # from the table's cos and sin, the dot product from the printed q_rot and k_rot.
         for name, vec_name, pos in (("q_rot", "q", p["m"]), ("k_rot", "k", p["n"])):
             angle = pos * p["theta"]
-            lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}: "
-                         f"cos {_table(np.cos(angle))}, sin {_table(np.sin(angle))} → {vec(s[name])}")
-        lines.append(f"dot = q_rot·k_rot = {num(s['dot'])}")
+            cos, sin = (table_num(round(float(f(angle)), 4) + 0.0) for f in (np.cos, np.sin))
+            x0, x1 = g[vec_name]
+            c, s_ = _operand(cos), _operand(sin)
+            terms = [f"{signed(x0)}×{c} {MINUS} {signed(x1)}×{s_}", f"{signed(x0)}×{s_} + {signed(x1)}×{c}"]
+            exact = [decimal(num(x0)) * decimal(cos) - decimal(num(x1)) * decimal(sin),
+                     decimal(num(x0)) * decimal(sin) + decimal(num(x1)) * decimal(cos)]
+            # the ≈ rounds the 4-decimal products it follows (0.8415 ≈ 0.842, not the exact 0.841)
+            shown[name], note = shown_results(t, [decimal(written(v)) for v in exact], s[name])
+            products = [decimal_text(v) for v in exact]
+            lines.append(f"{name} = R({pos}·{num(p['theta'])} = {num(angle)})·{vec(g[vec_name])}{t('engine.colon')}"
+                         f"cos {_table(np.cos(angle))}, sin {_table(np.sin(angle))} → "
+                         f"[{', '.join(terms)}] = [{', '.join(products)}]"
+                         + ("" if products == shown[name] else f" ≈ [{', '.join(shown[name])}]") + note)
+        if any(shown[name] != [num(v) for v in s[name]] for name in shown):  # the answers, as O = … after o₁, o₂
+            lines.append(f"q_rot = {vec(s['q_rot'])}, k_rot = {vec(s['k_rot'])}")
+        products = [f"{_operand(a)}×{_operand(b)}" for a, b in zip(shown["q_rot"], shown["k_rot"], strict=True)]
+        dot, note = shown_results(t, [sum((decimal(a) * decimal(b) for a, b in zip(shown["q_rot"], shown["k_rot"])),
+                                          Decimal(0))], [float(s["dot"])])
+        lines.append(f"dot = q_rot·k_rot = {' + '.join(products)} = {dot[0]}{note}")
         lines.append(t("engine.rope.offset", dot=num(s["dot_shifted"]), offset=num(p["n"] - p["m"])))
         return lines

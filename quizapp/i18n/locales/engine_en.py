@@ -58,6 +58,7 @@ MESSAGES: dict[str, str] = {
     # the original drill types: worked-solution sentences several types share
     "engine.comma": ", ",
     "engine.answer_rule_integers": "All answers are integers.",
+    "engine.explain.matmul_product": "{left}{right}: component j = {left}·(column j of {right})",
     "engine.explain.matmul_vector": "{result} = {left}{right}: component j = {left}·(column j of {right})",
     "engine.explain.matmul": "{result} = {left}{right} (column j = the row · column j of {right}):",
     "engine.explain.column_cell": "col {n} = {terms} = {value}",

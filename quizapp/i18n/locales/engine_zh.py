@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     # the original drill types: worked-solution sentences several types share
     "engine.comma": "，",
     "engine.answer_rule_integers": "答案均为整数。",
+    "engine.explain.matmul_product": "{left}{right}：第 j 个分量 = {left}·({right} 的第 j 列)",
     "engine.explain.matmul_vector": "{result} = {left}{right}：第 j 个分量 = {left}·({right} 的第 j 列)",
     "engine.explain.matmul": "{result} = {left}{right}（第 j 列 = 该行 · {right} 的第 j 列）：",
     "engine.explain.column_cell": "列 {n} = {terms} = {value}",
