@@ -92,6 +92,9 @@ class Family:
     # part -> an earlier part it always equals (rope: dot_shifted = dot): what is right or
     # carried in the one is so in the other, whichever way the user got there
     equal_parts: ClassVar[dict[str, str]] = {}
+    # mistake id -> (zh, en): this family's own explanation of a shared mistake (params'
+    # forgot_bias counts eight bias vectors, not the FFN's b); the stored id stays the same
+    mistake_texts: ClassVar[dict[str, tuple[str, str]]] = {}
 
     # --- to implement -------------------------------------------------------------
     def sample(self, rng: np.random.Generator, difficulty: int) -> tuple[dict[str, np.ndarray], dict[str, Scalar]]:

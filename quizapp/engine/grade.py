@@ -206,7 +206,8 @@ def _diagnose(problem: Problem, spec: PartSpec, user: np.ndarray) -> list[Diagno
     for index in np.flatnonzero(cells.all(axis=1)).tolist():  # the variants the part matches, in order
         info = MISTAKES[mistakes[index].split("@")[0]]  # "rope_wrong_direction@q": one way of making it
         if all(d.mistake != info.id for d in found):
-            found.append(Diagnosis(spec.name, info.id, info.zh, info.en))
+            zh, en = problem._family.mistake_texts.get(info.id, (info.zh, info.en))
+            found.append(Diagnosis(spec.name, info.id, zh, en))
     return found
 
 

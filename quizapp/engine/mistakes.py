@@ -103,14 +103,18 @@ _ALL = [
             "Gave the cross-attention output the encoder length: the output follows the queries (S_dec)."),
     # Parameter counts
     Mistake("forgot_wo",
-            "MHA 参数漏了 W_O：Q、K、V、O 四个 d_model×d_model 投影，共 4·d_model²。",
-            "Left W_O out of the MHA count: four d_model×d_model projections Q, K, V, O make 4·d_model²."),
+            "MHA 参数漏了 W_O：Q、K、V、O 四个 d_model×d_model 投影，共 4·d_model²（有偏置再加 4·d_model）。",
+            "Left W_O out of the MHA count: four d_model×d_model projections Q, K, V, O make 4·d_model² "
+            "(+ 4·d_model with biases)."),
     Mistake("ffn_one_matrix",
-            "FFN 只算了一个矩阵：W₁ (d_model×d_ff) 和 W₂ (d_ff×d_model) 共 2·d_model·d_ff。",
-            "Counted one FFN matrix: W₁ (d_model×d_ff) and W₂ (d_ff×d_model) make 2·d_model·d_ff."),
+            "FFN 只算了一个矩阵：W₁ (d_model×d_ff) 和 W₂ (d_ff×d_model) 共 2·d_model·d_ff（有偏置再加 d_ff + d_model）。",
+            "Counted one FFN matrix: W₁ (d_model×d_ff) and W₂ (d_ff×d_model) make 2·d_model·d_ff "
+            "(+ d_ff + d_model with biases)."),
     Mistake("heads_multiply_params",
-            "以为 h 个头的参数是单头的 h 倍：每个头降到 d_model/h 维，总量仍是 3·d_model²。",
-            "Multiplied by h: each head works in d_model/h dimensions, so the total stays 3·d_model²."),
+            "以为 h 个头的参数是单头的 h 倍：每个头降到 d_model/h 维，总量仍与一个全宽单头相同："
+            "3·d_model²（有偏置再加 3·d_model）。",
+            "Multiplied by h: each head works in d_model/h dimensions, so the total stays that of one full-width "
+            "head, 3·d_model² (+ 3·d_model with biases)."),
     # Memory
     Mistake("kv_forgot_two",
             "KV cache 只算了 K 或 V 一份：要同时缓存 K 和 V，系数 2。",
@@ -135,6 +139,10 @@ _ALL += [
     Mistake("pe_swapped_sin_cos",
             "sin 和 cos 放反了：偶数维 2i 用 sin，奇数维 2i+1 用 cos。",
             "Swapped sin and cos: the even dimensions 2i take sin, the odd ones 2i+1 take cos."),
+    Mistake("pe_exponent_i",
+            "指数写成了 i/d：应为 2i/d（i 是第几对 sin/cos），每对频率降低 10000^(2/d) 倍。",
+            "Used 10000^(i/d): the exponent is 2i/d, where i counts the sin/cos pairs, so the frequency falls "
+            "by a factor of 10000^(2/d) per pair."),
     Mistake("rope_wrong_direction",
             "旋转方向反了：R(mθ) = [[cos, −sin], [sin, cos]]，第一个分量是 x₀cos − x₁sin。",
             "Rotated the wrong way: R(mθ) = [[cos, −sin], [sin, cos]], so the first component is x₀cos − x₁sin."),

@@ -3,7 +3,8 @@ changes (Dao et al. 2022, "FlashAttention", §3: IO-aware, exact attention).
 
 For B sequences, h heads, length S and head size d: QKᵀ is B·h·S²·d multiply-adds, i.e.
 2·B·h·S²·d FLOPs, AV the same; the softmax exponentiates B·h·S² scores, which standard
-attention writes to memory (B·h·S² values). FlashAttention computes the same thing block by
+attention writes to memory (the scores, then P = softmax: B·h·S² values each;
+`scores_mib` counts one of them). FlashAttention computes the same thing block by
 block and writes, besides the output O, only each row's running max m and sum ℓ
 (FlashAttention-1, Algorithm 1: 2·B·h·S values, fp32; FlashAttention-2 keeps only their
 logsumexp, half that): memory O(S) instead of O(S²), FLOPs unchanged (its backward pass
@@ -20,7 +21,7 @@ import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import answer_rule, part
-from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
+from quizapp.engine.generators.memory import DTYPE_BYTES, MIB, byte_size
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
 from quizapp.engine.types import InputError
@@ -99,7 +100,8 @@ class AttentionCostFamily(Family):
         return [part("qk_gflop", (), zh="QKᵀ 的计算量（GFLOP，10⁹）", en="QKᵀ FLOPs (GFLOP, 10⁹)"),
                 part("av_gflop", (), zh="AV 的计算量（GFLOP）", en="AV FLOPs (GFLOP)"),
                 part("softmax_mexp", (), zh="softmax 要算的 eˣ 个数（百万）", en="exponentials in the softmax (millions)"),
-                part("scores_mib", (), zh="标准实现存下的分数矩阵（MiB）", en="score matrix standard attention stores (MiB)"),
+                part("scores_mib", (), zh="每个序列、每个头一个 S×S 矩阵（MiB）",
+                     en="one S×S matrix per sequence and head (MiB)"),
                 part("flash_mib", (), zh="FlashAttention-1 改为保存的每行 m、ℓ（fp32，MiB）",
                      en="what FlashAttention-1 keeps instead: m and ℓ per row (fp32, MiB)"),
                 part("flash_gflop", (), zh="FlashAttention 前向的 QKᵀ + AV 计算量（GFLOP）",
@@ -109,14 +111,14 @@ class AttentionCostFamily(Family):
         t = Translator(lang)
         p = problem.params
         return t("engine.attention_cost.prompt", B=p["B"], h=p["h"], S=p["S"], d=p["d"], dtype=p["dtype"],
-                 bytes=p["bytes"], rule=answer_rule(t))
+                 size=byte_size(t, p["bytes"]), rule=answer_rule(t))
 
     def steps(self, problem, lang):
         t = Translator(lang)
         p, s = problem.params, problem.solution
         return [t("engine.attention_cost.flops", B=p["B"], h=p["h"], S=p["S"], d=p["d"], qk=num(s["qk_gflop"])),
                 t("engine.attention_cost.softmax", B=p["B"], h=p["h"], S=p["S"], n=num(s["softmax_mexp"]),
-                  bytes=p["bytes"], mib=num(s["scores_mib"])),
+                  size=byte_size(t, p["bytes"]), mib=num(s["scores_mib"])),
                 t("engine.attention_cost.flash", B=p["B"], h=p["h"], S=p["S"], mib=num(s["flash_mib"]),
                   half=num(s["flash_mib"] / 2), gflop=num(s["flash_gflop"])),
                 t("engine.attention_cost.why")]

@@ -12,7 +12,7 @@ import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
-from quizapp.engine.generators.memory import DTYPE_BYTES, MIB
+from quizapp.engine.generators.memory import DTYPE_BYTES, MIB, byte_size
 from quizapp.engine.sampling import pick
 from quizapp.engine.text import num
 from quizapp.engine.types import InputError
@@ -81,20 +81,20 @@ class GQAKVFamily(Family):
         return [part("kv_mha", (), zh="MHA 的 KV cache（MiB）", en="MHA KV cache (MiB)"),
                 part("kv_mqa", (), zh="MQA 的 KV cache（MiB）", en="MQA KV cache (MiB)"),
                 part("kv_gqa", (), zh="GQA 的 KV cache（MiB）", en="GQA KV cache (MiB)"),
-                part("factor", (), zh="MHA 是 GQA 的几倍", en="how many times MHA's cache is GQA's")]
+                part("factor", (), zh="MHA 是 GQA 的几倍", en="MHA's cache ÷ GQA's")]
 
     def prompt(self, problem, lang):
         t = Translator(lang)
         p = problem.params
         spec = (f"L = {p['L']}, B = {p['B']}, S = {p['S']}, h = {p['h']}, g = {p['g']}, d_head = {p['d_head']}, "
-                f"{p['dtype']} ({p['bytes']} B)")
+                f"{p['dtype']} ({byte_size(t, p['bytes'])})")
         return t("engine.gqa_kv.prompt", spec=spec, rule=t("engine.answer_rule"))
 
     def steps(self, problem, lang):
         t = Translator(lang)
         p, s = problem.params, problem.solution
         per_head = 2 * p["L"] * p["B"] * p["S"] * p["d_head"] * p["bytes"] / MIB
-        return [t("engine.gqa_kv.per_head", L=p["L"], B=p["B"], S=p["S"], d_head=p["d_head"], nbytes=p["bytes"],
+        return [t("engine.gqa_kv.per_head", L=p["L"], B=p["B"], S=p["S"], d_head=p["d_head"], size=byte_size(t, p["bytes"]),
                   mib=num(per_head)),
                 f"MHA: ×{p['h']} = {num(s['kv_mha'])} MiB; MQA: ×1 = {num(s['kv_mqa'])} MiB; "
                 f"GQA: ×{p['g']} = {num(s['kv_gqa'])} MiB",

@@ -5,7 +5,8 @@ No matrices: params B (batch), S (sequence length), L (layers), h (query heads),
 (K/V heads, default h; fewer means GQA/MQA), d_head, dtype (fp32 | fp16 | bf16 | fp8 |
 int8; its byte size is shown as `bytes`). Parts, in MiB (2²⁰ bytes):
 
-* `scores_mib` = L·B·h·S²·bytes — every layer's score matrices, as kept for the backward pass
+* `scores_mib` = L·B·h·S²·bytes — every layer's attention weights P = softmax(S), one S×S matrix
+  per layer, sequence and head, as kept for the backward pass (dropout masks not counted)
 * `kv_mib` = 2·L·B·S·kv_heads·d_head·bytes — the K and V cache
 * `scores_mib_2S`, `kv_mib_2S` — both again for a sequence twice as long (4× and 2×)
 
@@ -30,6 +31,11 @@ CHOICES = {
     2: ((1, 2, 4), (1024, 2048, 4096), (12, 24), (12, 16), (1,), (64,), ("fp16", "fp32")),
     3: ((1, 2, 4, 8), (4096, 8192), (32, 40), (32,), (4, 8), (128,), ("bf16", "fp8")),
 }
+
+
+def byte_size(t: Translator, n: int) -> str:
+    """"2 bytes", "1 byte" (zh: "2 字节"): the unit spelled out, since B is the batch size."""
+    return t("engine.bytes_one" if n == 1 else "engine.bytes", n=n)
 
 
 def scores_stage(calc, layers, b, h, s, nbytes):
@@ -82,9 +88,10 @@ class MemoryFamily(Family):
                 Stage("kv_mib_2S", ("kv_mib",), kv_doubled_stage)]
 
     def part_specs(self, given, params):
-        return [part("scores_mib", (), zh="所有层的注意力分数矩阵（MiB）", en="score matrices of all layers (MiB)"),
+        return [part("scores_mib", (), zh="所有层的注意力权重 P（MiB）", en="attention weights P of all layers (MiB)"),
                 part("kv_mib", (), zh="KV cache（MiB）", en="KV cache (MiB)"),
-                part("scores_mib_2S", (), zh="S 翻倍后的分数矩阵（MiB）", en="score matrices when S doubles (MiB)"),
+                part("scores_mib_2S", (), zh="S 翻倍后的注意力权重 P（MiB）",
+                     en="attention weights P when S doubles (MiB)"),
                 part("kv_mib_2S", (), zh="S 翻倍后的 KV cache（MiB）", en="KV cache when S doubles (MiB)")]
 
     def prompt(self, problem, lang):
@@ -92,7 +99,7 @@ class MemoryFamily(Family):
         p = problem.params
         key = "engine.memory.prompt_gqa" if p["kv_heads"] != p["h"] else "engine.memory.prompt"
         return t(key, L=p["L"], B=p["B"], S=p["S"], h=p["h"], kv_heads=p["kv_heads"], d_head=p["d_head"],
-                 dtype=p["dtype"], nbytes=p["bytes"], rule=answer_rule(t))
+                 dtype=p["dtype"], size=byte_size(t, p["bytes"]), rule=answer_rule(t))
 
     def steps(self, problem, lang):
         t = Translator(lang)

@@ -102,9 +102,9 @@ class MultiHeadFamily(Family):
         d_model, d_out = given["W_O"].shape
         return [
             part("d_head", (), integer=True, zh="每个头的维度 d_head", en="per-head size d_head"),
-            part("Q_head_shape", (3,), integer=True, zh="一个头的 Q 的形状 [B, S, d_head]",
-                 en="shape of one head's Q [B, S, d_head]"),
-            part("scores_shape", (4,), integer=True, zh="注意力分数的形状", en="shape of the attention scores"),
+            part("Q_head_shape", (3,), integer=True, zh="一个头的 Q 的形状", en="shape of one head's Q"),
+            part("scores_shape", (4,), integer=True, zh="注意力分数（所有头）的形状",
+                 en="shape of the attention scores (all heads)"),
             part("concat_shape", (3,), integer=True, zh="拼接后的形状", en="shape after the concat"),
             part("concat", (d_model,), zh="这个 token 拼接后的向量", en="this token's concatenated vector"),
             part("y", (d_out,), zh="乘 W_O 后的输出 y", en="output y after W_O"),

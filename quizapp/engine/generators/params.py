@@ -10,7 +10,8 @@ have biases, 0 = none, as in most LLMs). Integer parts:
 * `qkv_h_heads` = the same total: h heads of d_model/h each
 * `qkv_no_split` = h·(3·d_model² + …): h heads that kept d_k = d_model
 
-Mistakes: `forgot_wo`, `forgot_bias`, `ffn_one_matrix`, `heads_multiply_params`.
+Mistakes: `forgot_wo`, `forgot_bias` (explained for eight bias vectors, not the FFN's b),
+`ffn_one_matrix`, `heads_multiply_params`. With biases, the part labels name them.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ class ParamsFamily(Family):
     required_params = ("d_model", "h", "d_ff")
     param_defaults = {"bias": 0}
     mistake_ids = ("forgot_wo", "forgot_bias", "ffn_one_matrix", "heads_multiply_params")
+    mistake_texts = {"forgot_bias": (
+        "漏了偏置：每个线性层每个输出单元一个偏置（W_Q、W_K、W_V、W_O 各 d_model 个；FFN 共 d_ff + d_model 个）。",
+        "Left out the biases: each linear layer has one per output unit (d_model for each of W_Q, W_K, W_V, W_O; "
+        "d_ff + d_model for the FFN).")}
 
     def sample(self, rng, difficulty):
         d_choices, h_choices, mult_choices, bias_choices = CHOICES[difficulty]
@@ -84,6 +89,18 @@ class ParamsFamily(Family):
                 Stage("qkv_no_split", ("d_model", "h", "bias"), qkv_no_split_stage)]
 
     def part_specs(self, given, params):
+        if params["bias"]:  # the labels name what is counted: with biases, the biases too
+            return [
+                part("mha", (), integer=True, zh="MHA 参数（W_Q、W_K、W_V、W_O 及其偏置）",
+                     en="MHA parameters (W_Q, W_K, W_V, W_O and their biases)"),
+                part("ffn", (), integer=True, zh="FFN 参数（W₁、b₁、W₂、b₂）", en="FFN parameters (W₁, b₁, W₂, b₂)"),
+                part("qkv_one_head", (), integer=True, zh="单头（d_k = d_model）的 Q/K/V 参数（含偏置）",
+                     en="Q/K/V parameters, biases included, of one head with d_k = d_model"),
+                part("qkv_h_heads", (), integer=True, zh="h 个头（每头 d_model/h）的 Q/K/V 参数（含偏置）",
+                     en="Q/K/V parameters, biases included, of h heads of d_model/h each"),
+                part("qkv_no_split", (), integer=True, zh="h 个头都不降维（d_k = d_model）时的 Q/K/V 参数（含偏置）",
+                     en="Q/K/V parameters, biases included, of h heads that keep d_k = d_model"),
+            ]
         return [
             part("mha", (), integer=True, zh="MHA 参数（W_Q、W_K、W_V、W_O）", en="MHA parameters (W_Q, W_K, W_V, W_O)"),
             part("ffn", (), integer=True, zh="FFN 参数（W₁、W₂）", en="FFN parameters (W₁, W₂)"),

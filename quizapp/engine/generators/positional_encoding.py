@@ -2,8 +2,10 @@
 
 PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d)). Params pos
 and d (4 or 8, so that 10000^(2i/d) is a power of ten); parts `theta` (the d/2 angles, in
-radians) and `PE` (d). A sin/cos table of every angle is offered. Mistake:
-`pe_swapped_sin_cos` (cos in the even dimensions, sin in the odd ones).
+radians) and `PE` (d). A sin/cos table of every angle is offered, with decoy rows (the
+angles of the exponent-i/d mistake and of the next pair, pos/10000^(2(i+1)/d)) so that its
+keys do not answer `theta`. Mistakes: `pe_swapped_sin_cos` (cos in the even dimensions, sin in
+the odd ones), `pe_exponent_i` (10000^(i/d)).
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ MAX_D = 64
 
 def theta_stage(calc, pos, d):
     i = np.arange(int(d) // 2)
-    return pos / 10000.0 ** (2 * i / d)
+    return pos / 10000.0 ** ((i if calc.mistake == "pe_exponent_i" else 2 * i) / d)
+
+
+def table_angles(pos, d) -> np.ndarray:
+    """The angles the sin/cos table lists: the true θ_i, the exponent-i/d mistake's and the
+    next pair's pos/10000^(2(i+1)/d), so the rows do not give θ away."""
+    i = np.arange(int(d) // 2)
+    return np.concatenate([pos / 10000.0 ** (2 * i / d), pos / 10000.0 ** (i / d), pos / 10000.0 ** (2 * (i + 1) / d)])
 
 
 def pe_stage(calc, theta):
@@ -48,7 +57,7 @@ class PositionalEncodingFamily(Family):
     title_zh = "正弦位置编码"
     title_en = "Sinusoidal positional encoding"
     required_params = ("pos", "d")
-    mistake_ids = ("pe_swapped_sin_cos",)
+    mistake_ids = ("pe_swapped_sin_cos", "pe_exponent_i")
 
     def sample(self, rng, difficulty):
         positions, dims = CHOICES[difficulty]
@@ -70,7 +79,8 @@ class PositionalEncodingFamily(Family):
                 part("PE", (d,), zh="位置编码 PE(pos)", en="positional encoding PE(pos)")]
 
     def hints(self, env):
-        return [Hint("sin_table", table_rows(np.sin, env["theta"])), Hint("cos_table", table_rows(np.cos, env["theta"]))]
+        angles = table_angles(env["pos"], env["d"])
+        return [Hint("sin_table", table_rows(np.sin, angles)), Hint("cos_table", table_rows(np.cos, angles))]
 
     def prompt(self, problem, lang):
         t = Translator(lang)
