@@ -145,4 +145,4 @@ def test_r14_10_idiomatic_english_and_bytes_not_b():
     assert "fp8 (1 byte)" in memory and "1 bytes" not in memory
     assert "(2 bytes)" in problem_prompt(generate("memory", 0, 1), "en")
     titles = {info.id: info.title("en") for info in list_types()}
-    assert titles["dropout"] == "Inverted dropout in training and at evaluation"
+    assert titles["dropout"] == "Inverted dropout: training and evaluation"

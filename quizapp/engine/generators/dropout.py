@@ -37,7 +37,7 @@ def eval_stage(calc, x, p):
 class DropoutFamily(Family):
     id = "dropout"
     title_zh = "Dropout（inverted）训练与推理"
-    title_en = "Inverted dropout in training and at evaluation"
+    title_en = "Inverted dropout: training and evaluation"
     required = ("x", "mask")
     required_params = ("p",)
     mistake_ids = ("dropout_no_rescale", "dropout_scale_at_eval")
