@@ -2,8 +2,9 @@
 
 Given X, W_Q, W_K, W_V; parts Q, K, V, S, S_scaled, A, O, each graded, later ones with
 follow-through (a slip in S does not cost A and O). d_k = columns of W_Q: the classic 2 at
-difficulty 1–2 (with the eˣ table), 4 at difficulty 3. Mistakes: `no_scaling`,
-`divided_by_dk`, `transposed_scores`, `softmax_wrong_axis`, `used_k_not_v`.
+difficulty 1–2 (with the eˣ table), 4 at difficulty 3. Mistakes: `transposed_projection`
+(X·Wᵀ, square W only), `no_scaling`, `divided_by_dk`, `transposed_scores`,
+`softmax_wrong_axis`, `used_k_not_v`, `transposed_attention` (AᵀV).
 """
 
 from __future__ import annotations
@@ -131,7 +132,8 @@ class AttentionFamily(Family):
     title_zh = "完整 Self-Attention 手算"
     title_en = "Full self-attention by hand"
     required = ("X", "W_Q", "W_K", "W_V")
-    mistake_ids = ("no_scaling", "divided_by_dk", "transposed_scores", "softmax_wrong_axis", "used_k_not_v")
+    mistake_ids = ("transposed_projection", "no_scaling", "divided_by_dk", "transposed_scores", "softmax_wrong_axis",
+                   "used_k_not_v", "transposed_attention")
 
     def sample(self, rng, difficulty):
         if difficulty < 3:

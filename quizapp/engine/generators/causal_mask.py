@@ -2,7 +2,8 @@
 
 Given S (n×n, already-scaled scores) and optionally V (n×d_v); parts S_masked (upper
 triangle j > i set to −∞), A and, when V is given, O = AV. Mistakes: `forgot_mask`,
-`mask_with_zero`, `mask_after_softmax`, `softmax_wrong_axis`, `mask_wrong_triangle`.
+`mask_with_zero`, `mask_after_softmax`, `softmax_wrong_axis`, `mask_wrong_triangle`,
+`transposed_attention` (AᵀV, with V only).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 from quizapp.engine.explain import softmax_lines, weighted_sum_lines
 from quizapp.engine.family import Family, Stage, need_equal, need_finite, need_ndim, need_scores
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
-from quizapp.engine.ops import apply_mask, masked_softmax
+from quizapp.engine.ops import apply_mask, masked_softmax, mixed_values
 from quizapp.engine.sampling import MAX_TRIES, int_blocks, pick_blocks
 from quizapp.engine.text import mat
 from quizapp.i18n import Translator
@@ -34,7 +35,7 @@ def weights_stage(calc, s_masked, s, future):
 
 
 def causal_output_stage(calc, a, v):
-    return a @ v
+    return mixed_values(a, v, None, calc)
 
 
 class CausalMaskFamily(Family):
@@ -43,7 +44,8 @@ class CausalMaskFamily(Family):
     title_en = "Causal mask"
     required = ("S",)
     optional = ("V",)
-    mistake_ids = ("forgot_mask", "mask_with_zero", "mask_after_softmax", "softmax_wrong_axis", "mask_wrong_triangle")
+    mistake_ids = ("forgot_mask", "mask_with_zero", "mask_after_softmax", "softmax_wrong_axis", "mask_wrong_triangle",
+                   "transposed_attention")
 
     def sample(self, rng, difficulty):
         n, values, d_v, v_range = SETUPS[difficulty]

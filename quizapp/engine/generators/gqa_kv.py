@@ -3,7 +3,9 @@
 KV cache = 2 (K and V) · L · B · S · kv_heads · d_head · bytes. MHA caches all h heads, MQA
 one, GQA g groups. Params L, B, S, h, g, d_head, dtype; parts in MiB `kv_mha`, `kv_mqa`,
 `kv_gqa`, and `factor` = kv_mha / kv_gqa = h/g. Mistakes: `kv_forgot_two` (only K or V),
-`gqa_group_size_as_heads` (caching h/g heads — the queries per group — instead of g).
+`gqa_group_size_as_heads` (caching h/g heads — the queries per group — instead of g),
+`mib_used_mb` (dividing by 10⁶ instead of 2²⁰). The generator never draws g² = h, where
+h/g = g and the group-size misreading gives the right answer.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_positive_int
 from quizapp.engine.generators.common import part
-from quizapp.engine.generators.memory import DTYPE_BYTES, MIB, byte_size
-from quizapp.engine.sampling import pick
+from quizapp.engine.generators.memory import DTYPE_BYTES, MIB, byte_size, unit
+from quizapp.engine.sampling import MAX_TRIES, pick
 from quizapp.engine.text import num
 from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
@@ -28,7 +30,7 @@ CHOICES = {
 
 def kv(calc, layers, b, s, heads, d_head, nbytes):
     tensors = 1 if calc.mistake == "kv_forgot_two" else 2
-    return np.asarray(tensors * layers * b * s * heads * d_head * nbytes / MIB)
+    return np.asarray(tensors * layers * b * s * heads * d_head * nbytes / unit(calc))
 
 
 def mha_stage(calc, L, B, S, h, d_head, nbytes):
@@ -54,11 +56,14 @@ class GQAKVFamily(Family):
     title_en = "KV cache of MHA, MQA and GQA"
     required_params = ("L", "B", "S", "h", "g", "d_head")
     param_defaults = {"dtype": "fp16"}
-    mistake_ids = ("kv_forgot_two", "gqa_group_size_as_heads")
+    mistake_ids = ("kv_forgot_two", "gqa_group_size_as_heads", "mib_used_mb")
 
     def sample(self, rng, difficulty):
         names = ("L", "B", "S", "h", "g", "d_head", "dtype")
-        params = {name: pick(rng, options) for name, options in zip(names, CHOICES[difficulty], strict=True)}
+        for _ in range(MAX_TRIES):  # g² = h would make h/g = g: the misreading would be right
+            params = {name: pick(rng, options) for name, options in zip(names, CHOICES[difficulty], strict=True)}
+            if params["g"] ** 2 != params["h"]:
+                break
         return {}, params
 
     def check(self, given, params):

@@ -10,7 +10,8 @@ int8; its byte size is shown as `bytes`). Parts, in MiB (2²⁰ bytes):
 * `kv_mib` = 2·L·B·S·kv_heads·d_head·bytes — the K and V cache
 * `scores_mib_2S`, `kv_mib_2S` — both again for a sequence twice as long (4× and 2×)
 
-Mistakes: `kv_forgot_two`, `kv_used_query_heads`, `scores_linear_growth`, `kv_quadratic_growth`.
+Mistakes: `kv_forgot_two`, `kv_used_query_heads`, `scores_linear_growth`, `kv_quadratic_growth`,
+`mib_used_mb` (dividing by 10⁶ instead of 2²⁰).
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from quizapp.engine.types import InputError
 from quizapp.i18n import Translator
 
 MIB = 2 ** 20
+MB = 10 ** 6
 DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "int8": 1}
+
+
+def unit(calc) -> int:
+    """Bytes per answer unit: a MiB, or a MB for someone who slips (`mib_used_mb`)."""
+    return MB if calc.mistake == "mib_used_mb" else MIB
+
 
 # difficulty -> choices for (B, S, L, h, kv_heads divisor, d_head, dtype)
 CHOICES = {
@@ -39,13 +47,13 @@ def byte_size(t: Translator, n: int) -> str:
 
 
 def scores_stage(calc, layers, b, h, s, nbytes):
-    return layers * b * h * s * s * nbytes / MIB
+    return layers * b * h * s * s * nbytes / unit(calc)
 
 
 def kv_stage(calc, layers, b, s, kv_heads, h, d_head, nbytes):
     heads = h if calc.mistake == "kv_used_query_heads" else kv_heads
     tensors = 1 if calc.mistake == "kv_forgot_two" else 2
-    return tensors * layers * b * s * heads * d_head * nbytes / MIB
+    return tensors * layers * b * s * heads * d_head * nbytes / unit(calc)
 
 
 def scores_doubled_stage(calc, scores_mib):
@@ -62,7 +70,8 @@ class MemoryFamily(Family):
     title_en = "Memory: score matrices and KV cache"
     required_params = ("B", "S", "L", "h", "d_head")
     param_defaults = {"kv_heads": None, "dtype": "fp16"}
-    mistake_ids = ("kv_forgot_two", "kv_used_query_heads", "scores_linear_growth", "kv_quadratic_growth")
+    mistake_ids = ("kv_forgot_two", "kv_used_query_heads", "scores_linear_growth", "kv_quadratic_growth",
+                   "mib_used_mb")
 
     def sample(self, rng, difficulty):
         b, s, layers, h, group, d_head, dtype = (pick(rng, options) for options in CHOICES[difficulty])

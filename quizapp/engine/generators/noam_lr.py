@@ -3,7 +3,8 @@
 lr(step) = d_model^−0.5 · min(step^−0.5, step · warmup^−1.5): linear warmup, then decay
 as 1/√step. Params d_model (16, 64, 256: √ exact), warmup and two steps, one before and
 one after warmup (perfect squares). Parts in units of 10⁻⁴: `lr_before`, `lr_peak` (at
-step = warmup) and `lr_after`. Mistake: `noam_no_warmup` (step^−0.5 also during warmup).
+step = warmup) and `lr_after`. Mistakes: `noam_no_warmup` (step^−0.5 also during warmup),
+`lr_wrong_unit` (the raw lr typed instead of lr/10⁻⁴).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def lr(calc, d_model, step, warmup):
     decay = 1 / calc.sqrt(step)
     rise = step / (warmup * calc.sqrt(warmup))
     value = decay if calc.mistake == "noam_no_warmup" else min(decay, rise)
-    return np.asarray(value / calc.sqrt(d_model) / UNIT)
+    return np.asarray(value / calc.sqrt(d_model) / (1 if calc.mistake == "lr_wrong_unit" else UNIT))
 
 
 def before_stage(calc, d_model, step_before, warmup):
@@ -53,7 +54,7 @@ class NoamLRFamily(Family):
     title_zh = "Warmup 学习率（Noam）"
     title_en = "Warmup learning rate (Noam)"
     required_params = ("d_model", "warmup", "step_before", "step_after")
-    mistake_ids = ("noam_no_warmup",)
+    mistake_ids = ("noam_no_warmup", "lr_wrong_unit")
 
     def sample(self, rng, difficulty):
         d_models, schedules = SETUPS[difficulty]
