@@ -23,14 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from quizapp.content.loader import load_builtin
+from tests.content.bank import item as _item
 
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # the running example
 W_Q = np.array([[1.0, 0.0], [1.0, 1.0]])
-
-
-def _item(item_id: str):
-    return next(item for item in load_builtin().items if item.id == item_id)
 
 
 def _softmax(scores: np.ndarray) -> np.ndarray:

@@ -24,11 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from quizapp.content.loader import load_builtin
-
-
-def _item(item_id: str):
-    return next(item for item in load_builtin().items if item.id == item_id)
+from tests.content.bank import item as _item
 
 
 def _softmax(scores: np.ndarray) -> np.ndarray:

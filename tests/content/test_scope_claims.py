@@ -14,13 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from quizapp.content.loader import load_builtin
+from tests.content.bank import item as _item
 
 N, D_MODEL, D_K = 4, 5, 3
-
-
-def _item(item_id: str):
-    return next(item for item in load_builtin().items if item.id == item_id)
 
 
 def _attention(x, w_q, w_k, w_v):
