@@ -6,13 +6,21 @@ from __future__ import annotations
 from functools import cache
 
 from quizapp.content.loader import ContentSet, load_builtin
+from quizapp.content.models import MCQItem
 
 
 @cache
 def bank() -> ContentSet:
-    return load_builtin()
+    loaded = load_builtin()
+    assert loaded.errors == []
+    return loaded
 
 
 def item(item_id: str):
     """A built-in Q&A item or MCQ, by id."""
     return next(found for found in bank().items if found.id == item_id)
+
+
+def mcqs() -> dict[str, MCQItem]:
+    """The built-in MCQs by id."""
+    return {found.id: found for found in bank().mcq}

@@ -20,15 +20,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from quizapp.content.loader import load_builtin
 from quizapp.content.models import MCQItem
+from tests.content.bank import mcqs
 
 
 @pytest.fixture(scope="module")
 def mcq() -> dict[str, MCQItem]:
-    content = load_builtin()
-    assert content.errors == []
-    return {item.id: item for item in content.mcq}
+    return mcqs()
 
 
 def _softmax(scores):
