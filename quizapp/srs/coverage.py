@@ -327,10 +327,13 @@ def _concept(
     phrases = _phrases(words)
     for loose in (False, True):
         for p in phrases:
+            plain = find_loose(text, p) if loose else find(text, p)
+            if not plain and (loose or _asked_core(p) is None):
+                continue  # no hit either way (most phrases): what follows would read none
             flip = bool(point_texts) and negative_in_point(p, point_texts)
             if loose and flip:
                 continue
-            hits = [(h, False) for h in (find_loose(text, p) if loose else find(text, p))]
+            hits = [(h, False) for h in plain]
             if not loose and not flip:
                 hits += [(h, True) for h in _asked_and_denied(text, p)]
             for found, asked in hits:
