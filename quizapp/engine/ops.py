@@ -83,11 +83,11 @@ class Calc:
     hand from the hint tables (`hand`: every eˣ and √x read from the problem's tables,
     every written-down value rounded to 3 decimals)."""
 
-    __slots__ = ("decimals", "half_up", "hand", "mistake", "roots", "round_outputs", "tie", "written")
+    __slots__ = ("decimals", "half_up", "hand", "mistake", "reciprocal", "roots", "round_outputs", "tie", "written")
 
     def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False,
                  hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None,
-                 half_up: bool = False) -> None:
+                 half_up: bool = False, reciprocal: bool = False) -> None:
         self.mistake = mistake
         self.decimals = decimals
         # also round each stage's result (the parts themselves), not only what happens inside
@@ -97,6 +97,9 @@ class Calc:
         self.written = written if written is not None else (3 if hand is not None else None)  # decimals written down
         self.half_up = half_up  # how written-down values are rounded: half up (school) or half to even (NumPy)
         self.tie = False  # set when a written-down value was a half (0.0625 to 3): only then do the two roundings differ
+        # scale by √d_k as a hand-solver who multiplies by 1/√d_k, written down (0.707 for
+        # 1/√2; `scaled`): False, or "used" once a stage has done so (rule.hand_paths)
+        self.reciprocal: bool | str = reciprocal
 
     def r(self, x):
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
@@ -201,7 +204,17 @@ def scale_scores(s: np.ndarray, d_k: int, calc: Calc) -> np.ndarray:
         return s.astype(float)
     if calc.mistake == "divided_by_dk":
         return s / float(d_k)
-    return s / calc.sqrt(d_k)
+    return scaled(s, d_k, calc)
+
+
+def scaled(s: np.ndarray, d_k: float, calc: Calc) -> np.ndarray:
+    """s/√d_k; by the reciprocal path (`calc.reciprocal`), s × 1/√d_k with 1/√d_k written
+    down as the solver carries it (review R19 #3: 5 × 0.707 = 3.535 for 5/√2 = 3.5355)."""
+    root = calc.sqrt(d_k)
+    if calc.reciprocal:
+        calc.reciprocal = "used"
+        return s * calc.round_output(1.0 / root)
+    return s / root
 
 
 def scores(q: np.ndarray, k: np.ndarray, calc: Calc) -> np.ndarray:

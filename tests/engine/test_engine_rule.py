@@ -8,7 +8,8 @@ generated problem is degenerate either).
   types 3; "typed" reuses its own 3-decimal answers. Both round half up, as people do
   (and, to be sure the rule does not favour one rounding, half to even too). So are the
   same solvers with a calculator instead of the tables (review R9 #1: the true A typed to
-  3 decimals, and O computed from it, had O graded "carried").
+  3 decimals, and O computed from it, had O graded "carried"), and a "typed" solver who
+  scales the scores by multiplying with 1/√d_k written to 3 decimals (review R19 #3).
 """
 
 from __future__ import annotations
@@ -27,14 +28,16 @@ SEEDS = range(200)
 TYPES = [info.id for info in list_types()]
 SOLVERS = {"careful": (4, True, True), "typed": (3, True, True), "careful, half to even": (4, False, True),
            "typed, half to even": (3, False, True),
-           "typed, calculator": (3, True, False), "careful, calculator, half to even": (4, False, False)}
+           "typed, calculator": (3, True, False), "careful, calculator, half to even": (4, False, False),
+           "typed, times 1/√d_k": (3, True, True, True)}
 
 
-def solve(problem, carry: int, half_up: bool, tables: bool = True) -> dict[str, np.ndarray]:
+def solve(problem, carry: int, half_up: bool, tables: bool = True, reciprocal: bool = False) -> dict[str, np.ndarray]:
     """What the solver types: each part from the tables (or a calculator's exact values)
     and its own earlier parts as it wrote them (`carry` decimals), typed to 3 decimals
-    (integers as they are)."""
-    calc = Calc(round_outputs=True, hand=hand_tables(problem) if tables else None, written=carry, half_up=half_up)
+    (integers as they are); `reciprocal`: scores scaled by × 1/√d_k as written (0.707)."""
+    calc = Calc(round_outputs=True, hand=hand_tables(problem) if tables else None, written=carry, half_up=half_up,
+                reciprocal=reciprocal)
     env = run_stages(problem._stages, dict(problem._env), calc)
     rnd = round_half_up if half_up else np.round
     return {spec.name: np.asarray(env[spec.name], dtype=float) if spec.integer else rnd(env[spec.name], 3)
@@ -63,9 +66,9 @@ def test_no_problem_accepts_more_than_the_bound_and_every_hand_solver_is_right(t
             width = widest(problem)
             if width > worst[0]:
                 worst = (width, (difficulty, seed))
-            for name, (carry, half_up, tables) in SOLVERS.items():
+            for name, how in SOLVERS.items():
                 try:
-                    answers = solve(problem, carry, half_up, tables)
+                    answers = solve(problem, *how)
                 except MissingTableValue as exc:
                     pytest.fail(f"{type_id} d{difficulty} seed {seed}: the hint tables lack {exc} ({name})")
                 verdict = grade(problem, answers)
@@ -116,3 +119,18 @@ def test_the_review_reproducer_of_d1_is_judged_by_the_written_rule():
     verdict = grade(problem, {"m": "0.0625", "bias": rows.format(-0.2465)})
     assert verdict.parts["bias"].status[4][0] == CellStatus.WRONG
     assert grade(problem, {"m": "0.0631", "bias": rows.format(-0.25)}).parts["m"].status == CellStatus.WRONG
+
+
+def test_scaling_by_a_written_reciprocal_is_right():
+    # Review R19 #3: S₂₁ = 5 scaled as 5 × 0.707 = 3.535 (5/√2 = 3.5355, shown 3.536) was
+    # marked wrong with no hint; multiplying by 1/√2 written to 3 decimals is a hand path.
+    problem = generate("scaled_scores", 1, 3)
+    assert problem.solution["S"][1, 0] == 5 and problem.solution["S_scaled"][1, 0] == pytest.approx(5 / np.sqrt(2))
+    answers = dict(problem.solution)
+    answers["S_scaled"] = np.round(problem.solution["S"] * 0.707, 3)
+    assert answers["S_scaled"][1, 0] == pytest.approx(3.535)
+    verdict = grade(problem, answers)
+    assert verdict.correct and verdict.count(CellStatus.CARRIED) == 0
+    # still capped: 5 × 0.70 (1/√2 to two decimals) is 0.036 off, and wrong
+    answers["S_scaled"] = np.round(problem.solution["S"] * 0.70, 3)
+    assert not grade(problem, answers).correct

@@ -15,7 +15,7 @@ import numpy as np
 
 from quizapp.engine.family import Family, Stage, need_finite, need_ndim
 from quizapp.engine.generators.common import answer_rule, exp_hint, part
-from quizapp.engine.ops import softmax
+from quizapp.engine.ops import scaled, softmax
 from quizapp.engine.sampling import MAX_TRIES, int_blocks
 from quizapp.engine.text import num, vec
 from quizapp.engine.types import InputError
@@ -34,7 +34,7 @@ def scaled_row(s: np.ndarray, d_k: float, calc) -> np.ndarray:
         return s
     if calc.mistake == "divided_by_dk":
         return s / d_k
-    return calc.r(s / calc.sqrt(d_k))
+    return calc.r(scaled(s, d_k, calc))
 
 
 def scaled_stage(calc, s, d_ks):
