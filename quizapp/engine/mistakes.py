@@ -146,13 +146,29 @@ _ALL += [
             "指数写成了 i/d：应为 2i/d（i 是第几对 sin/cos），每对频率降低 10000^(2/d) 倍。",
             "Used 10000^(i/d): the exponent is 2i/d, where i counts the sin/cos pairs, so the frequency falls "
             "by a factor of 10000^(2/d) per pair."),
+    Mistake("pe_concat_layout",
+            "把 sin 和 cos 分成了前后两半（[sin…, cos…]，tensor2tensor 的 get_timing_signal 的排法）："
+            "这里按论文交错排列，PE(pos, 2i) 是 sin，PE(pos, 2i+1) 是 cos。",
+            "Laid out every sine, then every cosine ([sin…, cos…], tensor2tensor's get_timing_signal layout): "
+            "here, as in the paper, they interleave: PE(pos, 2i) is the sine, PE(pos, 2i+1) the cosine."),
+    Mistake("rope_shift_one_side",
+            "只移动了一边：dot_shifted 把 q 和 k 的位置都加上 shift，n − m 不变，所以点积和 dot 相同。",
+            "Shifted only one side: dot_shifted moves both q and k by the shift, so n − m is unchanged and the "
+            "dot product equals dot."),
     Mistake("rope_wrong_direction",
             "旋转方向反了：R(mθ) = [[cos, −sin], [sin, cos]]，第一个分量是 x₀cos − x₁sin。",
             "Rotated the wrong way: R(mθ) = [[cos, −sin], [sin, cos]], so the first component is x₀cos − x₁sin."),
+    Mistake("alibi_future_not_masked",
+            "没有遮住未来：在因果（decoder）模型里 j > i 的位置是 −∞（被 mask），偏置 −m·(i − j) 只加在 j ≤ i 上。",
+            "Left the future unmasked: in a causal (decoder) model the cells j > i are −∞ (masked); the bias "
+            "−m·(i − j) applies only where j ≤ i."),
     Mistake("alibi_positive_distance",
             "ALiBi 的偏置符号反了：是 −m·(i − j)，离得越远罚得越多，而不是奖励。",
             "Wrong sign of the ALiBi bias: it is −m·(i − j), a penalty that grows with distance, not a reward."),
     # Training
+    Mistake("dropout_mask_inverted",
+            "把 mask 读反了：mask 里 1 表示保留、0 表示丢弃，训练时 y = x·mask/(1 − p)。",
+            "Read the mask the wrong way round: 1 keeps a unit and 0 drops it, so in training y = x·mask/(1 − p)."),
     Mistake("noam_no_warmup",
             "忘了 warmup：step < warmup 时取的是 step·warmup^−1.5（线性上升），min 里较小的那项。",
             "Forgot the warmup: before step = warmup the smaller term of the min is step·warmup^−1.5 (a linear rise)."),

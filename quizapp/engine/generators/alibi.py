@@ -29,6 +29,10 @@ def bias_stage(calc, m, n):
     i, j = np.indices((int(n), int(n)))
     distance = (i - j).astype(float)
     sign = 1.0 if calc.mistake == "alibi_positive_distance" else -1.0
+    if calc.mistake == "alibi_future_not_masked@zero":
+        return np.where(j > i, 0.0, sign * m * distance)
+    if calc.mistake == "alibi_future_not_masked@symmetric":  # the bidirectional −m·|i − j|
+        return -m * np.abs(distance)
     return np.where(j > i, -np.inf, sign * m * distance)
 
 
@@ -37,7 +41,7 @@ class AlibiFamily(Family):
     title_zh = "ALiBi 线性偏置"
     title_en = "ALiBi linear biases"
     required_params = ("H", "head", "n")
-    mistake_ids = ("alibi_positive_distance",)
+    mistake_ids = ("alibi_positive_distance", "alibi_future_not_masked@zero", "alibi_future_not_masked@symmetric")
 
     def sample(self, rng, difficulty):
         heads_choices, n = SETUPS[difficulty]

@@ -4,7 +4,7 @@ Given x and a keep mask (1 keep, 0 drop) and the drop rate p: training outputs
 x·mask/(1 − p), so that the expected value stays x; evaluation outputs x unchanged.
 Parts `y_train`, `y_eval`. Mistakes: `dropout_no_rescale` (x·mask, no 1/(1 − p)),
 `dropout_scale_at_eval` (classic dropout's x·(1 − p) at evaluation, on top of inverted
-dropout's training scale).
+dropout's training scale), `dropout_mask_inverted` (the mask read with 1 = drop).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ SETUPS = {1: (4, (0.5,), (1, 4)), 2: (5, (0.5, 0.2, 0.25), (-3, 4)), 3: (6, (0.1
 def train_stage(calc, x, mask, p):
     if calc.mistake == "dropout_no_rescale":
         return x * mask
+    if calc.mistake == "dropout_mask_inverted":
+        return x * (1.0 - mask) / (1.0 - p)
     return x * mask / (1.0 - p)
 
 
@@ -40,7 +42,7 @@ class DropoutFamily(Family):
     title_en = "Inverted dropout: training and evaluation"
     required = ("x", "mask")
     required_params = ("p",)
-    mistake_ids = ("dropout_no_rescale", "dropout_scale_at_eval")
+    mistake_ids = ("dropout_no_rescale", "dropout_scale_at_eval", "dropout_mask_inverted")
 
     def sample(self, rng, difficulty):
         n, rates, (lo, hi) = SETUPS[difficulty]

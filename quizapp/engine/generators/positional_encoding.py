@@ -5,7 +5,8 @@ and d (4 or 8, so that 10000^(2i/d) is a power of ten); parts `theta` (the d/2 a
 radians) and `PE` (d). A sin/cos table of every angle is offered, with decoy rows (the
 angles of the exponent-i/d mistake and of the next pair, pos/10000^(2(i+1)/d)) so that its
 keys do not answer `theta`. Mistakes: `pe_swapped_sin_cos` (cos in the even dimensions, sin in
-the odd ones), `pe_exponent_i` (10000^(i/d)).
+the odd ones), `pe_exponent_i` (10000^(i/d)), `pe_concat_layout` (every sin, then every cos:
+tensor2tensor's layout, not the paper's).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def pe_stage(calc, theta):
     sin, cos = tabled(calc, "sin_table", np.sin, theta), tabled(calc, "cos_table", np.cos, theta)
     if calc.mistake == "pe_swapped_sin_cos":
         sin, cos = cos, sin
+    if calc.mistake == "pe_concat_layout":
+        return np.concatenate([sin, cos])
     out = np.empty(2 * theta.shape[0])
     out[0::2], out[1::2] = sin, cos
     return out
@@ -57,7 +60,7 @@ class PositionalEncodingFamily(Family):
     title_zh = "正弦位置编码"
     title_en = "Sinusoidal positional encoding"
     required_params = ("pos", "d")
-    mistake_ids = ("pe_swapped_sin_cos", "pe_exponent_i")
+    mistake_ids = ("pe_swapped_sin_cos", "pe_exponent_i", "pe_concat_layout")
 
     def sample(self, rng, difficulty):
         positions, dims = CHOICES[difficulty]

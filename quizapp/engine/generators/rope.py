@@ -4,8 +4,9 @@
 A pair (x₀, x₁) at position m is rotated by the angle mθ:
 R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ). Given q, k (2-D), positions m, n and θ
 (radians); parts `q_rot`, `k_rot`, `dot` = q_rot·k_rot, and `dot_shifted`, the same with
-both positions moved by `shift` — equal to `dot`, since only n − m matters. Mistake:
-`rope_wrong_direction` (rotating by −mθ: the sin terms' signs swapped).
+both positions moved by `shift` — equal to `dot`, since only n − m matters. Mistakes:
+`rope_wrong_direction` (rotating by −mθ: the sin terms' signs swapped), `rope_shift_one_side`
+(dot_shifted with only q, or only k, moved).
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def dot_stage(calc, q_rot, k_rot):
 
 
 def shifted_stage(calc, q, k, m, n, shift, theta):
-    return np.asarray(rotate(calc, q, (m + shift) * theta, "q") @ rotate(calc, k, (n + shift) * theta, "k"),
+    q_shift = 0 if calc.mistake == "rope_shift_one_side@k" else shift
+    k_shift = 0 if calc.mistake == "rope_shift_one_side@q" else shift
+    return np.asarray(rotate(calc, q, (m + q_shift) * theta, "q") @ rotate(calc, k, (n + k_shift) * theta, "k"),
                       dtype=float)
 
 
@@ -71,7 +74,8 @@ class RopeFamily(Family):
     required = ("q", "k")
     required_params = ("m", "n", "theta")
     param_defaults = {"shift": 1}
-    mistake_ids = ("rope_wrong_direction", "rope_wrong_direction@q", "rope_wrong_direction@k")
+    mistake_ids = ("rope_wrong_direction", "rope_wrong_direction@q", "rope_wrong_direction@k",
+                   "rope_shift_one_side@q", "rope_shift_one_side@k")
     equal_parts = {"dot_shifted": "dot"}  # only n − m matters: the shifted dot is the dot
 
     def sample(self, rng, difficulty):
