@@ -93,7 +93,10 @@ def _clause_of(text: AnswerText) -> list[int]:
 
 def could_find_loose(text: AnswerText, phrase_: Phrase) -> bool:
     """False only when `find_loose(text, phrase_)` is surely empty: the keyword is not loose,
-    or one of its content words is not in the answer even as its first three letters."""
+    or one of its content words is not in the answer even as its first three letters. That is
+    part of what a loose match is, not only a shortcut: each word's own forms (`find`) would
+    also take "every" for "each", and judging every corpus so found two false ticks and no
+    right one more (7 Dec 2026)."""
     parts = loose_parts(phrase_.raw)
     return bool(parts) and all(p.needle[:3] in text.compact for p in parts)
 
