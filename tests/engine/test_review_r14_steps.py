@@ -66,11 +66,10 @@ def _layernorm_lines(problem, lang: str, where: str) -> list[str]:
         m = re.search(r"= \[(?P<g>[^\]]*)\]⊙x̂ \+ \[(?P<b>[^\]]*)\] = \[(?P<y>[^\]]*)\]" + NOTE[lang], y_line)
         assert m, f"{where}: {y_line}"
         computed = [dec(g) * dec(x) + dec(b) for g, x, b in zip(cells(m["g"]), x_hat, cells(m["b"]))]
-    else:
-        m = re.search(r"y = x̂ = \[(?P<y>[^\]]*)\]" + NOTE[lang], y_line)
-        assert m, f"{where}: {y_line}"
-        computed = [dec(x) for x in x_hat]
-    check(f"{where} y", lang, cells(m["y"]), computed, problem.solution["y"], m["note"])
+        check(f"{where} y", lang, cells(m["y"]), computed, problem.solution["y"], m["note"])
+    else:  # γ = 1, β = 0: y is x̂, said once, on the line above (not repeated with its note)
+        assert y_line in ("γ = 1 and β = 0, so y = x̂ (the line above).", "γ = 1、β = 0，所以 y = x̂（即上一行）。"), y_line
+        assert np.array_equal(problem.solution["y"], problem.solution["x_hat"]), where
     return x_hat
 
 

@@ -170,6 +170,15 @@ def test_the_reviews_smaller_wording_items():
         assert "row i is the sum of V's rows weighted by row i of A" in problem_prompt(generate("weighted_sum", seed), "en")
     assert "over columns it would normalise each key's scores across the queries, a different quantity" in (
         problem_steps(generate("softmax", 0, 2), "en")[-1])
+    # the closing lines say a value once: rope's dot_shifted is "dot" (whose line may print
+    # 1.166 beside its exact 1.165), and layernorm's y = x̂ does not repeat x̂ and its note
+    rope = problem_steps(generate("rope", 0, 3), "en")
+    assert "= 1.166 (exact: 1.165)" in rope[-2]
+    assert rope[-1].startswith("Shifted: dot_shifted = dot (exact: 1.165). Since R(mθ)ᵀR(nθ)")
+    assert problem_steps(generate("rope", 0, 3), "zh")[-1].startswith("平移后：dot_shifted = dot（精确值 1.165）。")
+    identity = problem_steps(generate("layernorm", 4, 1), "en")
+    assert identity[-3].endswith("(exact: 0.816, 0.816)")
+    assert identity[-2] == "γ = 1 and β = 0, so y = x̂ (the line above)."
     mean = problem_steps(generate("layernorm", 0, 3), "en")[0]
     assert mean.startswith("μ = (5 + 3 + 1 + (−2) + (−1))/5")
     for difficulty in DIFFICULTIES:

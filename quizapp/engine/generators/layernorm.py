@@ -143,8 +143,7 @@ class LayerNormFamily(Family):
             y, y_note = shown_results(t, [decimal(num(g)) * decimal(v) + decimal(num(b)) for g, v, b
                                           in zip(env["gamma"], x_hat, env["beta"], strict=True)], env["y"])
             lines.append(f"y = γ⊙x̂ + β = {vec(env['gamma'])}⊙x̂ + {vec(env['beta'])} = [{', '.join(y)}]{y_note}")
-        else:
-            y, y_note = shown_results(t, [decimal(v) for v in x_hat], env["y"])
-            lines.append(t("engine.layernorm.identity_affine", y=f"[{', '.join(y)}]") + y_note)
+        else:  # y is x̂, printed (with its note) on the line above
+            lines.append(t("engine.layernorm.identity_affine"))
         lines.append(t("engine.layernorm.per_token"))
         return lines

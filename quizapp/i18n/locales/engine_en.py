@@ -39,7 +39,7 @@ MESSAGES: dict[str, str] = {
     "engine.positional_encoding.dim": "  dim {even}: sin({angle}) {sin}; dim {odd}: cos({angle}) {cos}",
     "engine.positional_encoding.summary": "PE = {pe}: sin in the even dimensions, cos in the odd ones; higher dimensions turn more slowly (longer wavelengths).",
     "engine.rope.prompt": "RoPE rotates a 2-D pair at position m by mθ: R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ). θ = {theta} rad, q is at position m = {m}, k at n = {n}. Find q_rot, k_rot, their dot product, and the dot product once both positions move by {shift} (dot_shifted). Use the sin/cos table below. {rule}",
-    "engine.rope.offset": "Shifted: dot_shifted = {dot} = dot. Since R(mθ)ᵀR(nθ) = R((n−m)θ), the dot product depends only on the offset n − m = {offset}.",
+    "engine.rope.offset": "Shifted: dot_shifted = dot (exact: {dot}). Since R(mθ)ᵀR(nθ) = R((n−m)θ), the dot product depends only on the offset n − m = {offset}.",
     "engine.alibi.prompt": "ALiBi: head number `head` (1-based) of H heads has slope m = 2^(−8·head/H); the score of query i and key j (j ≤ i) gets −m·(i − j), and the future (j > i) is −∞. H = {H}, head = {head}, n = {n} tokens. Find m and the n×n bias matrix. Type −∞ as -inf. {rule}",
     "engine.alibi.bias": "Distance i − j times −m (0 on the diagonal, further means a larger penalty), −∞ above: bias = {bias}",
     "engine.alibi.why": "ALiBi needs no position vectors: the bias depends only on the distance, so it is defined at any length, and perplexity stays stable on sequences longer than those trained on (Press et al., 2022).",
@@ -112,7 +112,7 @@ MESSAGES: dict[str, str] = {
     "engine.layernorm.affine_given": "γ and β are given.",
     "engine.layernorm.no_affine": "γ = 1, β = 0.",
     "engine.layernorm.variance": "σ² = [{deviations}]/{n} = {total}/{n} {var} (divide by n: biased)",
-    "engine.layernorm.identity_affine": "γ = 1 and β = 0, so y = x̂ = {y}",
+    "engine.layernorm.identity_affine": "γ = 1 and β = 0, so y = x̂ (the line above).",
     "engine.layernorm.per_token": "LayerNorm takes statistics within each token's own vector, not across tokens or the batch; x̂ has mean 0 and variance 1.",
     # the original drill types: shapes, params, memory, multi_head, saturation
     "engine.shapes.prompt": 'B = {B}, S = {S}, d_model = {d_model}, h = {h}; in cross-attention the decoder length is S_dec = {S_dec} and the encoder length S_enc = {S_enc}. Give d_head and the shape of each tensor (in [B, h, rows, columns] order, space-separated, like "2 8 5 64"). {rule}',

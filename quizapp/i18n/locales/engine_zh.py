@@ -38,7 +38,7 @@ MESSAGES: dict[str, str] = {
     "engine.positional_encoding.dim": "  维度 {even}：sin({angle}) {sin}；维度 {odd}：cos({angle}) {cos}",
     "engine.positional_encoding.summary": "PE = {pe}：偶数维用 sin、奇数维用 cos；维度越高频率越低（波长越长）。",
     "engine.rope.prompt": "RoPE：位置 m 的二维向量旋转角度 mθ，R(mθ)x = (x₀cos mθ − x₁sin mθ, x₀sin mθ + x₁cos mθ)。θ = {theta}（弧度），q 在位置 m = {m}，k 在位置 n = {n}。求 q_rot、k_rot、它们的点积 dot，以及两个位置都加 {shift} 后的点积 dot_shifted。可用下面的 sin/cos 表。{rule}",
-    "engine.rope.offset": "平移后：dot_shifted = {dot} = dot。因为 R(mθ)ᵀR(nθ) = R((n−m)θ)，点积只取决于相对位置 n − m = {offset}。",
+    "engine.rope.offset": "平移后：dot_shifted = dot（精确值 {dot}）。因为 R(mθ)ᵀR(nθ) = R((n−m)θ)，点积只取决于相对位置 n − m = {offset}。",
     "engine.alibi.prompt": "ALiBi：第 head 个头（从 1 数，共 H 个）的斜率 m = 2^(−8·head/H)，query i 对 key j（j ≤ i）的分数加上 −m·(i − j)，未来位置（j > i）为 −∞。H = {H}，head = {head}，序列长 n = {n}。求 m 和 n×n 的偏置矩阵。−∞ 可写作 -inf。{rule}",
     "engine.alibi.bias": "距离 i − j 乘以 −m（对角线 0，越远罚得越多），上三角 −∞：bias = {bias}",
     "engine.alibi.why": "ALiBi 不需要位置向量：偏置只取决于相对距离，任何长度都有定义；在比训练时更长的序列上困惑度仍保持稳定（Press et al., 2022）。",
@@ -111,7 +111,7 @@ MESSAGES: dict[str, str] = {
     "engine.layernorm.affine_given": "γ、β 已给出。",
     "engine.layernorm.no_affine": "γ = 1，β = 0。",
     "engine.layernorm.variance": "σ² = [{deviations}]/{n} = {total}/{n} {var}（除以 n，有偏方差）",
-    "engine.layernorm.identity_affine": "γ = 1、β = 0，所以 y = x̂ = {y}",
+    "engine.layernorm.identity_affine": "γ = 1、β = 0，所以 y = x̂（即上一行）。",
     "engine.layernorm.per_token": "LayerNorm 在每个 token 自己的向量内统计，不跨 token、不跨 batch；x̂ 的均值 0、方差 1。",
     # the original drill types: shapes, params, memory, multi_head, saturation
     "engine.shapes.prompt": 'B = {B}，S = {S}，d_model = {d_model}，h = {h}；cross-attention 中 decoder 长度 S_dec = {S_dec}，encoder 长度 S_enc = {S_enc}。写出 d_head 和各张量的形状（按 [B, h, 行, 列] 的顺序，用空格分隔，如 "2 8 5 64"）。{rule}',
