@@ -70,3 +70,16 @@ def test_olmo_2_names_the_sections_of_its_initialisation_and_qk_norm():
     text = where("t-qkv-init", "2 OLMo 2 Furious")
     assert text.startswith("§3 (pretraining stability): §3.2 (every parameter initialised from N(0, 0.02))")
     assert "§3.3.2 (reordered norm and QK-norm)" in text and "Table 3 (d_model 4096 for 7B" in text
+
+
+def test_the_second_rounds_sections():
+    # NTM: the weighted, differentiable read is §3/§3.1; §3.3.1 only builds the weights
+    assert where("mcq-m-003-16-d", "Neural Turing Machines").startswith("§3 and §3.1 (a blurry, differentiable read")
+    # linear attention: elu(x) + 1 is eq. 7 in §3.2.1
+    assert "§3.2.1 (the feature map φ(x) = elu(x) + 1, eq. 7)" in where("mcq-m-7-15-a", "Transformers are RNNs")
+    # He et al. 2016: eqs. 4–5 and the mini-batch remark are in §2 ("Analysis of Deep Residual Networks")
+    assert where("q31", "Identity Mappings").startswith("§2 (propagation through identity shortcuts")
+    # GPT: "masked self-attention heads" is in §4.1's model specifications, not §3.1
+    assert "§4.1, model specifications" in where("q36", "Improving Language Understanding")
+    # BERT's final version says its position embeddings are learned only in App. A.2
+    assert 'App. A.2 (the last 10% of steps at length 512 "to learn the positional embeddings")' in where("q30", "BERT")
