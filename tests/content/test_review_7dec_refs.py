@@ -83,3 +83,9 @@ def test_the_second_rounds_sections():
     assert "§4.1, model specifications" in where("q36", "Improving Language Understanding")
     # BERT's final version says its position embeddings are learned only in App. A.2
     assert 'App. A.2 (the last 10% of steps at length 512 "to learn the positional embeddings")' in where("q30", "BERT")
+
+
+@pytest.mark.parametrize("item_id", ["mcq-m-7-18-b", "mcq-quiz-08"])
+def test_gpt_masked_self_attention_is_cited_to_section_4_1(item_id):
+    text = where(item_id, "Improving Language Understanding")
+    assert "§4.1, model specifications (a 12-layer decoder-only transformer with masked self-attention heads)" in text
