@@ -191,7 +191,7 @@ def test_q26_names_the_rank_bound_and_q21_no_longer_says_almost_no_cost():
     kp4 = item.key_points[4].text
     assert kp4.en == "It gives multiple subspaces at no extra parameter or matmul cost (the price: each head's scores have rank ≤ d_model/h)"
     assert kp4.zh == "不增加参数和矩阵乘法开销就得到多个子空间（代价：每头分数矩阵的秩 ≤ d_model/h）"
-    assert "Low-Rank Bottleneck in Multi-head Attention Models abstract" in _works(item)
+    assert "Low-Rank Bottleneck in Multi-head Attention Models §2.2" in _works(item)
 
     long = _item("q21").long_answer
     assert "**Almost no extra parameters or compute**" in long.en and "**参数和计算几乎不增加**" in long.zh
