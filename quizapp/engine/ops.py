@@ -83,7 +83,8 @@ class Calc:
     hand from the hint tables (`hand`: every eˣ and √x read from the problem's tables,
     every written-down value rounded to 3 decimals)."""
 
-    __slots__ = ("decimals", "half_up", "hand", "mistake", "reciprocal", "roots", "round_outputs", "tie", "written")
+    __slots__ = ("decimals", "half_up", "hand", "mistake", "reciprocal", "reciprocal_used", "roots", "round_outputs",
+                 "tie", "written")
 
     def __init__(self, mistake: str | None = None, decimals: int | None = None, round_outputs: bool = False,
                  hand: HandTables | None = None, roots: set[float] | None = None, written: int | None = None,
@@ -98,8 +99,9 @@ class Calc:
         self.half_up = half_up  # how written-down values are rounded: half up (school) or half to even (NumPy)
         self.tie = False  # set when a written-down value was a half (0.0625 to 3): only then do the two roundings differ
         # scale by √d_k as a hand-solver who multiplies by 1/√d_k, written down (0.707 for
-        # 1/√2; `scaled`): False, or "used" once a stage has done so (rule.hand_paths)
-        self.reciprocal: bool | str = reciprocal
+        # 1/√2; `scaled`), and whether a stage did (rule.hand_paths drops a path that never did)
+        self.reciprocal = reciprocal
+        self.reciprocal_used = False
 
     def r(self, x):
         """Round an intermediate the way a hurried hand calculation would (or not at all)."""
@@ -212,7 +214,7 @@ def scaled(s: np.ndarray, d_k: float, calc: Calc) -> np.ndarray:
     down as the solver carries it (review R19 #3: 5 × 0.707 = 3.535 for 5/√2 = 3.5355)."""
     root = calc.sqrt(d_k)
     if calc.reciprocal:
-        calc.reciprocal = "used"
+        calc.reciprocal_used = True
         return s * calc.round_output(1.0 / root)
     return s / root
 

@@ -4,9 +4,10 @@ A cell is right when it is within the rounding of a value a careful hand-solver 
 the exact value, or the value along the problem's own hand path — every eˣ, √x, sin and cos
 read from the problem's hint tables or from a calculator, every written-down part carried
 to 3 or 4 decimals, rounded half up or half to even, and scores scaled by dividing by √d_k
-or by multiplying with 1/√d_k written down the same way (0.707 or 0.7071 for 1/√2). The hand paths only widen "right"
-towards what honest work reaches, and never beyond `BOUND` from the exact value. Anything
-else that follows from the user's own earlier answers is carried (`follow.py`).
+or by multiplying with 1/√d_k written down the same way (0.707 or 0.7071 for 1/√2). The
+hand paths only widen "right" towards what honest work reaches, and never beyond `BOUND`
+from the exact value. Anything else that follows from the user's own earlier answers is
+carried (`follow.py`).
 
 `tests/engine/test_engine_rule.py` pins both sides: the widest band any generated problem
 accepts is within `BOUND`, and simulated hand-solvers (4-decimal "careful", 3-decimal
@@ -50,7 +51,7 @@ def hand_path(problem: Problem, carry: int, half_up: bool, tables: bool = True, 
         run_stages(problem._stages, dict(problem._env), calc, raw=unrounded)
     except MissingTableValue:
         return None
-    if reciprocal and calc.reciprocal != "used":
+    if reciprocal and not calc.reciprocal_used:
         return None
     out = {spec.name: unrounded[spec.name] for spec in problem.parts if spec.name in unrounded}
     return [out], calc.tie or not tables
@@ -82,6 +83,8 @@ def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict
                 found = hand_path(problem, carry, half_up, tables, reciprocal)
                 if found is None:
                     rootless = reciprocal and not tables
+                    if rootless:
+                        break  # the other rounding would not scale by a root either
                     continue
                 for path in found[0]:
                     if reciprocal and any(_same(path, other) for other in paths):
