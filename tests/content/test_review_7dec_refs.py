@@ -89,3 +89,41 @@ def test_the_second_rounds_sections():
 def test_gpt_masked_self_attention_is_cited_to_section_4_1(item_id):
     text = where(item_id, "Improving Language Understanding")
     assert "§4.1, model specifications (a 12-layer decoder-only transformer with masked self-attention heads)" in text
+
+
+# The third round (7 Dec, late): what the helpers of the night round reported after its last commit.
+
+
+def test_q01_cites_section_3s_opening_for_the_auto_regressive_decoder():
+    # "the model is auto-regressive" is the opening paragraph of §3; §3.1 is the stacks
+    text = where("q01", "Attention Is All You Need")
+    assert text.startswith("§3, opening paragraph (the decoder is auto-regressive)") and "§3.1" not in text
+
+
+def test_q19_cites_the_appendix_for_the_per_layer_flops():
+    # Eq. (3) in §5.1 is the per-iteration total; the per-layer 24Bsh² + 4Bs²h is derived in the
+    # appendix "Floating-Point Operations"
+    text = where("q19", "Efficient Large-Scale Language Model Training")
+    assert text.startswith("§5.1, Eq. (3): 96Bslh²(1 + s/6h + V/16lh) FLOPs per iteration;")
+    assert "Appendix (Floating-Point Operations): 24Bsh² + 4Bs²h per layer forward" in text
+
+
+@pytest.mark.parametrize("item_id", ["q16", "s7-10-softmax-stability", "mcq-m-7-10-b"])
+def test_torch_finfo_is_not_said_to_print_the_values(item_id):
+    # the Type Info page lists finfo's fields (max, min, eps, …), not their values per dtype
+    text = where(item_id, "torch.finfo")
+    assert text.startswith("Type Info: torch.finfo(dtype)")
+    assert "max/min of float16 (65504)" not in text and "the mask value when" not in text
+
+
+@pytest.mark.parametrize("item_id", ["q20", "s7-14-mha-mqa-gqa"])
+def test_llama_2_70b_head_counts_are_cited_to_its_released_config(item_id):
+    # Llama 2's Table 1 marks GQA for 34B/70B but gives no head counts
+    assert "LLaMA-2-70B" in item(item_id).answer.en + item(item_id).long_answer.en
+    text = where(item_id, "meta-llama/Llama-2-70b-hf, config.json")
+    assert text.startswith("num_attention_heads: 64, num_key_value_heads: 8")
+
+
+def test_mcq_m_7_15_c_cites_the_gqa_subsection():
+    text = where("mcq-m-7-15-c", "GQA: Training Generalized")
+    assert text.startswith("§2.2 (grouped-query attention")
