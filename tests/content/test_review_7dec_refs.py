@@ -127,3 +127,46 @@ def test_llama_2_70b_head_counts_are_cited_to_its_released_config(item_id):
 def test_mcq_m_7_15_c_cites_the_gqa_subsection():
     text = where("mcq-m-7-15-c", "GQA: Training Generalized")
     assert text.startswith("§2.2 (grouped-query attention")
+
+
+@pytest.mark.parametrize("item_id", ["q27", "q36"])
+def test_bert_calls_its_position_embeddings_learned_only_in_appendix_a2(item_id):
+    # §3 and Fig. 2 say the input sums token, segment and position embeddings; "learned" is App. A.2
+    text = where(item_id, "BERT")
+    assert "learned position embeddings, Fig. 2" not in text
+    assert text.startswith("§3 (a multi-layer bidirectional Transformer encoder; Fig. 2:")
+    assert "App. A.2 (the position embeddings are learned" in text
+
+
+def test_q31_cites_veits_abstract_for_the_short_paths_carrying_the_gradient():
+    assert "the gradient comes mostly from the shorter ones" in item("q31").long_answer.en
+    assert "abstract (in a 110-layer network most of the gradient comes from paths only 10–34 layers deep)" in where(
+        "q31", "Residual Networks Behave Like Ensembles"
+    )
+
+
+def test_q39_credits_the_big_models_dropout_to_table_3_not_section_5_4():
+    # §5.4 gives P_drop = 0.1 (base); the big model's 0.3 is in Table 3 (§6.1: EN–FR big used 0.1 instead)
+    long_answer = item("q39").long_answer
+    assert "the big English–German model used 0.3, Table 3" in long_answer.en
+    assert "big 英德模型用 0.3，见 Table 3" in long_answer.zh
+    assert "Table 3 (the big model: P_drop = 0.3) and §6.1" in where("q39", "Attention Is All You Need")
+
+
+def test_s7_14_says_what_ainslie_et_al_say_about_mqa_and_cites_section_1():
+    s7_14 = item("s7-14-mha-mqa-gqa")
+    assert "note that MQA can lead to quality degradation and training instability" in s7_14.long_answer.en
+    assert "noticeable quality drop" not in s7_14.long_answer.en
+    assert where("s7-14-mha-mqa-gqa", "GQA: Training Generalized").startswith(
+        '§1 (MQA "can lead to quality degradation and training instability")'
+    )
+
+
+def test_t_qkv_init_scales_the_exact_scores_not_the_rounded_ones():
+    # row 3 of the scaled scores is [1/√2, 1/√2, √2] (printed 0.707, 0.707, 1.414); ×9 is computed
+    # from those values, not from the printed ones (9 × 0.707 = 6.363 was the slip)
+    nine_times = [f"{9 * value:.3f}" for value in (2**-0.5, 2**-0.5, 2**0.5)]
+    assert nine_times == ["6.364", "6.364", "12.728"]
+    text = item("t-qkv-init").long_answer
+    assert "$[6.364, 6.364, 12.728]$" in text.en and "$[6.364, 6.364, 12.728]$" in text.zh
+    assert "6.363" not in text.en + text.zh
