@@ -170,3 +170,16 @@ def test_t_qkv_init_scales_the_exact_scores_not_the_rounded_ones():
     text = item("t-qkv-init").long_answer
     assert "$[6.364, 6.364, 12.728]$" in text.en and "$[6.364, 6.364, 12.728]$" in text.zh
     assert "6.363" not in text.en + text.zh
+
+
+@pytest.mark.parametrize("item_id", ["q07", "q24"])
+def test_mup_1_over_d_is_cited_to_the_authors_own_words(item_id):
+    # the paper's section was not found in its text; the authors' package README says it verbatim
+    assert "µP (Yang et al. 2022)" in item(item_id).long_answer.en
+    text = where(item_id, "mup: Maximal Update Parametrization")
+    assert '"If using a transformer, make sure to use 1/d instead of 1/sqrt(d) attention scaling"' in text
+
+
+def test_jamba_names_the_sections_of_its_one_in_eight_layout():
+    text = where("t-linear-attention", "Jamba")
+    assert "the architecture section" not in text and "§3.1 (the released model: a:m = 1:7" in text
