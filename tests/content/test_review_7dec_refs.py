@@ -183,3 +183,25 @@ def test_mup_1_over_d_is_cited_to_the_authors_own_words(item_id):
 def test_jamba_names_the_sections_of_its_one_in_eight_layout():
     text = where("t-linear-attention", "Jamba")
     assert "the architecture section" not in text and "§3.1 (the released model: a:m = 1:7" in text
+
+
+@pytest.mark.parametrize("item_id", ["q07", "q24"])
+def test_tensor_programs_v_and_qk_norm_name_where_they_say_it(item_id):
+    # TP5's Definition 4.1: "µP for a Transformer is given by Table 3 and 1/d attention instead of 1/√d"
+    assert where(item_id, "Tensor Programs V").startswith("§4, Definition 4.1 (µP for a Transformer")
+    qk_norm = [r for r in item(item_id).references if r.work == "Query-Key Normalization for Transformers"]
+    assert qk_norm[0].where.startswith("abstract (ℓ2-normalise q and k") and qk_norm[0].url
+
+
+def test_ieee_754_gives_binary16s_parameters_and_the_values_follow_from_them():
+    import numpy as np
+
+    # Table 3.5 prints p and emax (emin = 1 − emax), not 65504 or 2^−24: those are derived (§3.3)
+    p, emax = 11, 15
+    largest = 2.0**emax * (2 - 2.0 ** (1 - p))
+    smallest_subnormal = 2.0 ** (1 - emax) * 2.0 ** (1 - p)
+    assert largest == 65504 == float(np.finfo(np.float16).max)
+    assert smallest_subnormal == 2.0**-24 == float(np.finfo(np.float16).smallest_subnormal)
+    assert np.float16(np.exp(-100.0)) == 0
+    assert where("mcq-m-7-10-a", "IEEE Standard").startswith("§3.6, Table 3.5 (binary16: p = 11, emax = 15); by §3.3")
+    assert where("mcq-m-7-10-b", "IEEE Standard").startswith("§3.6, Table 3.5 (binary16: p = 11, emin = −14); by §3.3")
