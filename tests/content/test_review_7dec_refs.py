@@ -205,3 +205,14 @@ def test_ieee_754_gives_binary16s_parameters_and_the_values_follow_from_them():
     assert np.float16(np.exp(-100.0)) == 0
     assert where("mcq-m-7-10-a", "IEEE Standard").startswith("§3.6, Table 3.5 (binary16: p = 11, emax = 15); by §3.3")
     assert where("mcq-m-7-10-b", "IEEE Standard").startswith("§3.6, Table 3.5 (binary16: p = 11, emin = −14); by §3.3")
+
+
+def test_mistrals_dropped_window_is_cited_to_the_v0_2_model_card():
+    assert "later versions dropped the window" in item("t-sparse-local-attention").answer.en
+    text = where("t-sparse-local-attention", "mistralai/Mistral-7B-Instruct-v0.2, model card")
+    assert '"No Sliding-Window Attention"' in text
+
+
+def test_q25_puts_multiheadattentions_dropout_on_the_constructor():
+    text = where("q25", "torch.nn.MultiheadAttention")
+    assert "the constructor's dropout acts on attn_output_weights" in text
