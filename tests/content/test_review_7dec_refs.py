@@ -1,9 +1,12 @@
-"""References checked against the papers' own text (7 Dec 2026, night; content/REVIEW.md
-rows "sources (7 Dec, night)"): where a `where:` pointed at a section that does not hold the
-claim, or named none, it now names the one that does."""
+"""References checked against the works' own text (7 Dec 2026, night and late; content/REVIEW.md
+rows "sources (7 Dec, night)" and "sources (7 Dec, late)"): where a `where:` pointed at a
+section that does not hold the claim, or named none, it now names the one that does; where a
+claim had no source, one is cited; where the text said more than its source, it says what the
+source says."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.content.bank import item
@@ -91,7 +94,7 @@ def test_gpt_masked_self_attention_is_cited_to_section_4_1(item_id):
     assert "§4.1, model specifications (a 12-layer decoder-only transformer with masked self-attention heads)" in text
 
 
-# The third round (7 Dec, late): what the helpers of the night round reported after its last commit.
+# The late round (7 Dec): the night round's leftovers, then q23–q40, s7-* and t-* read in full.
 
 
 def test_q01_cites_section_3s_opening_for_the_auto_regressive_decoder():
@@ -194,8 +197,6 @@ def test_tensor_programs_v_and_qk_norm_name_where_they_say_it(item_id):
 
 
 def test_ieee_754_gives_binary16s_parameters_and_the_values_follow_from_them():
-    import numpy as np
-
     # Table 3.5 prints p and emax (emin = 1 − emax), not 65504 or 2^−24: those are derived (§3.3)
     p, emax = 11, 15
     largest = 2.0**emax * (2 - 2.0 ** (1 - p))
