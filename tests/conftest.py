@@ -34,6 +34,30 @@ def pytest_configure(config):
     backends.register_markers(config)
 
 
+# The modules that judge the bank's every key point (the held-out corpora, keyword specificity,
+# the prefilter's soundness): one worker runs them all (xdist_group, with `--dist loadgroup`
+# in pyproject.toml). Each keyword's inflection pattern is compiled on first use, ~0.6 ms
+# apiece and ~15 CPU-s for the bank's ~27,000, and spread over three workers each compiled
+# most of them. These modules cost ~98 CPU-s spread (7 Dec 2026) and ~81 together on one
+# worker; the group is the largest unit, so xdist hands it out first and the rest balances
+# around it.
+JUDGE_GROUP = frozenset({
+    "tests/srs/test_heldout_corpus.py",
+    "tests/srs/test_could_state.py",
+    "tests/content/test_key_point_specificity.py",
+    "tests/content/test_judgement_corpus.py",
+    "tests/content/test_english_key_points.py",
+    "tests/content/test_english_key_points_ab.py",
+})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the mark into the node id
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.split("::", 1)[0] in JUDGE_GROUP:
+            item.add_marker(pytest.mark.xdist_group("judge"))
+
+
 # Garbage collection: one pass per test over what that test made, instead of ~2 full passes
 # a test over the whole heap. A TUI test's app is a web of cycles (parent ↔ child, widget ↔
 # styles) that lives for the whole test, so by its end it sits in the oldest generation and
