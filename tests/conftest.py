@@ -34,16 +34,17 @@ def pytest_configure(config):
     backends.register_markers(config)
 
 
-# The modules that judge the bank's every key point (the held-out corpora, keyword specificity,
-# the prefilter's soundness): one worker runs them all (xdist_group, with `--dist loadgroup`
-# in pyproject.toml). Each keyword's inflection pattern is compiled on first use, ~0.6 ms
-# apiece and ~15 CPU-s for the bank's ~27,000, and spread over three workers each compiled
-# most of them. These modules cost ~98 CPU-s spread (7 Dec 2026) and ~81 together on one
-# worker; the group is the largest unit, so xdist hands it out first and the rest balances
-# around it.
+# The modules that judge the bank's every key point (the held-out corpora, keyword
+# specificity, the prefilter's soundness, every item's own answer) run on one worker
+# (xdist_group, with `--dist loadgroup` in pyproject.toml). Each keyword's inflection pattern
+# is compiled on first use, ~0.6 ms apiece and ~15 CPU-s for the bank's ~27,000: spread over
+# three workers, each compiled most of them. The first five cost ~98 CPU-s spread and ~81
+# together in one process (8 Dec 2026). The group is the largest unit, so xdist hands it out
+# first and the rest balances around it.
 JUDGE_GROUP = frozenset({
     "tests/srs/test_heldout_corpus.py",
     "tests/srs/test_could_state.py",
+    "tests/srs/test_key_point_coverage.py",
     "tests/content/test_key_point_specificity.py",
     "tests/content/test_judgement_corpus.py",
     "tests/content/test_english_key_points.py",

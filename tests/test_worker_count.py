@@ -1,5 +1,6 @@
 """`-n auto` starts one worker more than the cores xdist counts (tests/conftest.py), and
-leaves a count given in PYTEST_XDIST_AUTO_NUM_WORKERS alone."""
+leaves a count given in PYTEST_XDIST_AUTO_NUM_WORKERS alone; the key-point judging modules
+are one xdist group."""
 
 from __future__ import annotations
 
@@ -41,3 +42,15 @@ def test_one_worker_more_than_the_cores(monkeypatch, wrapped):
 def test_a_count_from_the_environment_is_kept(monkeypatch, wrapped):
     monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
     assert wrapped(2) == 2
+
+
+def test_the_judge_group_names_modules_that_exist_and_runs_on_one_worker(pytestconfig):
+    """A renamed module would drop out of the group without a word (tests/conftest.py's
+    JUDGE_GROUP), and the group only holds together under `--dist loadgroup`."""
+    (module,) = [
+        plugin for plugin in pytestconfig.pluginmanager.get_plugins()
+        if Path(getattr(plugin, "__file__", "") or "") == CONFTEST
+    ]
+    root = CONFTEST.parents[1]
+    assert module.JUDGE_GROUP and all((root / path).is_file() for path in module.JUDGE_GROUP)
+    assert "--dist loadgroup" in " ".join(pytestconfig.getini("addopts"))
