@@ -54,3 +54,16 @@ def test_the_judge_group_names_modules_that_exist_and_runs_on_one_worker(pytestc
     root = CONFTEST.parents[1]
     assert module.JUDGE_GROUP and all((root / path).is_file() for path in module.JUDGE_GROUP)
     assert "--dist loadgroup" in " ".join(pytestconfig.getini("addopts"))
+
+    class Item:
+        def __init__(self, nodeid: str) -> None:
+            self.nodeid, self.marks = nodeid, []
+
+        def add_marker(self, mark) -> None:
+            self.marks.append(mark)
+
+    grouped = Item("tests/srs/test_heldout_corpus.py::test_held_out_figures_stay_at_their_floors[answers_heldout2]")
+    other = Item("tests/engine/test_engine_rule.py::test_the_bound_caps_a_path_that_would_reach_further")
+    module.pytest_collection_modifyitems(pytestconfig, [grouped, other])
+    assert [(m.name, m.args) for m in grouped.marks] == [("xdist_group", ("judge",))]
+    assert other.marks == []

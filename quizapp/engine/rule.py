@@ -71,8 +71,8 @@ def hand_paths(problem: Problem) -> tuple[list[dict[str, np.ndarray]], list[dict
     if cache is None:
         paths: list[dict[str, np.ndarray]] = []
         typed: list[dict[str, np.ndarray]] = []
-        # the reciprocal paths calculator first: that one is None only when no stage scales by
-        # a root, and then neither is any other (a type without √d_k runs one of them, not 8)
+        # the reciprocal paths, the calculator's first: it is None only when no stage scales by
+        # a root, and then so is every other (a type without √d_k runs one of them, not 8)
         ways = [(c, t, False) for t in (True, False) for c in CARRY_DECIMALS]
         ways += [(c, t, True) for t in (False, True) for c in CARRY_DECIMALS]
         rootless = False
