@@ -8,7 +8,7 @@ import os
 import pytest
 import textual._wait
 
-from tests import backends
+from tests import backends, headless_frames
 
 # Pilot's `press` and `pause` wait until the app is idle by sleeping in 20 ms steps until a
 # step used almost no CPU (textual/_wait.py): at least 40 ms a key, which made the TUI tests
@@ -32,6 +32,14 @@ def pytest_xdist_auto_num_workers(config):
 
 def pytest_configure(config):
     backends.register_markers(config)
+    headless_frames.register_marker(config)
+
+
+@pytest.fixture(autouse=True)
+def skip_discarded_frames(request, monkeypatch):
+    """A headless app renders no frame its driver would throw away, and its last one whole
+    (tests/headless_frames.py; a test marked `draws_frames` keeps Textual's refresh)."""
+    headless_frames.skip_discarded_frames(request, monkeypatch)
 
 
 # The modules that judge the bank's every key point (the held-out corpora, keyword

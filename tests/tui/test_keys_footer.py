@@ -107,6 +107,7 @@ async def test_study_footer_says_j_k_scroll_while_the_card_is_longer_than_its_pa
         assert "j/k" not in line and "esc" in line
 
 
+@pytest.mark.draws_frames
 async def test_the_drill_pickers_footer_never_draws_english_keys_in_chinese(db, clock, monkeypatch):
     # Its list's `⏎ Start` was translated on the screen's mount, after the first draw
     # (issue 27 item 10).
