@@ -8,6 +8,13 @@ to. That was a third of the TUI tests' CPU (tests/tui, 466 tests: 241 → 162 CP
 (`App.export_screenshot`) renders the whole screen itself, and a widget's own `render()` or
 `render_line()` is called by the test. So here the discarded frames are not rendered.
 
+Drawing a frame also updates the state of one kind of widget: an `OptionList` (and so a
+`Select`'s overlay, the command palette's list) measures its new options' lines and sets its
+scroll range in `render_lines`. That is still done here for every one on screen when a frame
+would have been drawn, so a test reads the scroll range a user's terminal would have. (The
+other widgets of Textual that override `render_lines` — `TextArea`, `Tree`, `DataTable` —
+only read their theme or pseudo-classes there, for the colours of the lines drawn.)
+
 What those frames did check is kept: at the end of each `run_test` block (the app still
 running, the test not already failed) the screen is rendered whole, as a screenshot would
 be, so a widget that cannot draw what it was left showing still fails its test. A test about
@@ -28,6 +35,7 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widgets import OptionList
 
 MARKER = "draws_frames"
 TEXTUALS_REFRESH = Screen._compositor_refresh
@@ -37,7 +45,12 @@ TEXTUALS_RUN_TEST = App.run_test
 def _refresh_unless_discarded(self: Screen[Any]) -> None:
     app = self.app
     if app.is_headless and not app.is_inline:
-        # Everything the compositor would render here is dropped by App._display.
+        # Everything the compositor would render here is dropped by App._display; what an
+        # option list sets while it draws is not.
+        if self._compositor._dirty_regions:
+            for widget in self._compositor.visible_widgets:
+                if isinstance(widget, OptionList):
+                    widget._update_lines()
         self._compositor._dirty_regions.clear()
         self._dirty_widgets.clear()
         return

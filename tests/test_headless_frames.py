@@ -7,6 +7,9 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widget import Widget
+from textual.widgets import OptionList
+
+from tests.tui.conftest import settle
 
 
 class Counter(Widget):
@@ -82,3 +85,20 @@ async def test_the_last_frame_is_drawn_whole_when_the_block_ends():
         await pilot.press("u")
         counter = app.query_one(Counter)
     assert counter.drawn == 1
+
+
+class ListApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield OptionList(*(f"option {n} of a list whose lines wrap" for n in range(30)))
+
+
+async def test_an_option_list_gets_the_scroll_range_a_terminal_would_give_it():
+    # OptionList measures its options' lines and sets its scroll range while it is drawn
+    app = ListApp()
+    async with app.run_test(size=(60, 10)) as pilot:
+        await settle(pilot)
+        options = app.query_one(OptionList)
+        assert options.virtual_size.height == 30
+        await pilot.resize_terminal(24, 10)  # each option now takes two lines or more
+        await settle(pilot)
+        assert options.virtual_size.height >= 60
