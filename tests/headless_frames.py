@@ -3,8 +3,8 @@
 In a headless app (`App.run_test`) Textual still renders every frame — each refresh renders
 every changed line of every widget (`Screen._compositor_refresh` → `Compositor.render_update`)
 — and then its `App._display` throws the frame away, since there is no terminal to write
-to. That was a third of the TUI tests' CPU (tests/tui, 466 tests: 241 → 162 CPU-s, 8 Dec
-2026). What a test reads of the screen is drawn on demand anyway: a screenshot or a snapshot
+to. That was nearly a quarter of the TUI tests' CPU (tests/tui, 466 tests, measured in the
+same hour on 8 Dec 2026: 164 → 127 CPU-s; docs/performance.md). What a test reads of the screen is drawn on demand anyway: a screenshot or a snapshot
 (`App.export_screenshot`) renders the whole screen itself, and a widget's own `render()` or
 `render_line()` is called by the test. So here the discarded frames are not rendered.
 
@@ -19,8 +19,9 @@ What those frames did check is kept: at the end of each `run_test` block (the ap
 running, the test not already failed) the screen is rendered whole, as a screenshot would
 be, so a widget that cannot draw what it was left showing still fails its test. A test about
 what is drawn frame by frame (what a user could glimpse between two states) is marked
-`draws_frames` and runs with Textual's own refresh. A real terminal (tests/tui/test_sigkill.py,
-tests/web) is not headless and draws every frame.
+`draws_frames` and runs with Textual's own refresh. The `quizapp` processes the tests start
+(in a pty, tests/reliability/full_disk_driver.py, the browser of tests/web) are not patched
+and draw every frame.
 
 Textual is pinned exactly; these private names are read as Textual 8.2.8 has them.
 """
