@@ -1,5 +1,6 @@
 """tests/headless_frames.py: a headless test app renders no discarded frame, still fails on a
-widget that cannot draw, and a `draws_frames` test sees every frame."""
+widget that cannot draw, keeps an option list's scroll range, and a `draws_frames` test sees
+every frame."""
 
 from __future__ import annotations
 
